@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "dce-validate",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "DCEEngine", targets: ["DCEEngine"]),
+        .executable(name: "dce-validate", targets: ["dce-validate"]),
+    ],
+    dependencies: [
+        // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        .target(
+            name: "DCEPattern",
+            dependencies: ["CPCRE2"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DCEEngine",
+            dependencies: ["DCEPattern"],
+            // The schemas are data kept at the top of the repository; they ship inside the engine's bundle.
+            resources: [.copy("../../Schemas")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "dce-validate",
+            dependencies: [
+                "DCEEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCEPatternTests",
+            dependencies: ["DCEPattern"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCEEngineTests",
+            dependencies: ["DCEEngine"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCEValidateCLITests",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,145 @@
+internal import DCEPattern
+
+/// Which of the sensitivity flags a field carries; any of them keeps its value out of every output.
+struct Sensitivity: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    static let pciEncryptionRequired = Sensitivity(rawValue: 1)
+    static let storageRestricted = Sensitivity(rawValue: 2)
+    static let maskingRequired = Sensitivity(rawValue: 4)
+}
+
+/// A field ready to evaluate: types resolved, patterns compiled, pointers checked.
+final class CompiledField: Sendable {
+    let location: SchemaLocation
+    let key: String?
+    let dataType: DataType
+    let base: CompiledAttributes
+    let overrides: [CompiledOverride]
+    let fields: [CompiledField]
+    let fieldIndex: [String: Int]
+    let additionalFields: Bool
+    let items: CompiledField?
+    let sensitivity: Sensitivity
+    let metadata: FieldMetadata
+    /// The value used when the request has none (`PDMetaData.defaultValue`).
+    let defaultValue: SchemaValue?
+
+    init(
+        location: SchemaLocation, key: String?, dataType: DataType, base: CompiledAttributes,
+        overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
+        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?
+    ) {
+        self.location = location
+        self.key = key
+        self.dataType = dataType
+        self.base = base
+        self.overrides = overrides
+        self.fields = fields
+        var index: [String: Int] = [:]
+        for (offset, field) in fields.enumerated() { if let key = field.key { index[key] = offset } }
+        self.fieldIndex = index
+        self.additionalFields = additionalFields
+        self.items = items
+        self.sensitivity = sensitivity
+        self.metadata = metadata
+        self.defaultValue = defaultValue
+    }
+}
+
+/// The checks a field's value must pass, after the overrides that apply have been laid on top.
+struct CompiledAttributes: Sendable {
+    var name: String
+    var required = false
+    var forbidden = false
+    var nullable = false
+    var minLength: Int?
+    var maxLength: Int?
+    var minimum: DecimalNumber?
+    var maximum: DecimalNumber?
+    var minItems: Int?
+    var maxItems: Int?
+    var enumValues: [SchemaValue]?
+    var formats: [Format] = []
+    var validations: [CompiledValidation] = []
+    var message: String?
+
+    /// These attributes with an override's written attributes on top.
+    func applying(_ patch: CompiledPatch) -> CompiledAttributes {
+        var result = self
+        if let value = patch.name { result.name = value }
+        if let value = patch.required { result.required = value }
+        if let value = patch.forbidden { result.forbidden = value }
+        if let value = patch.nullable { result.nullable = value }
+        if let value = patch.minLength { result.minLength = value }
+        if let value = patch.maxLength { result.maxLength = value }
+        if let value = patch.minimum { result.minimum = value }
+        if let value = patch.maximum { result.maximum = value }
+        if let value = patch.minItems { result.minItems = value }
+        if let value = patch.maxItems { result.maxItems = value }
+        if let value = patch.enumValues { result.enumValues = value }
+        if let value = patch.formats { result.formats = value }
+        if let value = patch.validations { result.validations = value }
+        if let value = patch.message { result.message = value }
+        return result
+    }
+}
+
+/// What an override changes; `nil` leaves the attribute as it was.
+struct CompiledPatch: Sendable {
+    var name: String?
+    var required: Bool?
+    var forbidden: Bool?
+    var nullable: Bool?
+    var minLength: Int?
+    var maxLength: Int?
+    var minimum: DecimalNumber?
+    var maximum: DecimalNumber?
+    var minItems: Int?
+    var maxItems: Int?
+    var enumValues: [SchemaValue]?
+    var formats: [Format]?
+    var validations: [CompiledValidation]?
+    var message: String?
+}
+
+/// An override whose condition is evaluated per request.
+struct CompiledOverride: Sendable {
+    var condition: CompiledCondition
+    var patch: CompiledPatch
+}
+
+/// One `additionalDataValidations` entry.
+struct CompiledValidation: Sendable {
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: CompiledPattern?
+    var message: String?
+}
+
+/// A condition ready to evaluate: contexts by slot, patterns compiled.
+indirect enum CompiledCondition: Sendable {
+    case all([CompiledCondition])
+    case any([CompiledCondition])
+    case not(CompiledCondition)
+    case context(slot: Int, test: CompiledTest)
+    case tenderType(CompiledTest)
+    case field(up: Int?, tokens: [String], test: CompiledTest)
+}
+
+/// A test on a condition's subject.
+enum CompiledTest: Sendable {
+    case equals(SchemaValue)
+    case oneOf([SchemaValue])
+    case matches(CompiledPattern)
+    case present
+    case absent
+    case null
+}
+
+/// A context the caller may supply, with the rules that derive it from the request otherwise.
+struct CompiledContext: Sendable {
+    var name: String
+    var description: String?
+    var values: [String]?
+    var derive: [(condition: CompiledCondition, value: String)]
+}

@@ -1,0 +1,344 @@
+internal import DCEPattern
+
+/// Turns a ``ResolvedSchema`` into a ``CompiledSchema``, checking what data alone cannot: every regex compiles,
+/// bounds are consistent, keys and orders are unique, conditions name real contexts and fields, and every
+/// `defaultValue` passes its own field's rules. All problems are collected before it throws.
+struct RuleCompiler {
+    let limits: MatchLimits
+    private var problems: [SchemaProblem] = []
+    private var patterns: [String: CompiledPattern] = [:]
+    private var contextSlots: [String: Int] = [:]
+    private var contextValues: [String: [String]?] = [:]
+    private var tenderTypes: [String] = []
+    private var root: ResolvedField?
+
+    init(limits: MatchLimits = .default) {
+        self.limits = limits
+    }
+
+    mutating func compile(_ schema: ResolvedSchema) throws(SchemaError) -> CompiledSchema {
+        root = schema.root
+        tenderTypes = schema.tenderTypes
+        for (slot, context) in schema.contexts.enumerated() {
+            if contextSlots[context.name] != nil {
+                report(.duplicate, "context '\(context.name)' is declared twice", context.location)
+            }
+            contextSlots[context.name] = slot
+            contextValues[context.name] = context.values
+        }
+        var contexts: [CompiledContext] = []
+        for context in schema.contexts {
+            var derive: [(CompiledCondition, String)] = []
+            for rule in context.derive {
+                if let values = context.values, !values.contains(rule.value) {
+                    report(.unknownContext, "'\(rule.value)' is not one of the values of context '\(context.name)'", rule.location)
+                }
+                if let condition = compile(rule.condition, containers: [schema.root]) { derive.append((condition, rule.value)) }
+            }
+            contexts.append(CompiledContext(name: context.name, description: context.description, values: context.values, derive: derive))
+        }
+        let compiledRoot = compile(schema.root, containers: [])
+        guard problems.isEmpty, let compiledRoot else { throw SchemaError(problems: problems) }
+        let compiled = CompiledSchema(
+            id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
+            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes)
+        checkDefaults(compiledRoot, in: compiled)
+        guard problems.isEmpty else { throw SchemaError(problems: problems) }
+        return compiled
+    }
+
+    // MARK: - Fields
+
+    /// Compiles a field; `containers` are the object and array fields enclosing it, innermost last.
+    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField]) -> CompiledField? {
+        let attributes = field.attributes
+        guard let dataType = attributes.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
+            report(.missingAttribute, "field \(label(field)) has no 'dataType'", field.location)
+            return nil
+        }
+        checkApplicability(attributes, of: field, dataType: dataType, at: field.location)
+        let name = attributes.name ?? field.key ?? (containers.isEmpty ? "The request" : "")
+        var base = CompiledAttributes(name: name)
+        base = base.applying(patch(from: attributes, dataType: dataType, field: field))
+        checkRanges(base, at: field.location, label: label(field))
+
+        var overrides: [CompiledOverride] = []
+        for override in field.overrides {
+            checkApplicability(override.attributes, of: field, dataType: dataType, at: override.location)
+            guard let condition = compile(override.condition, containers: containers) else { continue }
+            let patch = patch(from: override.attributes, dataType: dataType, field: field)
+            checkRanges(base.applying(patch), at: override.location, label: label(field))
+            overrides.append(CompiledOverride(condition: condition, patch: patch))
+        }
+
+        var children: [CompiledField] = []
+        if let fields = field.fields {
+            guard dataType == .object else {
+                report(.inapplicableAttribute, "'fields' applies to Object fields, not \(dataType.rawValue)", field.location)
+                return nil
+            }
+            checkUniqueness(fields)
+            for child in fields {
+                if let compiled = compile(child, containers: containers + [field]) { children.append(compiled) }
+            }
+        }
+        var items: CompiledField?
+        if dataType == .array {
+            guard let itemDefinition = field.items else {
+                report(.missingAttribute, "Array field \(label(field)) needs 'items'", field.location)
+                return nil
+            }
+            items = compile(itemDefinition, containers: containers + [field])
+        } else if field.items != nil {
+            report(.inapplicableAttribute, "'items' applies to Array fields, not \(dataType.rawValue)", field.location)
+        }
+
+        var sensitivity: Sensitivity = []
+        if field.metadata.pciEncryptionRequired == true { sensitivity.insert(.pciEncryptionRequired) }
+        if field.metadata.storageRestricted == true { sensitivity.insert(.storageRestricted) }
+        if field.metadata.maskingRequired == true { sensitivity.insert(.maskingRequired) }
+        return CompiledField(
+            location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
+            fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
+            metadata: field.metadata, defaultValue: attributes.defaultValue)
+    }
+
+    private mutating func patch(from attributes: FieldAttributes, dataType: DataType, field: ResolvedField) -> CompiledPatch {
+        var patch = CompiledPatch(
+            name: attributes.name, required: attributes.required, forbidden: attributes.forbidden, nullable: attributes.nullable,
+            minLength: attributes.minLength, maxLength: attributes.maxLength, minimum: attributes.minimum,
+            maximum: attributes.maximum, minItems: attributes.minItems, maxItems: attributes.maxItems,
+            enumValues: attributes.enumValues, formats: nil, validations: nil, message: attributes.message)
+        if let names = attributes.formats {
+            var formats: [Format] = []
+            for name in names {
+                if let format = Format(rawValue: name) {
+                    formats.append(format)
+                } else {
+                    report(
+                        .unknownFormat,
+                        "unknown format '\(name)'\(Suggestion.hint(for: name, in: Format.allCases.map(\.rawValue)))",
+                        attributes.locations["format"] ?? field.location)
+                }
+            }
+            patch.formats = formats
+        }
+        if let definitions = attributes.additionalDataValidations {
+            patch.validations = definitions.map { definition in
+                if let min = definition.minLength, let max = definition.maxLength, min > max {
+                    report(.invalidRange, "minLength \(min) is greater than maxLength \(max)", definition.location)
+                }
+                return CompiledValidation(
+                    minLength: definition.minLength, maxLength: definition.maxLength,
+                    pattern: definition.regex.flatMap { pattern($0, at: definition.regexLocation ?? definition.location) },
+                    message: definition.message)
+            }
+        }
+        if let values = attributes.enumValues {
+            for value in values where !Self.value(value, fits: dataType) {
+                report(
+                    .invalidAttribute, "enum value \(value) is not \(dataType.article)",
+                    attributes.locations["enum"] ?? field.location)
+            }
+        }
+        return patch
+    }
+
+    private mutating func pattern(_ source: String, at location: SchemaLocation) -> CompiledPattern? {
+        if let cached = patterns[source] { return cached }
+        do {
+            let compiled = try CompiledPattern(source, limits: limits)
+            patterns[source] = compiled
+            return compiled
+        } catch {
+            report(.invalidRegex, "the regex does not compile: \(error)", location)
+            return nil
+        }
+    }
+
+    // MARK: - Checks
+
+    private mutating func checkApplicability(
+        _ attributes: FieldAttributes, of field: ResolvedField, dataType: DataType, at location: SchemaLocation
+    ) {
+        let stringOnly = ["minLength", "maxLength", "format", "additionalDataValidations"]
+        let numberOnly = ["minimum", "maximum"]
+        let arrayOnly = ["minItems", "maxItems"]
+        for name in stringOnly where attributes.locations[name] != nil && !dataType.isString {
+            report(.inapplicableAttribute, "'\(name)' applies to String, Date and DateTime fields, not \(dataType.rawValue)", attributes.locations[name]!)
+        }
+        for name in numberOnly where attributes.locations[name] != nil && !dataType.isNumeric {
+            report(.inapplicableAttribute, "'\(name)' applies to Integer and Number fields, not \(dataType.rawValue)", attributes.locations[name]!)
+        }
+        for name in arrayOnly where attributes.locations[name] != nil && dataType != .array {
+            report(.inapplicableAttribute, "'\(name)' applies to Array fields, not \(dataType.rawValue)", attributes.locations[name]!)
+        }
+    }
+
+    private mutating func checkRanges(_ attributes: CompiledAttributes, at location: SchemaLocation, label: String) {
+        if let min = attributes.minLength, let max = attributes.maxLength, min > max {
+            report(.invalidRange, "\(label): minLength \(min) is greater than maxLength \(max)", location)
+        }
+        if let min = attributes.minimum, let max = attributes.maximum, max < min {
+            report(.invalidRange, "\(label): minimum \(min) is greater than maximum \(max)", location)
+        }
+        if let min = attributes.minItems, let max = attributes.maxItems, min > max {
+            report(.invalidRange, "\(label): minItems \(min) is greater than maxItems \(max)", location)
+        }
+        if attributes.required && attributes.forbidden {
+            report(.invalidAttribute, "\(label) cannot be both required and forbidden", location)
+        }
+    }
+
+    private mutating func checkUniqueness(_ fields: [ResolvedField]) {
+        var keys: [String: ResolvedField] = [:]
+        var orders: [Int: ResolvedField] = [:]
+        for field in fields {
+            if let key = field.key {
+                if let first = keys[key] {
+                    report(.duplicate, "key '\(key)' is already used at \(first.location.pointer)", field.location)
+                }
+                keys[key] = keys[key] ?? field
+            }
+            if let order = field.metadata.order {
+                if let first = orders[order] {
+                    report(.duplicate, "order \(order) is already used by \(label(first))", field.location)
+                }
+                orders[order] = orders[order] ?? field
+            }
+        }
+    }
+
+    static func value(_ value: SchemaValue, fits dataType: DataType) -> Bool {
+        switch (value, dataType) {
+        case (.string, .string), (.string, .date), (.string, .dateTime), (.boolean, .boolean), (.number, .number),
+            (.object, .object), (.array, .array):
+            true
+        case (.number(let number), .integer): number.isIntegral
+        default: false
+        }
+    }
+
+    // MARK: - Conditions
+
+    private mutating func compile(_ condition: ConditionDefinition, containers: [ResolvedField]) -> CompiledCondition? {
+        switch condition {
+        case .all(let parts, _):
+            let compiled = parts.compactMap { compile($0, containers: containers) }
+            return compiled.count == parts.count ? .all(compiled) : nil
+        case .any(let parts, _):
+            let compiled = parts.compactMap { compile($0, containers: containers) }
+            return compiled.count == parts.count ? .any(compiled) : nil
+        case .not(let part, _):
+            return compile(part, containers: containers).map { .not($0) }
+        case .test(let subject, let test, let location):
+            switch subject {
+            case .tenderType:
+                checkValues(of: test, allowed: tenderTypes, what: "tender type", at: location)
+                return compile(test, at: location).map { .tenderType($0) }
+            case .context(let name):
+                guard let slot = contextSlots[name] else {
+                    report(
+                        .unknownContext,
+                        "context '\(name)' is not declared in 'contexts'\(Suggestion.hint(for: name, in: contextSlots.keys))",
+                        location)
+                    return nil
+                }
+                if let values = contextValues[name] ?? nil {
+                    checkValues(of: test, allowed: values, what: "value of context '\(name)'", at: location)
+                }
+                return compile(test, at: location).map { .context(slot: slot, test: $0) }
+            case .field(let up, let tokens, let pointer):
+                checkPointer(up: up, tokens: tokens, pointer: pointer, containers: containers, at: location)
+                return compile(test, at: location).map { .field(up: up, tokens: tokens, test: $0) }
+            }
+        }
+    }
+
+    private mutating func compile(_ test: ConditionTest, at location: SchemaLocation) -> CompiledTest? {
+        switch test {
+        case .equals(let value): return .equals(value)
+        case .oneOf(let values): return .oneOf(values)
+        case .matches(let source): return pattern(source, at: location).map { .matches($0) }
+        case .present: return .present
+        case .absent: return .absent
+        case .null: return .null
+        }
+    }
+
+    private mutating func checkValues(of test: ConditionTest, allowed: [String], what: String, at location: SchemaLocation) {
+        let values: [SchemaValue]
+        switch test {
+        case .equals(let value): values = [value]
+        case .oneOf(let list): values = list
+        default: return
+        }
+        for value in values {
+            guard case .string(let text) = value, allowed.contains(text) else {
+                report(.unknownContext, "\(value) is not a declared \(what)\(Suggestion.hint(for: "\(value)", in: allowed))", location)
+                continue
+            }
+        }
+    }
+
+    /// Checks that a condition's pointer leads to a field the schema defines.
+    private mutating func checkPointer(
+        up: Int?, tokens: [String], pointer: String, containers: [ResolvedField], at location: SchemaLocation
+    ) {
+        var current: ResolvedField
+        if let up {
+            guard up < containers.count else {
+                report(.unknownField, "'\(pointer)' climbs above the request's root", location)
+                return
+            }
+            current = containers[containers.count - 1 - up]
+        } else {
+            guard let root else { return }
+            current = root
+        }
+        for token in tokens {
+            if let fields = current.fields {
+                guard let next = fields.first(where: { $0.key == token }) else {
+                    if current.additionalFields { return }
+                    report(
+                        .unknownField,
+                        "'\(pointer)' names no field: '\(token)' is not a field\(Suggestion.hint(for: token, in: fields.compactMap(\.key)))",
+                        location)
+                    return
+                }
+                current = next
+            } else if let items = current.items {
+                guard token.allSatisfy({ $0.isASCII && $0.isNumber }), !token.isEmpty else {
+                    report(.unknownField, "'\(pointer)': '\(token)' is not an array index", location)
+                    return
+                }
+                current = items
+            } else {
+                report(.unknownField, "'\(pointer)' goes inside \(label(current)), which has no fields", location)
+                return
+            }
+        }
+    }
+
+    // MARK: - Defaults
+
+    private mutating func checkDefaults(_ field: CompiledField, in schema: CompiledSchema) {
+        for child in field.fields { checkDefaults(child, in: schema) }
+        if let items = field.items { checkDefaults(items, in: schema) }
+        guard let defaultValue = field.defaultValue else { return }
+        guard let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8)) else { return }
+        var evaluation = Evaluation(document: document, schema: schema, context: [], tenderType: nil, positions: false)
+        evaluation.checkValue(document.root, of: field, attributes: field.base, pointer: "", containers: [])
+        for violation in evaluation.violations {
+            report(.invalidDefault, "the defaultValue breaks the field's own rules: \(violation.message)", field.location)
+        }
+    }
+
+    private func label(_ field: ResolvedField) -> String {
+        field.key.map { "'\($0)'" } ?? field.location.pointer
+    }
+
+    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ location: SchemaLocation) {
+        problems.append(SchemaProblem(code: code, message: message, location: location))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// JSON Pointer (RFC 6901) helpers.
+enum JSONPointer {
+    /// A token escaped for use in a pointer (`~` → `~0`, `/` → `~1`).
+    static func escape(_ token: String) -> String {
+        guard token.contains("~") || token.contains("/") else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The unescaped tokens of a pointer, or `nil` if it is not a valid pointer.
+    static func tokens(of pointer: String) -> [String]? {
+        guard !pointer.isEmpty else { return [] }
+        guard pointer.hasPrefix("/") else { return nil }
+        var tokens: [String] = []
+        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            var token = ""
+            var iterator = raw.makeIterator()
+            while let character = iterator.next() {
+                guard character == "~" else {
+                    token.append(character)
+                    continue
+                }
+                switch iterator.next() {
+                case "0": token.append("~")
+                case "1": token.append("/")
+                default: return nil
+                }
+            }
+            tokens.append(token)
+        }
+        return tokens
+    }
+
+    /// `pointer` with `token` appended.
+    static func appending(_ token: String, to pointer: String) -> String { pointer + "/" + escape(token) }
+}

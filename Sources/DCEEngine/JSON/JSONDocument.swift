@@ -1,0 +1,193 @@
+/// A JSON text read into a compact, immutable value tree that remembers where each value was written.
+///
+/// The tree is a flat array of nodes in document order over a copy of the input bytes: strings and numbers are
+/// kept as the bytes that were written (a 19-digit card number sent as a number stays exact), and every node
+/// knows its byte offset, from which ``position(of:)`` gives the line and column.
+///
+/// ```swift
+/// let document = try JSONDocument(bytes: Array(#"{"currency": "EUR"}"#.utf8))
+/// ```
+public struct JSONDocument: Sendable {
+    /// A node's index in the document; the root is ``root``.
+    public typealias Index = Int
+
+    /// The kinds of JSON value.
+    public enum Kind: UInt8, Sendable, Hashable, CustomStringConvertible {
+        /// `null`.
+        case null
+        /// `true` or `false`.
+        case boolean
+        /// A number.
+        case number
+        /// A string.
+        case string
+        /// An array.
+        case array
+        /// An object.
+        case object
+
+        /// The kind's name, as messages print it.
+        public var description: String {
+            switch self {
+            case .null: "null"
+            case .boolean: "boolean"
+            case .number: "number"
+            case .string: "string"
+            case .array: "array"
+            case .object: "object"
+            }
+        }
+    }
+
+    struct Node {
+        var kind: Kind
+        /// For strings: the raw bytes contain an escape. For booleans: the value is `true`. For numbers: the lexeme
+        /// has a fraction or an exponent.
+        var flag: Bool
+        /// Offset of the value's first byte (for strings, the first byte after the opening quote).
+        var start: UInt32
+        /// Byte length of a scalar's lexeme (a string's raw content, without quotes); members or elements of a
+        /// container.
+        var length: UInt32
+        /// The index just past this node's subtree.
+        var end: UInt32
+    }
+
+    let bytes: [UInt8]
+    var nodes: [Node]
+
+    /// The index of the top-level value.
+    public var root: Index { 0 }
+
+    /// Reads a JSON text.
+    ///
+    /// - Parameters:
+    ///   - bytes: The UTF-8 text.
+    ///   - limits: Bounds on size, depth and string length.
+    /// - Throws: ``JSONReadError`` with the line and column of the first problem.
+    public init(bytes: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) {
+        self.bytes = bytes
+        self.nodes = try JSONReader(limits: limits).readNodes(bytes)
+    }
+
+    /// The kind of value at an index.
+    ///
+    /// - Parameter index: A node index.
+    /// - Returns: The node's kind.
+    public func kind(of index: Index) -> Kind { nodes[index].kind }
+
+    /// Where a value starts in the text.
+    ///
+    /// - Parameter index: A node index.
+    /// - Returns: The line and column of the value's first character (a string's opening quote).
+    public func position(of index: Index) -> SourcePosition {
+        let node = nodes[index]
+        let offset = Int(node.start) - (node.kind == .string ? 1 : 0)
+        return SourcePosition.locate(offset: offset, in: bytes)
+    }
+
+    /// The index just past a value and everything inside it.
+    func next(after index: Index) -> Index { Int(nodes[index].end) }
+
+    /// The number of members of an object or elements of an array.
+    func count(of index: Index) -> Int { Int(nodes[index].length) }
+
+    /// The decoded text of a string node.
+    func string(at index: Index) -> String {
+        let node = nodes[index]
+        let range = Int(node.start)..<(Int(node.start) + Int(node.length))
+        if !node.flag { return String(decoding: bytes[range], as: UTF8.self) }
+        return JSONReader.unescape(bytes[range])
+    }
+
+    /// Whether a string node holds exactly the given text, compared without decoding when it has no escapes.
+    func string(at index: Index, equals text: String) -> Bool {
+        let node = nodes[index]
+        guard !node.flag else { return string(at: index) == text }
+        let start = Int(node.start)
+        let length = Int(node.length)
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count == length else { return false }
+            return bytes.withUnsafeBufferPointer { buffer in
+                memcmpEqual(buffer.baseAddress! + start, utf8.baseAddress, length)
+            }
+        }
+    }
+
+    /// A number node's lexeme, exactly as written.
+    func numberLexeme(at index: Index) -> String {
+        let node = nodes[index]
+        return String(decoding: bytes[Int(node.start)..<(Int(node.start) + Int(node.length))], as: UTF8.self)
+    }
+
+    /// Whether a number node is written as an integer literal (no fraction, no exponent).
+    func isIntegerLiteral(at index: Index) -> Bool { !nodes[index].flag }
+
+    /// The value of a boolean node.
+    func boolean(at index: Index) -> Bool { nodes[index].flag }
+
+    /// The members of an object: each key's node index and its value's node index.
+    func members(of index: Index) -> MemberSequence { MemberSequence(document: self, object: index) }
+
+    /// The element node indices of an array.
+    func elements(of index: Index) -> ElementSequence { ElementSequence(document: self, array: index) }
+
+    /// The value of a member of an object, by key; `nil` when absent. With duplicate keys, the first.
+    func member(_ key: String, of object: Index) -> Index? {
+        for (keyIndex, valueIndex) in members(of: object) where string(at: keyIndex, equals: key) {
+            return valueIndex
+        }
+        return nil
+    }
+
+    /// Iterates the members of an object.
+    struct MemberSequence: Sequence, IteratorProtocol {
+        let document: JSONDocument
+        var cursor: Int
+        let end: Int
+
+        init(document: JSONDocument, object: Index) {
+            self.document = document
+            self.cursor = object + 1
+            self.end = document.next(after: object)
+        }
+
+        mutating func next() -> (key: Index, value: Index)? {
+            guard cursor < end else { return nil }
+            let key = cursor
+            let value = cursor + 1
+            cursor = document.next(after: value)
+            return (key, value)
+        }
+    }
+
+    /// Iterates the elements of an array.
+    struct ElementSequence: Sequence, IteratorProtocol {
+        let document: JSONDocument
+        var cursor: Int
+        let end: Int
+
+        init(document: JSONDocument, array: Index) {
+            self.document = document
+            self.cursor = array + 1
+            self.end = document.next(after: array)
+        }
+
+        mutating func next() -> Index? {
+            guard cursor < end else { return nil }
+            defer { cursor = document.next(after: cursor) }
+            return cursor
+        }
+    }
+}
+
+private func memcmpEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+    guard let rhs else { return count == 0 }
+    var index = 0
+    while index < count {
+        if lhs[index] != rhs[index] { return false }
+        index += 1
+    }
+    return true
+}

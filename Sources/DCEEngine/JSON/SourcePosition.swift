@@ -1,0 +1,56 @@
+/// Where something is in a source text: a 1-based line and column (in Unicode code points) and the byte offset.
+public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column, counted in Unicode code points from the start of the line.
+    public var column: Int
+    /// The 0-based byte offset from the start of the text.
+    public var offset: Int
+
+    /// Creates a position.
+    ///
+    /// - Parameters:
+    ///   - line: The 1-based line.
+    ///   - column: The 1-based column in code points.
+    ///   - offset: The 0-based byte offset.
+    public init(line: Int, column: Int, offset: Int) {
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `line:column`, as compilers print positions.
+    public var description: String { "\(line):\(column)" }
+
+    /// Orders positions by byte offset.
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool { lhs.offset < rhs.offset }
+
+    /// The position of a byte offset in UTF-8 text.
+    ///
+    /// - Parameters:
+    ///   - offset: A byte offset, clamped to the text.
+    ///   - bytes: The text.
+    /// - Returns: The line and column of that offset.
+    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1  // count lead bytes only: one per code point
+            }
+            index += 1
+        }
+        return SourcePosition(line: line, column: column, offset: end)
+    }
+
+    /// The position of a byte offset in UTF-8 text held in an array.
+    static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
+        bytes.withUnsafeBufferPointer { locate(offset: offset, in: $0) }
+    }
+}

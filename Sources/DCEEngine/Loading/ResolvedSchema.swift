@@ -1,0 +1,39 @@
+/// A schema with every `ref` replaced by the definition it names: the input of the compiler.
+struct ResolvedSchema: Sendable {
+    var id: String
+    var version: String
+    var name: String?
+    var description: String?
+    var file: String
+    /// The root schema's contexts, then any context that only referenced schemas declare.
+    var contexts: [ContextDefinition]
+    var tenderTypes: [String]
+    var root: ResolvedField
+}
+
+/// A field whose reference, if any, has been replaced by the definition's shape and attributes.
+final class ResolvedField: Sendable {
+    let location: SchemaLocation
+    let key: String?
+    let attributes: FieldAttributes
+    let metadata: FieldMetadata
+    let fields: [ResolvedField]?
+    let additionalFields: Bool
+    let items: ResolvedField?
+    /// Tender type overrides first, then conditional overrides, each in the order written.
+    let overrides: [FieldOverride]
+
+    init(
+        location: SchemaLocation, key: String?, attributes: FieldAttributes, metadata: FieldMetadata,
+        fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride]
+    ) {
+        self.location = location
+        self.key = key
+        self.attributes = attributes
+        self.metadata = metadata
+        self.fields = fields
+        self.additionalFields = additionalFields
+        self.items = items
+        self.overrides = overrides
+    }
+}

@@ -1,0 +1,433 @@
+/// Reads a schema file's JSON tree into a ``SchemaDocument``, collecting every problem with its pointer.
+struct SchemaDecoder {
+    static let documentAttributes = [
+        "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
+        "definitions",
+    ]
+    /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
+    static let overridableAttributes = [
+        "name", "description", "required", "forbidden", "nullable", "minLength", "maxLength", "minimum", "maximum",
+        "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue", "message",
+    ]
+    static let metadataAttributes = [
+        "order", "dataGroup", "ignoreForProvisioning", "pciEncryptionRequired", "storageRestricted", "maskingRequired",
+        "updatesAllowed", "reverificationRequired",
+    ]
+    static let fieldAttributes =
+        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides"]
+        + overridableAttributes + metadataAttributes
+    static let validationAttributes = ["minLength", "maxLength", "regex", "description", "message"]
+    static let contextAttributes = ["description", "values", "derive"]
+    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null"]
+
+    let document: JSONDocument
+    let file: String
+    private(set) var problems: [SchemaProblem] = []
+
+    init(document: JSONDocument, file: String) {
+        self.document = document
+        self.file = file
+    }
+
+    mutating func decode(expectedID: String) -> SchemaDocument? {
+        guard let members = object(at: document.root, pointer: "", allowed: Self.documentAttributes, what: "a schema")
+        else { return nil }
+        let id = string(members["id"], required: true, pointer: "/id") ?? expectedID
+        if members["id"] != nil, id != expectedID {
+            report(.invalidAttribute, "the schema id '\(id)' does not match the file name '\(expectedID).json'", members["id"]!.index, "/id")
+        }
+        let contexts = contextDefinitions(members["contexts"])
+        var root = FieldDefinition(
+            location: location(document.root, ""), key: nil, ref: nil, refLocation: nil,
+            attributes: FieldAttributes(dataType: .object), metadata: FieldMetadata(),
+            fields: fieldList(members["fields"], pointer: "/fields", required: false) ?? [],
+            additionalFields: bool(members["additionalFields"], pointer: "/additionalFields"),
+            items: nil, tenderTypes: [], overrides: [])
+        root.attributes.name = string(members["name"], pointer: "/name")
+        var definitions: [String: FieldDefinition] = [:]
+        if let entry = members["definitions"],
+            let definitionMembers = object(at: entry.index, pointer: "/definitions", allowed: nil, what: "an object of definitions")
+        {
+            for (name, member) in definitionMembers.sorted(by: { $0.value.index < $1.value.index }) {
+                if let field = field(at: member.index, pointer: member.pointer, keyed: false) { definitions[name] = field }
+            }
+        }
+        return SchemaDocument(
+            id: id, version: string(members["version"], pointer: "/version") ?? "0",
+            name: root.attributes.name, description: string(members["description"], pointer: "/description"),
+            file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
+            root: root, definitions: definitions)
+    }
+
+    // MARK: - Fields
+
+    private mutating func fieldList(_ entry: Entry?, pointer: String, required: Bool) -> [FieldDefinition]? {
+        guard let entry else { return nil }
+        guard document.kind(of: entry.index) == .array else {
+            report(.invalidAttribute, "'fields' must be an array of field definitions", entry.index, pointer)
+            return nil
+        }
+        var fields: [FieldDefinition] = []
+        for (offset, element) in document.elements(of: entry.index).enumerated() {
+            if let field = field(at: element, pointer: "\(pointer)/\(offset)", keyed: true) { fields.append(field) }
+        }
+        return fields
+    }
+
+    private mutating func field(at index: JSONDocument.Index, pointer: String, keyed: Bool) -> FieldDefinition? {
+        guard let members = object(at: index, pointer: pointer, allowed: Self.fieldAttributes, what: "a field definition")
+        else { return nil }
+        let key = string(members["key"], required: keyed, pointer: pointer + "/key")
+        if !keyed, let entry = members["key"] {
+            report(.inapplicableAttribute, "'key' belongs on the field that uses this definition", entry.index, entry.pointer)
+        }
+        var attributes = overridable(members, pointer: pointer)
+        if let entry = members["dataType"] {
+            if let raw = string(entry, pointer: entry.pointer) {
+                if let type = DataType(rawValue: raw) {
+                    attributes.dataType = type
+                } else {
+                    report(
+                        .invalidAttribute,
+                        "unknown dataType '\(raw)'\(Suggestion.hint(for: raw, in: DataType.allCases.map(\.rawValue)))",
+                        entry.index, entry.pointer)
+                }
+            }
+        }
+        let items: [FieldDefinition]? = members["items"].flatMap { field(at: $0.index, pointer: $0.pointer, keyed: false) }.map { [$0] }
+        var tenderTypes: [FieldOverride] = []
+        if let entry = members["tenderTypes"],
+            let typeMembers = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of tender types")
+        {
+            for (name, member) in typeMembers.sorted(by: { $0.value.index < $1.value.index }) {
+                guard let overrideMembers = object(
+                    at: member.index, pointer: member.pointer, allowed: Self.overridableAttributes, what: "tender type overrides")
+                else { continue }
+                let condition = ConditionDefinition.test(
+                    subject: .tenderType, test: .equals(.string(name)), location: location(member.index, member.pointer))
+                tenderTypes.append(FieldOverride(
+                    location: location(member.index, member.pointer), condition: condition,
+                    attributes: overridable(overrideMembers, pointer: member.pointer)))
+            }
+        }
+        var overrides: [FieldOverride] = []
+        if let entry = members["overrides"] {
+            if document.kind(of: entry.index) != .array {
+                report(.invalidAttribute, "'overrides' must be an array", entry.index, entry.pointer)
+            } else {
+                for (offset, element) in document.elements(of: entry.index).enumerated() {
+                    let elementPointer = "\(entry.pointer)/\(offset)"
+                    guard let overrideMembers = object(
+                        at: element, pointer: elementPointer, allowed: ["when"] + Self.overridableAttributes, what: "an override")
+                    else { continue }
+                    guard let when = overrideMembers["when"] else {
+                        report(.missingAttribute, "an override needs a 'when' condition", element, elementPointer)
+                        continue
+                    }
+                    guard let condition = condition(at: when.index, pointer: when.pointer) else { continue }
+                    overrides.append(FieldOverride(
+                        location: location(element, elementPointer), condition: condition,
+                        attributes: overridable(overrideMembers, pointer: elementPointer)))
+                }
+            }
+        }
+        return FieldDefinition(
+            location: location(index, pointer), key: key,
+            ref: string(members["ref"], pointer: pointer + "/ref"),
+            refLocation: members["ref"].map { location($0.index, $0.pointer) },
+            attributes: attributes, metadata: metadata(members),
+            fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
+            additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
+            items: items, tenderTypes: tenderTypes, overrides: overrides)
+    }
+
+    private mutating func overridable(_ members: [String: Entry], pointer: String) -> FieldAttributes {
+        var attributes = FieldAttributes()
+        attributes.name = string(members["name"], pointer: pointer + "/name")
+        attributes.description = string(members["description"], pointer: pointer + "/description")
+        attributes.required = bool(members["required"], pointer: pointer + "/required")
+        attributes.forbidden = bool(members["forbidden"], pointer: pointer + "/forbidden")
+        attributes.nullable = bool(members["nullable"], pointer: pointer + "/nullable")
+        attributes.minLength = count(members["minLength"])
+        attributes.maxLength = count(members["maxLength"])
+        attributes.minItems = count(members["minItems"])
+        attributes.maxItems = count(members["maxItems"])
+        attributes.minimum = number(members["minimum"])
+        attributes.maximum = number(members["maximum"])
+        attributes.message = string(members["message"], pointer: pointer + "/message")
+        if let entry = members["enum"] {
+            if document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 {
+                attributes.enumValues = document.elements(of: entry.index).map { SchemaValue(document: document, at: $0) }
+            } else {
+                report(.invalidAttribute, "'enum' must be a non-empty array of values", entry.index, entry.pointer)
+            }
+        }
+        if let entry = members["format"] {
+            switch document.kind(of: entry.index) {
+            case .string: attributes.formats = [document.string(at: entry.index)]
+            case .array where document.count(of: entry.index) > 0: attributes.formats = stringList(entry, pointer: entry.pointer)
+            default: report(.invalidAttribute, "'format' must be a format name or a non-empty array of names", entry.index, entry.pointer)
+            }
+        }
+        if let entry = members["defaultValue"] { attributes.defaultValue = SchemaValue(document: document, at: entry.index) }
+        if let entry = members["additionalDataValidations"] {
+            if document.kind(of: entry.index) == .array {
+                attributes.additionalDataValidations = document.elements(of: entry.index).enumerated().compactMap {
+                    validation(at: $0.element, pointer: "\(entry.pointer)/\($0.offset)")
+                }
+            } else {
+                report(.invalidAttribute, "'additionalDataValidations' must be an array", entry.index, entry.pointer)
+            }
+        }
+        for (name, entry) in members where Self.overridableAttributes.contains(name) {
+            attributes.locations[name] = location(entry.index, entry.pointer)
+        }
+        return attributes
+    }
+
+    private mutating func metadata(_ members: [String: Entry]) -> FieldMetadata {
+        FieldMetadata(
+            order: members["order"].flatMap { integer($0) },
+            dataGroup: string(members["dataGroup"], pointer: members["dataGroup"]?.pointer ?? ""),
+            ignoreForProvisioning: bool(members["ignoreForProvisioning"], pointer: members["ignoreForProvisioning"]?.pointer ?? ""),
+            pciEncryptionRequired: bool(members["pciEncryptionRequired"], pointer: members["pciEncryptionRequired"]?.pointer ?? ""),
+            storageRestricted: bool(members["storageRestricted"], pointer: members["storageRestricted"]?.pointer ?? ""),
+            maskingRequired: bool(members["maskingRequired"], pointer: members["maskingRequired"]?.pointer ?? ""),
+            updatesAllowed: bool(members["updatesAllowed"], pointer: members["updatesAllowed"]?.pointer ?? ""),
+            reverificationRequired: bool(members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""))
+    }
+
+    private mutating func validation(at index: JSONDocument.Index, pointer: String) -> ValidationDefinition? {
+        guard let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
+        else { return nil }
+        let validation = ValidationDefinition(
+            location: location(index, pointer), minLength: count(members["minLength"]), maxLength: count(members["maxLength"]),
+            regex: string(members["regex"], pointer: pointer + "/regex"),
+            regexLocation: members["regex"].map { location($0.index, $0.pointer) },
+            description: string(members["description"], pointer: pointer + "/description"),
+            message: string(members["message"], pointer: pointer + "/message"))
+        if validation.minLength == nil, validation.maxLength == nil, validation.regex == nil {
+            report(.missingAttribute, "a validation needs 'minLength', 'maxLength' or 'regex'", index, pointer)
+        }
+        return validation
+    }
+
+    // MARK: - Contexts and conditions
+
+    private mutating func contextDefinitions(_ entry: Entry?) -> [ContextDefinition] {
+        guard let entry, let members = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of contexts")
+        else { return [] }
+        var contexts: [ContextDefinition] = []
+        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) {
+            guard let attributes = object(at: member.index, pointer: member.pointer, allowed: Self.contextAttributes, what: "a context")
+            else { continue }
+            if name == "tenderType" {
+                report(.invalidAttribute, "'tenderType' is reserved: declare tender types in 'tenderTypes'", member.index, member.pointer)
+            }
+            var derive: [(ConditionDefinition, String, SchemaLocation)] = []
+            if let deriveEntry = attributes["derive"] {
+                if document.kind(of: deriveEntry.index) != .array {
+                    report(.invalidAttribute, "'derive' must be an array of {when, value}", deriveEntry.index, deriveEntry.pointer)
+                } else {
+                    for (offset, element) in document.elements(of: deriveEntry.index).enumerated() {
+                        let pointer = "\(deriveEntry.pointer)/\(offset)"
+                        guard let rule = object(at: element, pointer: pointer, allowed: ["when", "value"], what: "a derive rule"),
+                            let when = rule["when"], let condition = condition(at: when.index, pointer: when.pointer),
+                            let value = string(rule["value"], required: true, pointer: pointer + "/value")
+                        else {
+                            continue
+                        }
+                        derive.append((condition, value, location(element, pointer)))
+                    }
+                }
+            }
+            contexts.append(ContextDefinition(
+                location: location(member.index, member.pointer), name: name,
+                description: string(attributes["description"], pointer: member.pointer + "/description"),
+                values: stringList(attributes["values"], pointer: member.pointer + "/values"), derive: derive))
+        }
+        return contexts
+    }
+
+    private mutating func condition(at index: JSONDocument.Index, pointer: String) -> ConditionDefinition? {
+        let here = location(index, pointer)
+        guard let members = object(
+            at: index, pointer: pointer, allowed: ["all", "any", "not", "context", "field"] + Self.conditionOperators,
+            what: "a condition")
+        else { return nil }
+        if let entry = members["all"] ?? members["any"] {
+            guard members.count == 1 else {
+                report(.invalidAttribute, "'all' and 'any' stand alone in their condition", index, pointer)
+                return nil
+            }
+            guard document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 else {
+                report(.invalidAttribute, "'all' and 'any' take a non-empty array of conditions", entry.index, entry.pointer)
+                return nil
+            }
+            let parts = document.elements(of: entry.index).enumerated().compactMap {
+                condition(at: $0.element, pointer: "\(entry.pointer)/\($0.offset)")
+            }
+            return members["all"] != nil ? .all(parts, here) : .any(parts, here)
+        }
+        if let entry = members["not"] {
+            guard members.count == 1 else {
+                report(.invalidAttribute, "'not' stands alone in its condition", index, pointer)
+                return nil
+            }
+            return condition(at: entry.index, pointer: entry.pointer).map { .not($0, here) }
+        }
+        let subject: ConditionSubject
+        if let entry = members["context"], let name = string(entry, pointer: entry.pointer) {
+            subject = name == "tenderType" ? .tenderType : .context(name)
+        } else if let entry = members["field"], let text = string(entry, pointer: entry.pointer) {
+            guard let parsed = Self.parseFieldPointer(text) else {
+                report(.invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer", entry.index, entry.pointer)
+                return nil
+            }
+            subject = .field(up: parsed.up, tokens: parsed.tokens, pointer: text)
+        } else {
+            report(.missingAttribute, "a condition needs 'all', 'any', 'not', 'context' or 'field'", index, pointer)
+            return nil
+        }
+        let operators = Self.conditionOperators.filter { members[$0] != nil }
+        guard operators.count == 1, let op = operators.first, let entry = members[op] else {
+            report(.invalidAttribute, "a condition needs exactly one of: \(Self.conditionOperators.joined(separator: ", "))", index, pointer)
+            return nil
+        }
+        let test: ConditionTest
+        switch op {
+        case "equals": test = .equals(SchemaValue(document: document, at: entry.index))
+        case "in":
+            guard document.kind(of: entry.index) == .array else {
+                report(.invalidAttribute, "'in' takes an array of values", entry.index, entry.pointer)
+                return nil
+            }
+            test = .oneOf(document.elements(of: entry.index).map { SchemaValue(document: document, at: $0) })
+        case "matches":
+            guard let pattern = string(entry, pointer: entry.pointer) else { return nil }
+            test = .matches(pattern)
+        default:
+            guard document.kind(of: entry.index) == .boolean, document.boolean(at: entry.index) else {
+                report(.invalidAttribute, "'\(op)' takes the value true (use 'not' to negate)", entry.index, entry.pointer)
+                return nil
+            }
+            test = op == "present" ? .present : op == "absent" ? .absent : .null
+        }
+        return .test(subject: subject, test: test, location: here)
+    }
+
+    /// Splits `/a/b` into tokens, or `1/a` into one level up and tokens.
+    static func parseFieldPointer(_ text: String) -> (up: Int?, tokens: [String])? {
+        if text.hasPrefix("/") { return JSONPointer.tokens(of: text).map { (nil, $0) } }
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let up = Int(digits), digits == "0" || !digits.hasPrefix("0") else { return nil }
+        let rest = String(text.dropFirst(digits.count))
+        return JSONPointer.tokens(of: rest).map { (up, $0) }
+    }
+
+    // MARK: - Primitive readers
+
+    struct Entry {
+        var index: JSONDocument.Index
+        var pointer: String
+    }
+
+    private mutating func object(
+        at index: JSONDocument.Index, pointer: String, allowed: [String]?, what: String
+    ) -> [String: Entry]? {
+        guard document.kind(of: index) == .object else {
+            report(.invalidAttribute, "expected \(what) (an object), found \(document.kind(of: index))", index, pointer)
+            return nil
+        }
+        var members: [String: Entry] = [:]
+        for (keyIndex, valueIndex) in document.members(of: index) {
+            let key = document.string(at: keyIndex)
+            let memberPointer = JSONPointer.appending(key, to: pointer)
+            if members[key] != nil {
+                report(.duplicate, "'\(key)' is written twice", keyIndex, memberPointer)
+                continue
+            }
+            if let allowed, !allowed.contains(key) {
+                report(.unknownAttribute, "unknown attribute '\(key)'\(Suggestion.hint(for: key, in: allowed))", keyIndex, memberPointer)
+                continue
+            }
+            members[key] = Entry(index: valueIndex, pointer: memberPointer)
+        }
+        return members
+    }
+
+    private mutating func string(_ entry: Entry?, required: Bool = false, pointer: String) -> String? {
+        guard let entry else {
+            if required { report(.missingAttribute, "missing '\(pointer.split(separator: "/").last ?? "")'", document.root, pointer) }
+            return nil
+        }
+        guard document.kind(of: entry.index) == .string else {
+            report(.invalidAttribute, "expected a string, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            return nil
+        }
+        return document.string(at: entry.index)
+    }
+
+    private mutating func bool(_ entry: Entry?, pointer: String) -> Bool? {
+        guard let entry else { return nil }
+        guard document.kind(of: entry.index) == .boolean else {
+            report(.invalidAttribute, "expected true or false, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            return nil
+        }
+        return document.boolean(at: entry.index)
+    }
+
+    private mutating func number(_ entry: Entry?) -> DecimalNumber? {
+        guard let entry else { return nil }
+        guard document.kind(of: entry.index) == .number else {
+            report(.invalidAttribute, "expected a number, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            return nil
+        }
+        return DecimalNumber(lexeme: document.numberLexeme(at: entry.index))
+    }
+
+    private mutating func integer(_ entry: Entry) -> Int? {
+        guard document.kind(of: entry.index) == .number, document.isIntegerLiteral(at: entry.index),
+            let value = Int(document.numberLexeme(at: entry.index))
+        else {
+            report(.invalidAttribute, "expected an integer", entry.index, entry.pointer)
+            return nil
+        }
+        return value
+    }
+
+    /// A non-negative integer (a length or a count).
+    private mutating func count(_ entry: Entry?) -> Int? {
+        guard let entry, let value = integer(entry) else { return nil }
+        guard value >= 0 else {
+            report(.invalidAttribute, "expected a non-negative integer", entry.index, entry.pointer)
+            return nil
+        }
+        return value
+    }
+
+    private mutating func stringList(_ entry: Entry?, pointer: String) -> [String]? {
+        guard let entry else { return nil }
+        guard document.kind(of: entry.index) == .array else {
+            report(.invalidAttribute, "expected an array of strings", entry.index, entry.pointer)
+            return nil
+        }
+        var values: [String] = []
+        for (offset, element) in document.elements(of: entry.index).enumerated() {
+            guard document.kind(of: element) == .string else {
+                report(.invalidAttribute, "expected a string, found \(document.kind(of: element))", element, "\(pointer)/\(offset)")
+                continue
+            }
+            values.append(document.string(at: element))
+        }
+        return values
+    }
+
+    private func location(_ index: JSONDocument.Index, _ pointer: String) -> SchemaLocation {
+        SchemaLocation(file: file, pointer: pointer, position: document.position(of: index))
+    }
+
+    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String) {
+        problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer)))
+    }
+}

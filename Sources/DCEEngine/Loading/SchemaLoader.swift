@@ -1,0 +1,39 @@
+/// Reads schema documents from a ``SchemaSource`` and decodes them, caching each document once.
+struct SchemaLoader {
+    let source: SchemaSource
+    private var cache: [String: SchemaDocument] = [:]
+
+    init(source: SchemaSource) {
+        self.source = source
+    }
+
+    /// Loads one schema document.
+    ///
+    /// - Parameters:
+    ///   - id: The schema id.
+    ///   - referencedFrom: Where the id was named, when it comes from a `ref`.
+    /// - Throws: ``SchemaError`` when the schema is missing, unreadable, not JSON, or not a valid schema document.
+    mutating func load(_ id: String, referencedFrom: SchemaLocation? = nil) throws(SchemaError) -> SchemaDocument {
+        if let cached = cache[id] { return cached }
+        guard let (bytes, file) = try source.read(id) else {
+            let known = (try? source.schemaIDs()) ?? []
+            throw SchemaError(problems: [SchemaProblem(
+                code: referencedFrom == nil ? .unknownSchema : .unknownReference,
+                message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: known))",
+                location: referencedFrom ?? SchemaLocation(file: id, pointer: "", position: nil))])
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: bytes)
+        } catch {
+            throw SchemaError(problems: [SchemaProblem(
+                code: .json, message: "not well-formed JSON: \(error.message)",
+                location: SchemaLocation(file: file, pointer: "", position: error.position))])
+        }
+        var decoder = SchemaDecoder(document: document, file: file)
+        let decoded = decoder.decode(expectedID: id)
+        guard let decoded, decoder.problems.isEmpty else { throw SchemaError(problems: decoder.problems) }
+        cache[id] = decoded
+        return decoded
+    }
+}

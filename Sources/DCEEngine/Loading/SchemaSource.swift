@@ -1,0 +1,76 @@
+public import Foundation
+
+/// Where schema files come from: a directory of `<id>.json` files, the schemas bundled with the package, or
+/// documents held in memory (fetched from a gateway, or built by a test).
+public enum SchemaSource: Sendable {
+    /// `<id>.json` files in a directory; files ending in `.schema.json` (the published meta-schema) are not schemas.
+    case directory(URL)
+    /// The schemas shipped inside the package (the repository's `Schemas/` folder).
+    case bundled
+    /// Schema documents by id, as UTF-8 JSON.
+    case documents([String: [UInt8]])
+
+    /// The bundled schemas' directory.
+    static var bundledDirectory: URL? {
+        Bundle.module.url(forResource: "Schemas", withExtension: nil)
+    }
+
+    /// The ids of every schema the source holds, sorted.
+    ///
+    /// - Throws: ``SchemaError`` when the directory cannot be listed.
+    public func schemaIDs() throws(SchemaError) -> [String] {
+        switch self {
+        case .documents(let documents): return documents.keys.sorted()
+        case .bundled, .directory:
+            let directory = try self.directory()
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            } catch {
+                throw SchemaError(problems: [SchemaProblem(
+                    code: .unreadable, message: "cannot list the schema directory",
+                    location: SchemaLocation(file: directory.path, pointer: "", position: nil))])
+            }
+            return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
+                .map { String($0.dropLast(5)) }.sorted()
+        }
+    }
+
+    /// The bytes of one schema and the file name to report problems against; `nil` if there is no such schema.
+    func read(_ id: String) throws(SchemaError) -> (bytes: [UInt8], file: String)? {
+        switch self {
+        case .documents(let documents):
+            return documents[id].map { ($0, "<\(id)>") }
+        case .bundled, .directory:
+            guard Self.isPlausibleID(id) else { return nil }
+            let url = try directory().appendingPathComponent(id + ".json")
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw SchemaError(problems: [SchemaProblem(
+                    code: .unreadable, message: "cannot read the schema file",
+                    location: SchemaLocation(file: url.path, pointer: "", position: nil))])
+            }
+            return ([UInt8](data), url.path)
+        }
+    }
+
+    private func directory() throws(SchemaError) -> URL {
+        switch self {
+        case .directory(let url): return url
+        case .bundled:
+            guard let url = Self.bundledDirectory else {
+                throw SchemaError(problems: [SchemaProblem(
+                    code: .unreadable, message: "the bundled schemas are missing from the package's resources",
+                    location: SchemaLocation(file: "Schemas", pointer: "", position: nil))])
+            }
+            return url
+        case .documents: preconditionFailure("in-memory sources have no directory")
+        }
+    }
+
+    /// Schema ids are file names: letters, digits, `-`, `_` and `.`, so an id can never reach outside the directory.
+    static func isPlausibleID(_ id: String) -> Bool {
+        !id.isEmpty && !id.hasPrefix(".")
+            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+    }
+}

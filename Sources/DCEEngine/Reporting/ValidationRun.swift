@@ -1,0 +1,44 @@
+/// The verdict on one payload of a run: where it came from and its report.
+public struct PayloadReport: Hashable, Sendable, Codable {
+    /// The payload's file path as given (`-` for standard input).
+    public var file: String
+    /// Whether the payload is valid.
+    public var valid: Bool
+    /// The payload's violations.
+    public var errors: [Violation]
+
+    /// Creates a payload report.
+    ///
+    /// - Parameters:
+    ///   - file: The payload's path.
+    ///   - report: The validation report.
+    public init(file: String, report: ValidationReport) {
+        self.file = file
+        self.valid = report.valid
+        self.errors = report.errors
+    }
+}
+
+/// Several payloads checked against one schema: what `dce-validate` reports.
+public struct ValidationRun: Hashable, Sendable, Codable {
+    /// The schema id.
+    public var schema: String
+    /// Whether every payload is valid.
+    public var valid: Bool
+    /// One entry per payload, in the order given.
+    public var payloads: [PayloadReport]
+
+    /// Creates a run.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema id.
+    ///   - payloads: The payload reports.
+    public init(schema: String, payloads: [PayloadReport]) {
+        self.schema = schema
+        self.payloads = payloads
+        self.valid = payloads.allSatisfy(\.valid)
+    }
+
+    /// The number of violations across all payloads.
+    public var errorCount: Int { payloads.reduce(0) { $0 + $1.errors.count } }
+}

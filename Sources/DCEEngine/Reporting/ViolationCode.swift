@@ -1,0 +1,68 @@
+/// A stable identifier for a kind of violation; appears verbatim as `rule` in every report.
+public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The code's identifier.
+    public let rawValue: String
+
+    /// Creates a code.
+    ///
+    /// - Parameter rawValue: The identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Decodes the code from its identifier.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: When the value is not a string.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes the code as its identifier.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: When the encoder fails.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The identifier.
+    public var description: String { rawValue }
+
+    /// Orders codes by identifier.
+    public static func < (lhs: ViolationCode, rhs: ViolationCode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The payload is not well-formed JSON (syntax, encoding or a reader limit).
+    public static let json = ViolationCode(rawValue: "json")
+    /// A required field is missing, or `null`.
+    public static let required = ViolationCode(rawValue: "required")
+    /// A field that must be absent is present.
+    public static let forbidden = ViolationCode(rawValue: "forbidden")
+    /// A field that is not `nullable` is `null`.
+    public static let null = ViolationCode(rawValue: "null")
+    /// A value of the wrong JSON type for the field's `dataType`.
+    public static let type = ViolationCode(rawValue: "type")
+    /// A string shorter than `minLength` code points.
+    public static let minLength = ViolationCode(rawValue: "minLength")
+    /// A string longer than `maxLength` code points.
+    public static let maxLength = ViolationCode(rawValue: "maxLength")
+    /// A number below `minimum`.
+    public static let minimum = ViolationCode(rawValue: "minimum")
+    /// A number above `maximum`.
+    public static let maximum = ViolationCode(rawValue: "maximum")
+    /// An array with fewer than `minItems` elements.
+    public static let minItems = ViolationCode(rawValue: "minItems")
+    /// An array with more than `maxItems` elements.
+    public static let maxItems = ViolationCode(rawValue: "maxItems")
+    /// A value that is not one of the field's `enum` values.
+    public static let `enum` = ViolationCode(rawValue: "enum")
+    /// A string that does not have the field's `format`.
+    public static let format = ViolationCode(rawValue: "format")
+    /// A string that does not match a `regex` of `additionalDataValidations`.
+    public static let regex = ViolationCode(rawValue: "regex")
+    /// A regex match gave up at its match, depth or heap limit: the value could not be checked and is rejected.
+    public static let regexLimit = ViolationCode(rawValue: "regexLimit")
+    /// A member that the object's schema does not define.
+    public static let unknownField = ViolationCode(rawValue: "unknownField")
+    /// A member name that appears more than once in one object.
+    public static let duplicateKey = ViolationCode(rawValue: "duplicateKey")
+}

@@ -1,0 +1,38 @@
+/// The `dataType` of a field, as the metadata names it.
+public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A JSON string.
+    case string = "String"
+    /// A JSON number with an integral value (`3`, `3.0` and `3e0` are integers, as in JSON Schema).
+    case integer = "Integer"
+    /// Any JSON number.
+    case number = "Number"
+    /// `true` or `false`.
+    case boolean = "Boolean"
+    /// A string holding an ISO 8601 calendar date, `YYYY-MM-DD`.
+    case date = "Date"
+    /// A string holding an ISO 8601 / RFC 3339 date and time with an offset.
+    case dateTime = "DateTime"
+    /// A JSON object whose members are the field's `fields`.
+    case object = "Object"
+    /// A JSON array whose elements follow the field's `items`.
+    case array = "Array"
+
+    /// How messages name the type.
+    var article: String {
+        switch self {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .number: "a number"
+        case .boolean: "true or false"
+        case .date: "a date (YYYY-MM-DD)"
+        case .dateTime: "a date-time (ISO 8601)"
+        case .object: "an object"
+        case .array: "an array"
+        }
+    }
+
+    /// Whether lengths and string formats apply.
+    var isString: Bool { self == .string || self == .date || self == .dateTime }
+    /// Whether `minimum` and `maximum` apply.
+    var isNumeric: Bool { self == .integer || self == .number }
+}

@@ -1,0 +1,29 @@
+/// A schema file as written: one request or response shape, with its contexts and shared definitions.
+struct SchemaDocument: Sendable {
+    /// The schema id; the file is `<id>.json`.
+    var id: String
+    var version: String
+    var name: String?
+    var description: String?
+    var file: String
+    /// The contexts the schema understands, in the order written.
+    var contexts: [ContextDefinition]
+    /// The tender types (payment types) the schema's fields specialise for.
+    var tenderTypes: [String]
+    /// The request's top-level object.
+    var root: FieldDefinition
+    /// Shared definitions by name, reachable as `#/definitions/Name` or `<id>#/definitions/Name`.
+    var definitions: [String: FieldDefinition]
+}
+
+/// A named value the caller supplies (`region=US`), with the values it may take and how to derive it when the
+/// caller does not supply it.
+struct ContextDefinition: Sendable {
+    var location: SchemaLocation
+    var name: String
+    var description: String?
+    /// The allowed values; `nil` accepts any string.
+    var values: [String]?
+    /// Rules tried in order when the caller gives no value: the first whose condition holds sets the value.
+    var derive: [(condition: ConditionDefinition, value: String, location: SchemaLocation)]
+}

@@ -1,0 +1,101 @@
+/// A JSON value written in a schema: an `enum` member, a `defaultValue`, a value a condition compares with.
+public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case boolean(Bool)
+    /// A number, kept exact.
+    case number(DecimalNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([SchemaValue])
+    /// An object, members in the order written.
+    case object([Member])
+
+    /// One member of an object value.
+    public struct Member: Hashable, Sendable {
+        /// The member's name.
+        public var key: String
+        /// The member's value.
+        public var value: SchemaValue
+    }
+
+    /// The value as compact JSON.
+    public var description: String { json }
+
+    /// The value as compact JSON text.
+    var json: String {
+        switch self {
+        case .null: "null"
+        case .boolean(let value): value ? "true" : "false"
+        case .number(let value): value.lexeme
+        case .string(let value): Self.quote(value)
+        case .array(let values): "[" + values.map(\.json).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.map { Self.quote($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// The value's JSON kind.
+    var kind: JSONDocument.Kind {
+        switch self {
+        case .null: .null
+        case .boolean: .boolean
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{0}"..."\u{1F}": result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Reads a value from a schema document node.
+    init(document: JSONDocument, at index: JSONDocument.Index) {
+        switch document.kind(of: index) {
+        case .null: self = .null
+        case .boolean: self = .boolean(document.boolean(at: index))
+        case .number: self = .number(DecimalNumber(lexeme: document.numberLexeme(at: index)))
+        case .string: self = .string(document.string(at: index))
+        case .array: self = .array(document.elements(of: index).map { SchemaValue(document: document, at: $0) })
+        case .object:
+            self = .object(document.members(of: index).map {
+                Member(key: document.string(at: $0.key), value: SchemaValue(document: document, at: $0.value))
+            })
+        }
+    }
+
+    /// Whether a payload value equals this value (numbers by value, strings by code points, containers deeply).
+    func matches(_ document: JSONDocument, at index: JSONDocument.Index) -> Bool {
+        switch (self, document.kind(of: index)) {
+        case (.null, .null): return true
+        case (.boolean(let value), .boolean): return document.boolean(at: index) == value
+        case (.number(let value), .number): return DecimalNumber(lexeme: document.numberLexeme(at: index)) == value
+        case (.string(let value), .string): return document.string(at: index, equals: value)
+        case (.array(let values), .array):
+            guard values.count == document.count(of: index) else { return false }
+            return zip(values, document.elements(of: index)).allSatisfy { $0.matches(document, at: $1) }
+        case (.object(let members), .object):
+            let payload = Array(document.members(of: index))
+            guard members.count == payload.count else { return false }
+            return members.allSatisfy { member in
+                payload.contains { document.string(at: $0.key, equals: member.key) && member.value.matches(document, at: $0.value) }
+            }
+        default: return false
+        }
+    }
+}

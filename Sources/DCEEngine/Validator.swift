@@ -1,0 +1,165 @@
+public import Foundation
+public import DCEPattern
+
+/// Compiled schemas ready to validate requests: build one once, then share it with every task that validates.
+///
+/// ```swift
+/// let validator = try Validator()                       // the schemas bundled with the package
+/// let report = try validator.validate(
+///     json: Array(payload.utf8), schema: "card-create", context: ["region": "US"])
+/// if !report.valid { for error in report.errors { print(error.path, error.rule, error.message) } }
+/// ```
+///
+/// A `Validator` is an immutable value: every pattern is compiled when it is built, and validation only reads it.
+public struct Validator: Sendable {
+    private let schemas: [String: CompiledSchema]
+
+    /// Loads and compiles schemas.
+    ///
+    /// - Parameters:
+    ///   - source: Where the schema files are; the package's bundled schemas by default.
+    ///   - schemaIDs: The schemas to compile (with what they reference); every schema of the source when `nil`.
+    ///   - matchLimits: The limits applied to every regex match.
+    /// - Throws: ``SchemaError`` listing every problem found, with file, JSON Pointer, line and column.
+    public init(source: SchemaSource = .bundled, schemaIDs: [String]? = nil, matchLimits: MatchLimits = .default) throws(SchemaError) {
+        let ids: [String]
+        if let schemaIDs { ids = schemaIDs } else { ids = try source.schemaIDs() }
+        var loader = SchemaLoader(source: source)
+        var compiled: [String: CompiledSchema] = [:]
+        var problems: [SchemaProblem] = []
+        for id in ids {
+            do {
+                var resolver = ReferenceResolver(loader: loader)
+                let resolved = try resolver.resolve(id)
+                var compiler = RuleCompiler(limits: matchLimits)
+                compiled[id] = try compiler.compile(resolved)
+                _ = try loader.load(id)  // keep the decoded document cached for the schemas that reference it
+            } catch {
+                problems.append(contentsOf: error.problems)
+            }
+        }
+        guard problems.isEmpty else { throw SchemaError(problems: problems) }
+        self.schemas = compiled
+    }
+
+    /// The ids of the compiled schemas, sorted.
+    public var schemaIDs: [String] { schemas.keys.sorted() }
+
+    /// A compiled schema by id.
+    ///
+    /// - Parameter id: The schema id.
+    /// - Returns: The schema, or `nil` when it was not compiled.
+    public func schema(_ id: String) -> CompiledSchema? { schemas[id] }
+
+    /// Validates a JSON payload.
+    ///
+    /// - Parameters:
+    ///   - json: The payload as UTF-8 bytes.
+    ///   - schema: The schema id.
+    ///   - context: Context values such as `["region": "US"]`; each must be declared by the schema.
+    ///   - tenderType: The payment type (`credit`, `debit`, `gift`, …) whose overrides apply.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: The report. A payload that is not JSON is invalid with rule `json`, not an error.
+    /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
+    public func validate(
+        json: [UInt8], schema: String, context: [String: String] = [:], tenderType: String? = nil,
+        limits: JSONReader.Limits = .default
+    ) throws(ValidatorError) -> ValidationReport {
+        let compiled = try lookUp(schema)
+        let slots = try contextSlots(context, tenderType: tenderType, for: compiled)
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: json, limits: limits)
+        } catch {
+            let violation = Violation(
+                path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
+            return ValidationReport(schema: schema, schemaVersion: compiled.version, errors: [violation], context: context, tenderType: tenderType)
+        }
+        return validate(document, against: compiled, slots: slots, tenderType: tenderType, positions: true)
+    }
+
+    /// Validates a JSON payload held in `Data`.
+    ///
+    /// - Parameters:
+    ///   - json: The payload.
+    ///   - schema: The schema id.
+    ///   - context: Context values.
+    ///   - tenderType: The payment type.
+    /// - Returns: The report.
+    /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
+    public func validate(
+        json: Data, schema: String, context: [String: String] = [:], tenderType: String? = nil
+    ) throws(ValidatorError) -> ValidationReport {
+        try validate(json: [UInt8](json), schema: schema, context: context, tenderType: tenderType)
+    }
+
+    /// Validates a typed request against the schema it names.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Context values such as `["region": "US"]`.
+    ///   - tenderType: The payment type whose overrides apply.
+    /// - Returns: The report; violations carry paths but no line and column.
+    /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown, or the request
+    ///   cannot be encoded.
+    public func validate<Request: ValidatableRequest>(
+        _ request: Request, context: [String: String] = [:], tenderType: String? = nil
+    ) throws(ValidatorError) -> ValidationReport {
+        let compiled = try lookUp(Request.schemaID)
+        let slots = try contextSlots(context, tenderType: tenderType, for: compiled)
+        let bytes: [UInt8]
+        let document: JSONDocument
+        do {
+            bytes = [UInt8](try JSONEncoder().encode(request))
+            document = try JSONDocument(bytes: bytes)
+        } catch {
+            // Never the request's description: it may hold a PIN.
+            throw ValidatorError(code: .encoding, message: "\(Request.self) could not be encoded as JSON")
+        }
+        return validate(document, against: compiled, slots: slots, tenderType: tenderType, positions: false)
+    }
+
+    private func validate(
+        _ document: JSONDocument, against schema: CompiledSchema, slots: [String?], tenderType: String?, positions: Bool
+    ) -> ValidationReport {
+        var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
+        evaluation.run()
+        var effective: [String: String] = [:]
+        for (slot, value) in evaluation.context.enumerated() { if let value { effective[schema.contexts[slot].name] = value } }
+        return ValidationReport(
+            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: effective, tenderType: tenderType)
+    }
+
+    private func lookUp(_ id: String) throws(ValidatorError) -> CompiledSchema {
+        guard let schema = schemas[id] else {
+            throw ValidatorError(
+                code: .unknownSchema, message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: schemas.keys))")
+        }
+        return schema
+    }
+
+    private func contextSlots(_ context: [String: String], tenderType: String?, for schema: CompiledSchema) throws(ValidatorError) -> [String?] {
+        var slots = [String?](repeating: nil, count: schema.contexts.count)
+        for (name, value) in context.sorted(by: { $0.key < $1.key }) {
+            guard let slot = schema.contextSlots[name] else {
+                let declared = schema.contextNames.isEmpty ? "none" : schema.contextNames.joined(separator: ", ")
+                throw ValidatorError(
+                    code: .unknownContext,
+                    message: "schema '\(schema.id)' has no context '\(name)'\(Suggestion.hint(for: name, in: schema.contextNames)) (declared: \(declared))")
+            }
+            if let values = schema.contexts[slot].values, !values.contains(value) {
+                throw ValidatorError(
+                    code: .invalidContextValue,
+                    message: "context '\(name)' of schema '\(schema.id)' takes one of \(values.joined(separator: ", ")), not '\(value)'")
+            }
+            slots[slot] = value
+        }
+        if let tenderType, !schema.tenderTypes.contains(tenderType) {
+            let declared = schema.tenderTypes.isEmpty ? "none" : schema.tenderTypes.joined(separator: ", ")
+            throw ValidatorError(
+                code: .unknownTenderType,
+                message: "schema '\(schema.id)' has no tender type '\(tenderType)' (declared: \(declared))")
+        }
+        return slots
+    }
+}

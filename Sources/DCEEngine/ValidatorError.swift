@@ -1,0 +1,45 @@
+/// A validation call that cannot be answered: the caller named something the schemas do not have.
+///
+/// An invalid request is not an error (it gets a ``ValidationReport``); these are mistakes in the call itself.
+public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of mistake, stable across releases.
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The code's identifier.
+        public let rawValue: String
+        /// Creates a code.
+        ///
+        /// - Parameter rawValue: The identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// No compiled schema has the requested id.
+        public static let unknownSchema = Code(rawValue: "unknownSchema")
+        /// The schema declares no context of that name.
+        public static let unknownContext = Code(rawValue: "unknownContext")
+        /// The context does not allow that value.
+        public static let invalidContextValue = Code(rawValue: "invalidContextValue")
+        /// The schema declares no such tender type.
+        public static let unknownTenderType = Code(rawValue: "unknownTenderType")
+        /// A typed request could not be encoded to JSON.
+        public static let encoding = Code(rawValue: "encoding")
+    }
+
+    /// The kind of mistake.
+    public var code: Code
+    /// What is wrong, for people.
+    public var message: String
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of mistake.
+    ///   - message: The explanation.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,120 @@
+internal import CPCRE2
+
+/// A regular expression compiled once by PCRE2 (with JIT where the platform has it) and matched many times.
+///
+/// Patterns use PCRE2 syntax in UTF mode with search semantics, as JSON Schema's `pattern` does: anchor with
+/// `^` and `$` to match a whole value. `$` matches only at the very end (`PCRE2_DOLLAR_ENDONLY`), so
+/// `^[0-9]{4}$` does not accept `"2024\n"`; `\d`, `\w` and `\s` are ASCII-only. Every match runs under
+/// ``MatchLimits``.
+///
+/// `@unchecked Sendable`: the compiled code and the match context are written only in `init` and freed only in
+/// `deinit`; PCRE2 documents both as safe to share between threads once compiled (pcre2api, "Multithreading"),
+/// and the per-match data, which is not shareable, is created for each call.
+package final class CompiledPattern: @unchecked Sendable {
+    /// The pattern's source text, as written in the schema.
+    package let source: String
+    /// The limits applied to every match.
+    package let limits: MatchLimits
+    /// Whether PCRE2 JIT-compiled the pattern.
+    package let isJITCompiled: Bool
+
+    private let code: OpaquePointer
+    private let matchContext: OpaquePointer
+    private let interpreterContext: OpaquePointer
+
+    /// Compiles a pattern.
+    ///
+    /// - Parameters:
+    ///   - source: The PCRE2 pattern.
+    ///   - limits: The limits applied to each match.
+    /// - Throws: ``PatternError`` when PCRE2 rejects the pattern.
+    package init(_ source: String, limits: MatchLimits = .default) throws(PatternError) {
+        self.source = source
+        self.limits = limits
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let options = UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C)
+        let compiled: OpaquePointer? = source.utf8.withContiguousStorageIfAvailable { buffer in
+            pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
+        } ?? Array(source.utf8).withUnsafeBufferPointer { buffer in
+            pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            throw PatternError(code: errorCode, reason: Self.message(for: errorCode), offset: errorOffset)
+        }
+        code = compiled
+        isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+
+        matchContext = pcre2_match_context_create_8(nil)
+        pcre2_set_match_limit_8(matchContext, limits.matchLimit)
+        pcre2_set_depth_limit_8(matchContext, limits.depthLimit)
+        pcre2_set_heap_limit_8(matchContext, limits.heapLimitKiB)
+        interpreterContext = pcre2_match_context_create_8(nil)
+        pcre2_set_match_limit_8(interpreterContext, limits.matchLimit)
+        pcre2_set_depth_limit_8(interpreterContext, limits.depthLimit)
+        pcre2_set_heap_limit_8(interpreterContext, limits.heapLimitKiB)
+    }
+
+    deinit {
+        pcre2_match_context_free_8(matchContext)
+        pcre2_match_context_free_8(interpreterContext)
+        pcre2_code_free_8(code)
+    }
+
+    /// Matches a string.
+    ///
+    /// - Parameter subject: The text to search; Swift strings are valid UTF-8, so PCRE2 skips its UTF check.
+    /// - Returns: Whether the pattern matched, or that the match hit a limit.
+    package func match(_ subject: String) -> MatchOutcome {
+        if let outcome = subject.utf8.withContiguousStorageIfAvailable({ match(bytes: $0, knownValidUTF8: true) }) {
+            return outcome
+        }
+        var copy = subject
+        copy.makeContiguousUTF8()
+        return copy.utf8.withContiguousStorageIfAvailable { match(bytes: $0, knownValidUTF8: true) } ?? .error(0)
+    }
+
+    /// Matches UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The subject.
+    ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
+    /// - Returns: Whether the pattern matched, or that the match hit a limit.
+    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) -> MatchOutcome {
+        guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return .error(0) }
+        defer { pcre2_match_data_free_8(matchData) }
+        let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
+        // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
+        let empty: [UInt8] = [0]
+        var result = empty.withUnsafeBufferPointer { fallback in
+            pcre2_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
+        }
+        if result == PCRE2_ERROR_JIT_STACKLIMIT {
+            // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
+            // the depth and heap limits instead of failing outright.
+            result = empty.withUnsafeBufferPointer { fallback in
+                pcre2_match_8(
+                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
+                    matchData, interpreterContext)
+            }
+        }
+        return Self.outcome(of: result)
+    }
+
+    private static func outcome(of result: Int32) -> MatchOutcome {
+        if result >= 0 { return .match }
+        switch result {
+        case PCRE2_ERROR_NOMATCH: return .noMatch
+        case PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_HEAPLIMIT, PCRE2_ERROR_JIT_STACKLIMIT:
+            return .limitExceeded
+        default: return .error(result)
+        }
+    }
+
+    private static func message(for errorCode: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let length = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
+        guard length > 0 else { return "PCRE2 error \(errorCode)" }
+        return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
+    }
+}

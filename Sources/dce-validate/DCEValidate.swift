@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct DCEValidate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dce-validate",
+        abstract: "Validate card and wallet request payloads against metadata schemas.",
+        discussion: """
+            Examples:
+              dce-validate Examples/card-create/valid-eu-virtual.json --schema card-create
+              dce-validate payload.json --schema card-create --context region=US --format json
+              cat payload.json | dce-validate - --schema card-tokenize --context scheme=VISA
+
+            Exit status: 0 every payload valid; 1 at least one payload invalid; 2 usage error, unknown schema,
+            broken schema, or unreadable file.
+            """,
+        subcommands: [ValidateCommand.self],
+        defaultSubcommand: ValidateCommand.self
+    )
+
+    /// Parses and runs the command, mapping ArgumentParser's own exit statuses (64 for usage errors, 1 for
+    /// uncaught errors) onto the documented ones.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            if status == .validationFailure {
+                FileHandle.standardError.write(Data((usageString(for: error) + "\n").utf8))
+            }
+            Foundation.exit(ExitStatus.failure.rawValue)
+        }
+    }
+
+    private static func usageString(for error: any Error) -> String {
+        "Usage: dce-validate PAYLOAD... --schema ID [--schemas DIR] [--context KEY=VALUE]... "
+            + "[--tender-type TYPE] [--format text|json] [--output FILE]\nSee 'dce-validate --help'."
+    }
+}
