@@ -57,7 +57,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEValidateCLITests",
-            dependencies: ["DCEEngine"],
+            // Depends on the executable so that it is built before the tests run it.
+            dependencies: ["DCEEngine", "dce-validate"],
             swiftSettings: strictSettings
         ),
     ]

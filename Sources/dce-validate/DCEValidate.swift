@@ -12,8 +12,12 @@ struct DCEValidate: ParsableCommand {
               dce-validate payload.json --schema card-create --context region=US --format json
               cat payload.json | dce-validate - --schema card-tokenize --context scheme=VISA
 
-            Exit status: 0 every payload valid; 1 at least one payload invalid; 2 usage error, unknown schema,
-            broken schema, or unreadable file.
+            dce-validate PAYLOAD... --schema ID [--schemas DIR] [--context KEY=VALUE]... [--tender-type TYPE] \
+            [--format text|json] [--output FILE]
+
+            Exit status: 0 every payload valid; 1 at least one payload invalid; \
+            2 usage error, unknown schema, broken schema, or unreadable file.
+            Run 'dce-validate help validate' for every option.
             """,
         subcommands: [ValidateCommand.self],
         defaultSubcommand: ValidateCommand.self
@@ -34,15 +38,7 @@ struct DCEValidate: ParsableCommand {
                 Foundation.exit(0)
             }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            if status == .validationFailure {
-                FileHandle.standardError.write(Data((usageString(for: error) + "\n").utf8))
-            }
             Foundation.exit(ExitStatus.failure.rawValue)
         }
-    }
-
-    private static func usageString(for error: any Error) -> String {
-        "Usage: dce-validate PAYLOAD... --schema ID [--schemas DIR] [--context KEY=VALUE]... "
-            + "[--tender-type TYPE] [--format text|json] [--output FILE]\nSee 'dce-validate --help'."
     }
 }

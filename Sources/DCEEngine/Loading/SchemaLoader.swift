@@ -20,7 +20,7 @@ struct SchemaLoader {
             throw SchemaError(problems: [SchemaProblem(
                 code: referencedFrom == nil ? .unknownSchema : .unknownReference,
                 message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: known))",
-                location: referencedFrom ?? SchemaLocation(file: id, pointer: "", position: nil))])
+                location: referencedFrom ?? SchemaLocation(file: source.displayName, pointer: "", position: nil))])
         }
         let document: JSONDocument
         do {

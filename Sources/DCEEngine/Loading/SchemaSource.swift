@@ -15,6 +15,15 @@ public enum SchemaSource: Sendable {
         Bundle.module.url(forResource: "Schemas", withExtension: nil)
     }
 
+    /// How diagnostics name the source: the directory's path, or what it is.
+    var displayName: String {
+        switch self {
+        case .directory(let url): url.path
+        case .bundled: Self.bundledDirectory?.path ?? "the bundled schemas"
+        case .documents: "the in-memory schemas"
+        }
+    }
+
     /// The ids of every schema the source holds, sorted.
     ///
     /// - Throws: ``SchemaError`` when the directory cannot be listed.

@@ -1,0 +1,97 @@
+/// A request to create a prepaid card (`CardRequest`, seed 002), validated by the `card-create` schema.
+///
+/// ```swift
+/// let request = CardRequest(programName: "SKRILL-VIRTUAL-MC-EEA", currency: "EUR", cardPin: "1234")
+/// let report = try validator.validate(request, context: ["region": "EU"])
+/// ```
+public struct CardRequest: ValidatableRequest, Codable, Hashable {
+    /// `card-create`.
+    public static let schemaID = "card-create"
+
+    /// The program name retrieved from the card service, such as `SKRILL-VIRTUAL-MC-EEA`.
+    public var programName: String
+    /// The ISO 4217 currency code.
+    public var currency: String
+    /// The mobile phone number, as `+1 123456789`.
+    public var mobile: String?
+    /// The 4-digit PIN (EU customers only); never printed.
+    public var cardPin: SensitiveString?
+    /// The merchant's identifier for the card.
+    public var externalId: String?
+    /// Where a physical card is delivered.
+    public var deliveryAddress: DeliveryAddress?
+    /// Whether the customer accepted the terms and conditions (US customers).
+    public var termsAndConditionsAccepted: Bool?
+    /// Whether the customer accepted the e-disclosure (US customers).
+    public var eDisclosureAccepted: Bool?
+
+    /// Creates a request; `nil` members are left out of the JSON.
+    ///
+    /// - Parameters:
+    ///   - programName: The program name.
+    ///   - currency: The ISO 4217 currency code.
+    ///   - mobile: The mobile phone number.
+    ///   - cardPin: The PIN.
+    ///   - externalId: The merchant's identifier.
+    ///   - deliveryAddress: The delivery address.
+    ///   - termsAndConditionsAccepted: The terms acceptance.
+    ///   - eDisclosureAccepted: The e-disclosure acceptance.
+    public init(
+        programName: String, currency: String, mobile: String? = nil, cardPin: SensitiveString? = nil,
+        externalId: String? = nil, deliveryAddress: DeliveryAddress? = nil, termsAndConditionsAccepted: Bool? = nil,
+        eDisclosureAccepted: Bool? = nil
+    ) {
+        self.programName = programName
+        self.currency = currency
+        self.mobile = mobile
+        self.cardPin = cardPin
+        self.externalId = externalId
+        self.deliveryAddress = deliveryAddress
+        self.termsAndConditionsAccepted = termsAndConditionsAccepted
+        self.eDisclosureAccepted = eDisclosureAccepted
+    }
+}
+
+/// A card's delivery address (`DeliveryAddress`, seed 002), validated by the `delivery-address` schema.
+public struct DeliveryAddress: ValidatableRequest, Codable, Hashable {
+    /// `delivery-address`.
+    public static let schemaID = "delivery-address"
+
+    /// Address line 1.
+    public var address1: String
+    /// Address line 2.
+    public var address2: String?
+    /// Address line 3.
+    public var address3: String?
+    /// The city: letters, spaces, hyphens and periods, at most 30 characters.
+    public var city: String
+    /// The ISO 3166-1 alpha-2 country code.
+    public var countryCode: String
+    /// The state or province abbreviation (2 or 3 characters for US customers).
+    public var state: String?
+    /// The postal code.
+    public var postalCode: String
+
+    /// Creates an address.
+    ///
+    /// - Parameters:
+    ///   - address1: Address line 1.
+    ///   - address2: Address line 2.
+    ///   - address3: Address line 3.
+    ///   - city: The city.
+    ///   - countryCode: The country code.
+    ///   - state: The state.
+    ///   - postalCode: The postal code.
+    public init(
+        address1: String, address2: String? = nil, address3: String? = nil, city: String, countryCode: String,
+        state: String? = nil, postalCode: String
+    ) {
+        self.address1 = address1
+        self.address2 = address2
+        self.address3 = address3
+        self.city = city
+        self.countryCode = countryCode
+        self.state = state
+        self.postalCode = postalCode
+    }
+}
