@@ -76,15 +76,17 @@ enum Format: String, CaseIterable, Sendable {
     }
 
     static func isPEMCertificate(_ value: String) -> Bool {
-        var lines = value.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        // Split on bytes: in Swift "\r\n" is one Character, so splitting a String on "\n" would miss CRLF lines.
+        var lines = Array(value.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
         if lines.last?.isEmpty == true { lines.removeLast() }  // one final line break is usual
-        guard lines.count >= 3, lines.first == "-----BEGIN CERTIFICATE-----", lines.last == "-----END CERTIFICATE-----"
+        guard lines.count >= 3, Array(lines[0]) == Array("-----BEGIN CERTIFICATE-----".utf8),
+            Array(lines[lines.count - 1]) == Array("-----END CERTIFICATE-----".utf8)
         else { return false }
         let body = lines[1..<(lines.count - 1)]
-        guard body.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else { return false }
-        return isBase64(Array(body.joined().utf8)[...])
+        guard body.allSatisfy({ !$0.isEmpty && $0.count <= 64 }) else { return false }
+        return isBase64(Array(body.joined())[...])
     }
 
     static func isUUID(_ bytes: [UInt8]) -> Bool {

@@ -1,0 +1,79 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// Every card-tokenize rule of seed 002, through the public API.
+struct CardTokenizeRulesTests {
+    private func validate(_ json: String, scheme: String? = nil) throws -> ValidationReport {
+        try Fixtures.validate(json, schema: "card-tokenize", context: scheme.map { ["scheme": $0] } ?? [:])
+    }
+
+    static let pem = """
+        -----BEGIN CERTIFICATE-----
+        MIIBhDCCASmgAwIBAgIUO9pn2DwDHxz+ri0ifMgOhMZ5YXswCgYIKoZIzj0EAwIw
+        FzEVMBMGA1UEAwwMRXhhbXBsZSBMZWFmMB4XDTI2MTEyMTA1MzA0MloXDTI2MTEy
+        MjA1MzA0MlowFzEVMBMGA1UEAwwMRXhhbXBsZSBMZWFm
+        -----END CERTIFICATE-----
+
+        """
+
+    private func applePay(leaf: String = "0a1B2c3D", subordinate: String = "MIIBhDCC", nonce: String = "w1koQg==", signature: String = "c0ffee") -> String {
+        let encode = { (text: String) in String(decoding: try! JSONEncoder().encode(text), as: UTF8.self) }
+        return #"{"walletType": "APPLE_PAY", "leafCertificate": \#(encode(leaf)), "subordinateCertificate": \#(encode(subordinate)), "nonce": \#(encode(nonce)), "nonceSignature": \#(encode(signature))}"#
+    }
+
+    @Test func walletTypeIsRequiredAndOneOfTheThreeWallets() throws {
+        #expect(try validate("{}").summary == ["required@/walletType"])
+        #expect(try validate(#"{"walletType": "UNKNOWN"}"#).summary == ["enum@/walletType"])
+        #expect(try validate(#"{"walletType": "apple_pay"}"#).summary == ["enum@/walletType"])
+        let message = try validate(#"{"walletType": "PAYPAL"}"#).errors.first?.message
+        #expect(message == "Wallet type must be one of APPLE_PAY, GOOGLE_PAY, SAMSUNG_PAY")
+    }
+
+    @Test func applePayNeedsCertificatesNonceAndSignature() throws {
+        let report = try validate(#"{"walletType": "APPLE_PAY"}"#)
+        #expect(report.summary == [
+            "required@/leafCertificate", "required@/nonce", "required@/nonceSignature", "required@/subordinateCertificate",
+        ])
+        #expect(try validate(applePay()).valid)
+        #expect(try validate(applePay(), scheme: "VISA").valid)  // VISA + Apple Pay: no device or account id
+    }
+
+    @Test func certificatesMayBeHexBase64OrPEM() throws {
+        #expect(try validate(applePay(leaf: "DEADbeef00")).valid)
+        #expect(try validate(applePay(leaf: "MIIBhDCCASmgAwIBAgIU")).valid)
+        #expect(try validate(applePay(leaf: Self.pem, subordinate: Self.pem)).valid)
+        #expect(try validate(applePay(leaf: Self.pem.replacingOccurrences(of: "\n", with: "\r\n"))).valid)
+        for bad in ["xyz!", "abc", Self.pem.replacingOccurrences(of: "-----END CERTIFICATE-----", with: ""),
+                    Self.pem.replacingOccurrences(of: "BEGIN CERTIFICATE", with: "BEGIN PRIVATE KEY"),
+                    Self.pem.replacingOccurrences(of: "-----\n", with: "-----\n\n")] {
+            #expect(try validate(applePay(subordinate: bad)).summary == ["format@/subordinateCertificate"], "\(bad)")
+        }
+        // Lines longer than 64 characters break PEM's layout.
+        let joined = Self.pem.split(separator: "\n").dropFirst().dropLast().joined()
+        let wide = "-----BEGIN CERTIFICATE-----\n\(joined.prefix(72))\n\(joined.dropFirst(72))\n-----END CERTIFICATE-----"
+        #expect(try validate(applePay(leaf: wide)).summary == ["format@/leafCertificate"])
+    }
+
+    @Test func nonceAndSignatureAreHexOrBase64() throws {
+        #expect(try validate(applePay(nonce: "A1B2C3D4", signature: "QF7lLU3rlO+/iuscoJE9PdX=")).valid)
+        #expect(try validate(applePay(nonce: "w1koQg=", signature: "zz")).summary == ["format@/nonce", "format@/nonceSignature"])
+        #expect(try validate(applePay(nonce: Self.pem)).summary == ["format@/nonce"])
+    }
+
+    @Test(arguments: ["GOOGLE_PAY", "SAMSUNG_PAY"]) func visaWithGoogleOrSamsungPayNeedsDeviceAndAccountIds(wallet: String) throws {
+        #expect(try validate(#"{"walletType": "\#(wallet)"}"#, scheme: "VISA").summary == [
+            "required@/clientDeviceId", "required@/clientWalletAccountId",
+        ])
+        #expect(try validate(#"{"walletType": "\#(wallet)", "clientDeviceId": "d", "clientWalletAccountId": "a"}"#, scheme: "VISA").valid)
+        // Other schemes, or no scheme given: not required.
+        #expect(try validate(#"{"walletType": "\#(wallet)"}"#, scheme: "MC").valid)
+        #expect(try validate(#"{"walletType": "\#(wallet)"}"#).valid)
+    }
+
+    @Test func typedRequestMatchesTheSchema() throws {
+        let request = CardTokenizationRequest(walletType: .googlePay, clientDeviceId: "WNkcsfZPiKfa5PrH3jilkQYT")
+        let report = try Fixtures.validator.validate(request, context: ["scheme": "VISA"])
+        #expect(report.summary == ["required@/clientWalletAccountId"])
+    }
+}
