@@ -165,8 +165,8 @@ struct SchemaDecoder {
         if let entry = members["format"] {
             switch document.kind(of: entry.index) {
             case .string: attributes.formats = [document.string(at: entry.index)]
-            case .array where document.count(of: entry.index) > 0: attributes.formats = stringList(entry, pointer: entry.pointer)
-            default: report(.invalidAttribute, "'format' must be a format name or a non-empty array of names", entry.index, entry.pointer)
+            case .array: attributes.formats = stringList(entry, pointer: entry.pointer)  // [] lifts a format in an override
+            default: report(.invalidAttribute, "'format' must be a format name or an array of names", entry.index, entry.pointer)
             }
         }
         if let entry = members["defaultValue"] { attributes.defaultValue = SchemaValue(document: document, at: entry.index) }

@@ -1,0 +1,152 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// The schema language's mechanisms, each on a small inline schema.
+struct SchemaLanguageTests {
+    private func validate(
+        _ schema: String, _ json: String, context: [String: String] = [:], tenderType: String? = nil,
+        extra: [String: String] = [:]
+    ) throws -> ValidationReport {
+        let validator = try Fixtures.validator(["s": schema].merging(extra) { $1 })
+        return try validator.validate(json: Array(json.utf8), schema: "s", context: context, tenderType: tenderType)
+    }
+
+    @Test func dataTypesAreChecked() throws {
+        let schema = #"""
+            {"id": "s", "fields": [
+              {"key": "s", "dataType": "String"}, {"key": "i", "dataType": "Integer"}, {"key": "n", "dataType": "Number"},
+              {"key": "b", "dataType": "Boolean"}, {"key": "d", "dataType": "Date"}, {"key": "t", "dataType": "DateTime"},
+              {"key": "o", "dataType": "Object", "fields": []}, {"key": "a", "dataType": "Array", "items": {"dataType": "Integer"}}
+            ]}
+            """#
+        let good = #"{"s": "x", "i": 3.0, "n": 1.5e3, "b": false, "d": "2024-02-29", "t": "2024-02-29T23:59:60.5+01:00", "o": {}, "a": [1, 2e2]}"#
+        #expect(try validate(schema, good).valid)
+        let bad = #"{"s": 1, "i": 1.5, "n": "1", "b": "true", "d": "2023-02-29", "t": "2024-02-29 10:00:00", "o": [], "a": [1, 1.1, "2"]}"#
+        #expect(try validate(schema, bad).summary == [
+            "type@/a/1", "type@/a/2", "type@/b", "format@/d", "type@/i", "type@/n", "type@/o", "type@/s", "format@/t",
+        ])
+    }
+
+    @Test func numbersAreComparedExactly() throws {
+        let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "Integer", "minimum": 0, "maximum": 9999999999999999999}]}"#
+        #expect(try validate(schema, #"{"n": 9999999999999999999}"#).valid)
+        #expect(try validate(schema, #"{"n": 10000000000000000000}"#).summary == ["maximum@/n"])
+        #expect(try validate(schema, #"{"n": -1}"#).summary == ["minimum@/n"])
+        #expect(try validate(schema, #"{"n": -0}"#).valid)
+    }
+
+    @Test func absentNullAndAValueAreThreeThings() throws {
+        let schema = #"""
+            {"id": "s", "fields": [
+              {"key": "plain", "dataType": "String"},
+              {"key": "removable", "dataType": "String", "nullable": true},
+              {"key": "needed", "dataType": "String", "required": true}
+            ]}
+            """#
+        #expect(try validate(schema, #"{"needed": "x"}"#).valid)
+        #expect(try validate(schema, #"{"needed": "x", "removable": null}"#).valid)
+        #expect(try validate(schema, #"{"needed": "x", "plain": null}"#).summary == ["null@/plain"])
+        #expect(try validate(schema, #"{"needed": null}"#).summary == ["required@/needed"])
+        #expect(try validate(schema, #"{}"#).summary == ["required@/needed"])
+    }
+
+    @Test func conditionsCombineFieldsAndContexts() throws {
+        let schema = #"""
+            {"id": "s", "contexts": {"platform": {"values": ["ios", "android"]}},
+             "fields": [
+              {"key": "kind", "dataType": "String"},
+              {"key": "note", "dataType": "String"},
+              {"key": "x", "dataType": "String", "overrides": [
+                {"when": {"any": [{"field": "/kind", "in": ["A", "B"]}, {"context": "platform", "equals": "ios"}]}, "required": true},
+                {"when": {"all": [{"field": "/note", "present": true}, {"not": {"field": "/kind", "matches": "^Z"}}]}, "enum": ["ok"]},
+                {"when": {"field": "/note", "null": true}, "forbidden": true}
+              ]}
+            ]}
+            """#
+        #expect(try validate(schema, #"{}"#).valid)
+        #expect(try validate(schema, #"{"kind": "B"}"#).summary == ["required@/x"])
+        #expect(try validate(schema, #"{}"#, context: ["platform": "ios"]).summary == ["required@/x"])
+        #expect(try validate(schema, #"{}"#, context: ["platform": "android"]).valid)
+        #expect(try validate(schema, #"{"note": "n", "x": "no"}"#).summary == ["enum@/x"])
+        #expect(try validate(schema, #"{"note": "n", "kind": "Zed", "x": "no"}"#).valid)
+        #expect(try validate(schema, #"{"note": null, "x": "ok"}"#).summary == ["null@/note", "forbidden@/x"])
+    }
+
+    @Test func contextsCanBeDerivedAndAbsentTested() throws {
+        let schema = #"""
+            {"id": "s", "contexts": {"addressUse": {"values": ["billing", "profile"],
+               "derive": [{"when": {"field": "/billingFor", "present": true}, "value": "billing"}]}},
+             "fields": [
+              {"key": "billingFor", "dataType": "String"},
+              {"key": "zipCode", "dataType": "String", "required": true,
+               "description": "Seed 004 PDMetaData: a zip code of 9 digits for a billing address, 5 for a profile address.",
+               "overrides": [
+                 {"when": {"context": "addressUse", "equals": "billing"}, "additionalDataValidations": [{"regex": "^[0-9]{9}$"}]},
+                 {"when": {"context": "addressUse", "equals": "profile"}, "additionalDataValidations": [{"regex": "^[0-9]{5}$"}]},
+                 {"when": {"context": "addressUse", "absent": true}, "additionalDataValidations": [{"regex": "^[0-9]{5}([0-9]{4})?$"}]}
+               ]}
+            ]}
+            """#
+        #expect(try validate(schema, #"{"zipCode": "123456789"}"#, context: ["addressUse": "billing"]).valid)
+        #expect(try validate(schema, #"{"zipCode": "12345"}"#, context: ["addressUse": "billing"]).summary == ["regex@/zipCode"])
+        #expect(try validate(schema, #"{"zipCode": "12345"}"#, context: ["addressUse": "profile"]).valid)
+        #expect(try validate(schema, #"{"zipCode": "123456789"}"#, context: ["addressUse": "profile"]).summary == ["regex@/zipCode"])
+        #expect(try validate(schema, #"{"zipCode": "12345", "billingFor": "card"}"#).summary == ["regex@/zipCode"])
+        #expect(try validate(schema, #"{"zipCode": "123456789"}"#).valid)
+    }
+
+    @Test func tenderTypesOverrideAFieldPerPaymentType() throws {
+        let schema = #"""
+            {"id": "s", "tenderTypes": ["credit", "debit", "gift"], "fields": [
+              {"key": "cardNumber", "dataType": "String", "required": true, "minLength": 12, "maxLength": 19, "format": "luhn",
+               "maskingRequired": true,
+               "tenderTypes": {"gift": {"format": [], "minLength": 16, "maxLength": 16, "additionalDataValidations": [{"regex": "^[0-9]+$"}]}}},
+              {"key": "cvv", "dataType": "String", "tenderTypes": {"credit": {"required": true}, "gift": {"forbidden": true}}}
+            ]}
+            """#
+        #expect(try validate(schema, #"{"cardNumber": "4111111111111111", "cvv": "123"}"#, tenderType: "credit").valid)
+        #expect(try validate(schema, #"{"cardNumber": "4111111111111111"}"#, tenderType: "credit").summary == ["required@/cvv"])
+        #expect(try validate(schema, #"{"cardNumber": "4111111111111111"}"#, tenderType: "debit").valid)
+        #expect(try validate(schema, #"{"cardNumber": "4111111111111112"}"#, tenderType: "debit").summary == ["format@/cardNumber"])
+        #expect(try validate(schema, #"{"cardNumber": "6006491234567890", "cvv": "1"}"#, tenderType: "gift").summary == ["forbidden@/cvv"])
+        #expect(try validate(schema, #"{"cardNumber": "60064912345678"}"#, tenderType: "gift").summary == ["minLength@/cardNumber"])
+    }
+
+    @Test func nestedObjectsArraysAndSharedDefinitions() throws {
+        let schema = ##"""
+            {"id": "s", "definitions": {
+               "Phone": {"dataType": "String", "name": "Phone", "additionalDataValidations": [{"regex": "^\\+[0-9]+$"}]},
+               "Contact": {"dataType": "Object", "fields": [
+                 {"key": "phone", "ref": "#/definitions/Phone", "required": true},
+                 {"key": "kind", "dataType": "String", "enum": ["home", "work"]},
+                 {"key": "extension", "dataType": "String", "overrides": [{"when": {"field": "0/kind", "equals": "work"}, "required": true}]}
+               ]}},
+             "fields": [
+               {"key": "contacts", "dataType": "Array", "minItems": 1, "maxItems": 2, "items": {"ref": "#/definitions/Contact"}},
+               {"key": "address", "ref": "addr", "name": "Home address"}
+             ]}
+            """##
+        let addr = #"{"id": "addr", "name": "Address", "fields": [{"key": "zip", "dataType": "String", "required": true}], "additionalFields": true}"#
+        let good = #"{"contacts": [{"phone": "+359", "kind": "home"}], "address": {"zip": "1000", "anything": 1}}"#
+        #expect(try validate(schema, good, extra: ["addr": addr]).valid)
+        let bad = #"{"contacts": [{"phone": "0888"}, {"kind": "work", "phone": "+1"}, {}], "address": {}}"#
+        let report = try validate(schema, bad, extra: ["addr": addr])
+        #expect(report.summary == [
+            "required@/address/zip", "maxItems@/contacts", "regex@/contacts/0/phone", "required@/contacts/1/extension",
+            "required@/contacts/2/phone",
+        ])
+        #expect(try validate(schema, #"{"contacts": []}"#, extra: ["addr": addr]).summary == ["minItems@/contacts"])
+    }
+
+    @Test func aCatastrophicRegexGivesUpAtItsLimitInsteadOfHanging() throws {
+        let schema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#
+        let hostile = String(repeating: "a", count: 50_000) + "!"
+        let clock = ContinuousClock()
+        var report: ValidationReport?
+        let elapsed = try clock.measure { report = try validate(schema, #"{"v": "\#(hostile)"}"#) }
+        #expect(report?.summary == ["regexLimit@/v"])
+        #expect(try validate(schema, #"{"v": "aaaa"}"#).valid)
+        #expect(elapsed < .seconds(10))  // a bound only a hang would cross, not a speed target
+    }
+}
