@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// `dce-validate` from the outside: arguments, exit statuses, both report formats, and bad input.
+@Suite(.serialized) struct ValidateCommandTests {
+    @Test func aValidPayloadExitsZero() throws {
+        let result = try CLI.run(["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create"])
+        #expect(result.status == 0)
+        #expect(result.out == "valid: 1 payload checked against card-create, 1 valid, 0 invalid, 0 errors\n")
+        #expect(result.err.isEmpty)
+    }
+
+    @Test func anInvalidPayloadExitsOneWithOneLinePerErrorAndASummary() throws {
+        let result = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create"])
+        #expect(result.status == 1)
+        #expect(result.out == """
+            Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Currency must be an ISO 4217 currency code [format]
+            invalid: 1 payload checked against card-create, 0 valid, 1 invalid, 1 error
+
+            """)
+    }
+
+    @Test func jsonFormatFollowsTheContract() throws {
+        let result = try CLI.run([
+            "Examples/card-create/valid-eu-virtual.json", "Examples/card-create/invalid-required-physical-address.json",
+            "--schema", "card-create", "--format", "json",
+        ])
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        #expect(object["schema"] as? String == "card-create")
+        #expect(object["valid"] as? Bool == false)
+        let payloads = try #require(object["payloads"] as? [[String: Any]])
+        #expect(payloads.map { $0["file"] as? String } == [
+            "Examples/card-create/valid-eu-virtual.json", "Examples/card-create/invalid-required-physical-address.json",
+        ])
+        #expect(payloads.map { $0["valid"] as? Bool } == [true, false])
+        let error = try #require((payloads[1]["errors"] as? [[String: Any]])?.first)
+        #expect(error["path"] as? String == "/deliveryAddress")
+        #expect(error["key"] as? String == "deliveryAddress")
+        #expect(error["rule"] as? String == "required")
+        #expect(error["message"] as? String == "Delivery address is required for a physical card program")
+        #expect(error["line"] as? Int == 1 && error["column"] as? Int == 1)
+    }
+
+    @Test func contextAndStandardInput() throws {
+        let payload = Data(#"{"programName": "P", "currency": "USD"}"#.utf8)
+        let us = try CLI.run(["-", "--schema", "card-create", "--context", "region=US"], stdin: payload)
+        #expect(us.status == 1)
+        #expect(us.out.contains("-:1:1: error: /termsAndConditionsAccepted: Terms and conditions accepted is required [required]"))
+        let eu = try CLI.run(["-", "--schema", "card-create", "--context", "region=EU"], stdin: payload)
+        #expect(eu.status == 0)
+    }
+
+    @Test func tenderTypeAndSchemasDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"id": "gift", "tenderTypes": ["credit", "gift"], "fields": [{"key": "cvv", "dataType": "String", "tenderTypes": {"credit": {"required": true}}}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("gift.json"))
+        let payload = Data("{}".utf8)
+        let credit = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "credit"], stdin: payload)
+        #expect(credit.status == 1)
+        let gift = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "gift"], stdin: payload)
+        #expect(gift.status == 0)
+        let unknown = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "debit"], stdin: payload)
+        #expect(unknown.status == 2)
+        #expect(unknown.err.contains("no tender type 'debit'"))
+    }
+
+    @Test func outputFileReceivesTheReport() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dce-report-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([
+            "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "json", "--output", output.path,
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
+        #expect(report?["valid"] as? Bool == true)
+    }
+
+    @Test func worksFromAnyWorkingDirectoryWithTheShippedSchemas() throws {
+        let payload = CLI.repository.appendingPathComponent("Examples/card-create/valid-eu-virtual.json").path
+        let result = try CLI.run([payload, "--schema", "card-create"], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0, "\(result.err)")
+    }
+
+    @Test func malformedJSONIsInvalidWithItsLineAndColumn() throws {
+        let result = try CLI.run(["Examples/card-create/invalid-json-trailing-comma.json", "--schema", "card-create"])
+        #expect(result.status == 1)
+        #expect(result.out.hasPrefix("Examples/card-create/invalid-json-trailing-comma.json:4:1: error: not well-formed JSON: trailing comma before '}' [json]"))
+    }
+
+    @Test(arguments: [
+        (["x.json"], "--schema"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-creat"], "did you mean 'card-create'?"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region"], "KEY=VALUE"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "regoin=US"], "did you mean 'region'?"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region=CA"], "takes one of US, EU"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "xml"], "xml"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--bogus"], "--bogus"),
+        (["no-such-file.json", "--schema", "card-create"], "no-such-file.json: cannot read the payload: no such file"),
+        (["Examples", "--schema", "card-create"], "it is a directory"),
+        (["Examples/card-create/valid-eu-virtual.json", "--schema", "../Package"], "no schema with id '../Package'"),
+    ])
+    func usageErrorsAndUnreadableFilesExitTwo(arguments: [String], expected: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.err.contains(expected), "\(result.err)")
+    }
+
+    @Test func brokenSchemaFilesExitTwoWithFileLineAndPointer() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-broken-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("broken.json")
+        try Data("{\"id\": \"broken\",\n \"fields\": [{\"key\": \"a\", \"dataType\": \"String\",\n   \"additionalDataValidations\": [{\"regex\": \"(\"}]}]}".utf8).write(to: file)
+        let result = try CLI.run(["-", "--schema", "broken", "--schemas", directory.path], stdin: Data("{}".utf8))
+        #expect(result.status == 2)
+        #expect(result.err.contains("\(file.path):3:44: error: /fields/0/additionalDataValidations/0/regex: the regex does not compile"), "\(result.err)")
+    }
+
+    @Test func helpShowsARealExample() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.out.contains("dce-validate Examples/card-create/valid-eu-virtual.json --schema card-create"))
+        let validateHelp = try CLI.run(["help", "validate"])
+        #expect(validateHelp.out.contains("--context <key=value>"))
+    }
+
+    @Test func hugeAndDeeplyNestedPayloadsGetAVerdictNotACrash() throws {
+        let deep = Data((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8)
+        let result = try CLI.run(["-", "--schema", "card-create"], stdin: deep)
+        #expect(result.status == 1)
+        #expect(result.out.contains("nesting deeper than 128 levels [json]"))
+        let huge = Data(("{\"programName\": \"" + String(repeating: "x", count: 17 << 20) + "\"}").utf8)
+        let big = try CLI.run(["-", "--schema", "card-create"], stdin: huge)
+        #expect(big.status == 1)
+        #expect(big.out.contains("the limit is 16777216 [json]"), "\(big.out.prefix(300))")
+    }
+}
