@@ -28,12 +28,12 @@ public struct Validator: Sendable {
         var compiled: [String: CompiledSchema] = [:]
         var problems: [SchemaProblem] = []
         for id in ids {
+            var resolver = ReferenceResolver(loader: loader)
+            defer { loader = resolver.loader }  // each file is read and decoded once, however many schemas use it
             do {
-                var resolver = ReferenceResolver(loader: loader)
                 let resolved = try resolver.resolve(id)
                 var compiler = RuleCompiler(limits: matchLimits)
                 compiled[id] = try compiler.compile(resolved)
-                _ = try loader.load(id)  // keep the decoded document cached for the schemas that reference it
             } catch {
                 problems.append(contentsOf: error.problems)
             }

@@ -58,6 +58,20 @@ struct SchemaProblemsTests {
         #expect(found.allSatisfy { $0.location.position != nil })
     }
 
+    @Test func aMissingKeyIsReportedAtItsField() throws {
+        let found = problems("{\"id\": \"s\", \"fields\": [\n  {\"dataType\": \"String\"}\n]}")
+        let problem = try #require(found.first)
+        #expect(problem.code == .missingAttribute && problem.location.pointer == "/fields/0/key")
+        #expect(problem.location.position?.line == 2 && problem.location.position?.column == 3)
+    }
+
+    @Test func anOverrideMayForbidARequiredFieldButOneSetCannotSayBoth() {
+        let overridden = #"{"id": "s", "contexts": {"r": {}}, "fields": [{"key": "a", "dataType": "String", "required": true, "overrides": [{"when": {"context": "r", "equals": "x"}, "forbidden": true}]}]}"#
+        #expect(problems(overridden).isEmpty)
+        let both = #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "required": true, "forbidden": true}]}"#
+        #expect(problems(both).map(\.code) == [.invalidAttribute])
+    }
+
     @Test func collectsEveryProblemNotOnlyTheFirst() {
         let schema = #"{"id": "s", "fields": [{"key": "a", "dataType": "Strin"}, {"key": "b", "dataType": "String", "format": "uuidd"}, {"kye": "c"}]}"#
         let found = problems(schema)

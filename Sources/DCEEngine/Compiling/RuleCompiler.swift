@@ -57,6 +57,7 @@ struct RuleCompiler {
             return nil
         }
         checkApplicability(attributes, of: field, dataType: dataType, at: field.location)
+        checkContradiction(attributes, label: label(field), at: field.location)
         let name = attributes.name ?? field.key ?? (containers.isEmpty ? "The request" : "")
         var base = CompiledAttributes(name: name)
         base = base.applying(patch(from: attributes, dataType: dataType, field: field))
@@ -65,6 +66,7 @@ struct RuleCompiler {
         var overrides: [CompiledOverride] = []
         for override in field.overrides {
             checkApplicability(override.attributes, of: field, dataType: dataType, at: override.location)
+            checkContradiction(override.attributes, label: label(field), at: override.location)
             guard let condition = compile(override.condition, containers: containers) else { continue }
             let patch = patch(from: override.attributes, dataType: dataType, field: field)
             checkRanges(base.applying(patch), at: override.location, label: label(field))
@@ -185,7 +187,12 @@ struct RuleCompiler {
         if let min = attributes.minItems, let max = attributes.maxItems, min > max {
             report(.invalidRange, "\(label): minItems \(min) is greater than maxItems \(max)", location)
         }
-        if attributes.required && attributes.forbidden {
+    }
+
+    /// One set of attributes that both requires and forbids a field says nothing sensible; an override that forbids
+    /// a field its base requires is fine (forbidden wins while the override applies).
+    private mutating func checkContradiction(_ attributes: FieldAttributes, label: String, at location: SchemaLocation) {
+        if attributes.required == true && attributes.forbidden == true {
             report(.invalidAttribute, "\(label) cannot be both required and forbidden", location)
         }
     }

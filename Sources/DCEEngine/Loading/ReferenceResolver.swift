@@ -3,7 +3,8 @@
 /// A field that uses a definition keeps its own `key` and anything it writes itself (`name`, `required`, …);
 /// the definition supplies the rest, including its nested `fields` or `items` and its overrides.
 struct ReferenceResolver {
-    private var loader: SchemaLoader
+    /// The loader, with every document read so far cached.
+    private(set) var loader: SchemaLoader
     private var problems: [SchemaProblem] = []
     /// The references being expanded, outermost first, to detect cycles.
     private var expanding: [String] = []

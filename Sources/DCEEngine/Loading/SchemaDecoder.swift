@@ -77,7 +77,7 @@ struct SchemaDecoder {
     private mutating func field(at index: JSONDocument.Index, pointer: String, keyed: Bool) -> FieldDefinition? {
         guard let members = object(at: index, pointer: pointer, allowed: Self.fieldAttributes, what: "a field definition")
         else { return nil }
-        let key = string(members["key"], required: keyed, pointer: pointer + "/key")
+        let key = string(members["key"], required: keyed, pointer: pointer + "/key", parent: index)
         if !keyed, let entry = members["key"] {
             report(.inapplicableAttribute, "'key' belongs on the field that uses this definition", entry.index, entry.pointer)
         }
@@ -233,7 +233,7 @@ struct SchemaDecoder {
                         let pointer = "\(deriveEntry.pointer)/\(offset)"
                         guard let rule = object(at: element, pointer: pointer, allowed: ["when", "value"], what: "a derive rule"),
                             let when = rule["when"], let condition = condition(at: when.index, pointer: when.pointer),
-                            let value = string(rule["value"], required: true, pointer: pointer + "/value")
+                            let value = string(rule["value"], required: true, pointer: pointer + "/value", parent: element)
                         else {
                             continue
                         }
@@ -356,9 +356,14 @@ struct SchemaDecoder {
         return members
     }
 
-    private mutating func string(_ entry: Entry?, required: Bool = false, pointer: String) -> String? {
+    /// A string attribute; when `required` and missing, the problem is reported at `parent`, the object that lacks it.
+    private mutating func string(
+        _ entry: Entry?, required: Bool = false, pointer: String, parent: JSONDocument.Index? = nil
+    ) -> String? {
         guard let entry else {
-            if required { report(.missingAttribute, "missing '\(pointer.split(separator: "/").last ?? "")'", document.root, pointer) }
+            if required {
+                report(.missingAttribute, "missing '\(pointer.split(separator: "/").last ?? "")'", parent ?? document.root, pointer)
+            }
             return nil
         }
         guard document.kind(of: entry.index) == .string else {
