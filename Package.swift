@@ -59,6 +59,7 @@ let package = Package(
             name: "DCEValidateCLITests",
             // Depends on the executable so that it is built before the tests run it.
             dependencies: ["DCEEngine", "dce-validate"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
     ]

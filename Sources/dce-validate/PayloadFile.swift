@@ -3,10 +3,6 @@ import Foundation
 
 /// Reads payload files and standard input, refusing what is not a readable regular file.
 enum PayloadFile {
-    struct ReadError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The bytes of a payload; `-` is standard input. Files over the JSON reader's size limit are not read into
     /// memory: the first limit-plus-one bytes are enough for the reader to reject them with its own error.
     static func read(_ path: String) throws -> [UInt8] {
@@ -16,13 +12,13 @@ enum PayloadFile {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReadError(description: "\(path): cannot read the payload: no such file")
+            throw DiagnosticError("\(path): cannot read the payload: no such file")
         }
         guard !isDirectory.boolValue else {
-            throw ReadError(description: "\(path): cannot read the payload: it is a directory")
+            throw DiagnosticError("\(path): cannot read the payload: it is a directory")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ReadError(description: "\(path): cannot read the payload: permission denied")
+            throw DiagnosticError("\(path): cannot read the payload: permission denied")
         }
         defer { try? handle.close() }
         return [UInt8](handle.readData(ofLength: limit + 1))

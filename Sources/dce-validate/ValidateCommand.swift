@@ -7,14 +7,24 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Validate JSON payloads against a schema (the default command).",
         discussion: """
-            Example:
+            PAYLOAD is a JSON file, '-' for standard input, a directory (every *.json below it), or a quoted glob \
+            ('fixtures/**/*.json'). With --ndjson each file (or standard input) holds one payload per line \
+            (directories: *.ndjson and *.jsonl files), reported by line number.
+
+            Several reports in one run: each --output belongs to the --format before it; one format may go to \
+            standard output.
+
+            Examples:
               dce-validate Examples/card-create/invalid-format-currency.json --schema card-create
               Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Currency must be an ISO 4217 currency code [format]
               invalid: 1 payload checked against card-create, 0 valid, 1 invalid, 1 error
+
+              dce-validate 'fixtures/**/*.json' --schema card-create --format text --format junit --output junit.xml \
+            --format sarif --output results.sarif
             """
     )
 
-    @Argument(help: ArgumentHelp("JSON payload files; '-' reads standard input.", valueName: "payload"))
+    @Argument(help: ArgumentHelp("JSON payload files, directories or globs; '-' reads standard input.", valueName: "payload"))
     var payloads: [String]
 
     @Option(help: ArgumentHelp("The schema id (a file name in the schema directory, without .json).", valueName: "id"))
@@ -31,63 +41,67 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The tender type (payment type) whose overrides apply.", valueName: "type"))
     var tenderType: String?
 
-    @Option(help: "The report format: text or json.")
-    var format: ReportFormat = .text
+    @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
+    var ndjson = false
 
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
+    @Option(help: ArgumentHelp("A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
+    var format: [ReportFormat] = []
+
+    @Option(help: ArgumentHelp("Write the report of the --format before it to this file instead of standard output.", valueName: "file"))
+    var output: [String] = []
 
     func validate() throws {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
-        _ = try parsedContext()
+        _ = try ContextOption.parse(contexts)
+        do {
+            _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func run() throws {
-        let context = try parsedContext()
-        let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
-        let validator: Validator
+        let context = try ContextOption.parse(contexts)
+        let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
         do {
-            validator = try Validator(source: source, schemaIDs: [schema])
+            // Checks the call once (schema, contexts, tender type) so that every payload gets a report.
+            _ = try validator.validate(json: Array("{}".utf8), schema: schema, context: context, tenderType: tenderType)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
-        var reports: [PayloadReport] = []
-        var unreadable = false
-        for path in payloads {
-            let bytes: [UInt8]
-            do {
-                bytes = try PayloadFile.read(path)
-            } catch {
-                Diagnostics.error("\(error)")
-                unreadable = true
-                continue
-            }
-            do {
-                let report = try validator.validate(json: bytes, schema: schema, context: context, tenderType: tenderType)
-                reports.append(PayloadReport(file: path, report: report))
-            } catch {
-                Diagnostics.error("\(error)")
-                throw ExitStatus.failure
-            }
+        let targets: [OutputTarget]
+        do {
+            targets = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
+                .map { try OutputTarget(format: $0.0, path: $0.1) }
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
         }
-        let run = ValidationRun(schema: schema, payloads: reports)
-        let rendered = format.render(run)
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(rendered.utf8)) else {
-                Diagnostics.error("cannot write the report to '\(output)'")
-                throw ExitStatus.failure
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(rendered.utf8))
-        }
-        if unreadable { throw ExitStatus.failure }
-        throw run.valid ? ExitStatus.valid : ExitStatus.invalid
+        let runner = BatchRunner(validator: validator, schema: schema, context: context, tenderType: tenderType)
+        let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
+        if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
+        if summary.unreadable > 0 { throw ExitStatus.failure }
+        throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
 
-    private func parsedContext() throws -> [String: String] {
+    /// Now in UTC as `YYYY-MM-DDThh:mm:ss`, the form the JUnit XSD accepts.
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: Date())
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
+
+/// `--context KEY=VALUE` parsing, shared by the commands that take contexts.
+enum ContextOption {
+    static func parse(_ entries: [String]) throws -> [String: String] {
         var context: [String: String] = [:]
-        for entry in contexts {
+        for entry in entries {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
                 throw ValidationError("--context takes KEY=VALUE, such as region=US; got '\(entry)'.")
             }
@@ -99,4 +113,40 @@ struct ValidateCommand: ParsableCommand {
     }
 }
 
-extension ReportFormat: ExpressibleByArgument {}
+/// Builds the validator for `--schemas`, mapping schema problems to exit status 2.
+enum SchemaOption {
+    static func validator(directory: String?, ids: [String]?) throws -> Validator {
+        let source: SchemaSource = directory.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
+        do {
+            return try Validator(source: source, schemaIDs: ids)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
+        }
+    }
+}
+
+/// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`: GitHub shows at most ten annotations per step and drops
+/// the rest, so the step summary lists what the annotations may not.
+enum StepSummary {
+    static func write(_ summary: BatchRunner.Summary, schema: String) {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
+            let handle = FileHandle(forWritingAtPath: path)
+        else { return }
+        defer { try? handle.close() }
+        var text = "### dce-validate: \(schema)\n\n"
+        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors\n\n"
+        if !summary.firstErrors.isEmpty {
+            text += "| payload | line | path | rule | message |\n|---|---|---|---|---|\n"
+            for (file, violation) in summary.firstErrors {
+                let cells = [file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue, violation.message]
+                text += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+            }
+            if summary.errors > summary.firstErrors.count {
+                text += "\n…and \(summary.errors - summary.firstErrors.count) more (see the SARIF or JUnit report).\n"
+            }
+        }
+        handle.seekToEndOfFile()
+        handle.write(Data((text + "\n").utf8))
+    }
+}

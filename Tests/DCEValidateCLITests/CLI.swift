@@ -32,7 +32,10 @@ enum CLI {
 
     /// Runs the tool from `directory` (the repository by default) with optional standard input. Standard
     /// streams go through temporary files, so neither a large input nor a large report can block either side.
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, environment: [String: String] = [:],
+        executable: String? = nil, unsetting: [String] = []
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dce-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -51,14 +54,40 @@ enum CLI {
             try? error.close()
         }
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? repository
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        for name in unsetting { variables[name] = nil }
+        process.environment = variables
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
         try process.run()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+    }
+
+    /// Runs an off-the-shelf validator (scripts/check_reports.py in the test virtual environment) over report files.
+    static func checkReports(_ kind: String, _ files: [URL]) throws -> Result {
+        let venvPython = repository.appendingPathComponent(".venv-test/bin/python")
+        let python = FileManager.default.isExecutableFile(atPath: venvPython.path) ? venvPython.path : "/usr/bin/env"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        let script = repository.appendingPathComponent("scripts/check_reports.py").path
+        process.arguments = (python == "/usr/bin/env" ? ["python3"] : []) + [script, kind] + files.map(\.path)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: Data(), stderr: stderr)
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func scratchDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
     }
 }

@@ -100,7 +100,6 @@ import Testing
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "xml"], "xml"),
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--bogus"], "--bogus"),
         (["no-such-file.json", "--schema", "card-create"], "no-such-file.json: cannot read the payload: no such file"),
-        (["Examples", "--schema", "card-create"], "it is a directory"),
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "../Package"], "no schema with id '../Package'"),
     ])
     func usageErrorsAndUnreadableFilesExitTwo(arguments: [String], expected: String) throws {

@@ -2,6 +2,8 @@
 public struct PayloadReport: Hashable, Sendable, Codable {
     /// The payload's file path as given (`-` for standard input).
     public var file: String
+    /// For a payload read from an NDJSON stream, its 1-based line in the file; `nil` for a whole file.
+    public var line: Int?
     /// Whether the payload is valid.
     public var valid: Bool
     /// The payload's violations.
@@ -11,12 +13,21 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     ///
     /// - Parameters:
     ///   - file: The payload's path.
+    ///   - line: The payload's line in an NDJSON file; the violations' lines are moved onto it.
     ///   - report: The validation report.
-    public init(file: String, report: ValidationReport) {
+    public init(file: String, line: Int? = nil, report: ValidationReport) {
         self.file = file
+        self.line = line
         self.valid = report.valid
         self.errors = report.errors
+        if let line {
+            // A record's positions are relative to the record, which is one line of the file.
+            for index in errors.indices where errors[index].line != nil { errors[index].line = line }
+        }
     }
+
+    /// `file` or `file:line` for NDJSON records: how reports name the payload.
+    public var name: String { line.map { "\(file):\($0)" } ?? file }
 }
 
 /// Several payloads checked against one schema: what `dce-validate` reports.

@@ -65,4 +65,25 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     public static let unknownField = ViolationCode(rawValue: "unknownField")
     /// A member name that appears more than once in one object.
     public static let duplicateKey = ViolationCode(rawValue: "duplicateKey")
+
+    /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
+    public static let catalogue: [(code: ViolationCode, summary: String)] = [
+        (.json, "The payload is not well-formed JSON."),
+        (.required, "A required field is missing or null."),
+        (.forbidden, "A field that must be absent is present."),
+        (.null, "A field that is not nullable is null."),
+        (.type, "A value has the wrong JSON type for its field."),
+        (.minLength, "A string is shorter than its minimum length (in code points)."),
+        (.maxLength, "A string is longer than its maximum length (in code points)."),
+        (.minimum, "A number is below its minimum."),
+        (.maximum, "A number is above its maximum."),
+        (.minItems, "An array has fewer items than its minimum."),
+        (.maxItems, "An array has more items than its maximum."),
+        (.enum, "A value is not one of the allowed values."),
+        (.format, "A string does not have the field's format."),
+        (.regex, "A string does not match the field's regular expression."),
+        (.regexLimit, "A regular expression match exceeded its limits; the value is rejected."),
+        (.unknownField, "A member that the schema does not define."),
+        (.duplicateKey, "A member name appears more than once in one object."),
+    ]
 }

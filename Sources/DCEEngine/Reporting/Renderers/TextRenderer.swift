@@ -1,20 +1,28 @@
-/// Renders a run as compiler-style lines that editors and terminals can jump to.
+/// Renders compiler-style lines that editors and terminals can jump to, in colour only for a terminal.
 struct TextRenderer {
-    func render(_ run: ValidationRun) -> String {
+    var color = false
+
+    private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    func lines(for payload: PayloadReport) -> String {
         var output = ""
-        for payload in run.payloads {
-            for error in payload.errors {
-                let location = [payload.file, error.line.map(String.init), error.column.map(String.init)]
-                    .compactMap { $0 }.joined(separator: ":")
-                let path = error.path.isEmpty ? "" : "\(error.path): "
-                output += "\(location): error: \(path)\(error.message) [\(error.rule)]\n"
-            }
+        for error in payload.errors {
+            let location = [payload.file, error.line.map(String.init), error.column.map(String.init)]
+                .compactMap { $0 }.joined(separator: ":")
+            let path = error.path.isEmpty ? "" : "\(error.path): "
+            output += "\(paint(location, "1")): \(paint("error", "1;31")): \(path)\(error.message) \(paint("[\(error.rule)]", "2"))\n"
         }
-        let invalid = run.payloads.filter { !$0.valid }.count
-        let count = run.payloads.count
-        let errors = run.errorCount
-        output += "\(run.valid ? "valid" : "invalid"): \(count) payload\(count == 1 ? "" : "s") checked against \(run.schema), "
-        output += "\(count - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")\n"
         return output
+    }
+
+    func summary(schema: String, payloads: Int, invalid: Int, errors: Int) -> String {
+        let verdict = invalid == 0 ? paint("valid", "1;32") : paint("invalid", "1;31")
+        return "\(verdict): \(payloads) payload\(payloads == 1 ? "" : "s") checked against \(schema), "
+            + "\(payloads - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")\n"
+    }
+
+    func render(_ run: ValidationRun) -> String {
+        run.payloads.map(lines(for:)).joined()
+            + summary(schema: run.schema, payloads: run.payloads.count, invalid: run.payloads.filter { !$0.valid }.count, errors: run.errorCount)
     }
 }

@@ -1,0 +1,115 @@
+import DCEEngine
+import Foundation
+
+/// Validates payloads in chunks on every core, then hands the verdicts, in input order, to each report writer:
+/// memory holds one chunk, however long the run.
+struct BatchRunner {
+    let validator: Validator
+    let schema: String
+    let context: [String: String]
+    let tenderType: String?
+
+    enum Outcome: Sendable {
+        case report(PayloadReport)
+        case unreadable(String)
+    }
+
+    struct Summary {
+        var payloads = 0
+        var invalid = 0
+        var errors = 0
+        var unreadable = 0
+        /// The first violations, for a GitHub step summary.
+        var firstErrors: [(file: String, violation: Violation)] = []
+    }
+
+    func run(_ inputs: PayloadInputs, targets: [OutputTarget], options: ReportOptions) -> Summary {
+        var writers = targets.map { target in
+            var targetOptions = options
+            targetOptions.color = target.wantsColor
+            return ReportWriter(format: target.format, schema: schema, options: targetOptions) { target.write($0) }
+        }
+        var summary = Summary()
+        var progress = Progress()
+        let chunkSize = ProcessInfo.processInfo.activeProcessorCount * 256
+        var chunk: [WorkItem] = []
+        chunk.reserveCapacity(chunkSize)
+
+        func drain() {
+            for outcome in validate(chunk) {
+                switch outcome {
+                case .unreadable(let message):
+                    summary.unreadable += 1
+                    Diagnostics.error(message)
+                case .report(let payload):
+                    summary.payloads += 1
+                    summary.errors += payload.errors.count
+                    if !payload.valid { summary.invalid += 1 }
+                    for violation in payload.errors where summary.firstErrors.count < 50 {
+                        summary.firstErrors.append((payload.name, violation))
+                    }
+                    for index in writers.indices { writers[index].add(payload) }
+                }
+            }
+            chunk.removeAll(keepingCapacity: true)
+            progress.update(payloads: summary.payloads, invalid: summary.invalid)
+        }
+
+        for item in inputs {
+            chunk.append(item)
+            if chunk.count == chunkSize { drain() }
+        }
+        drain()
+        progress.finish()
+        for index in writers.indices { writers[index].finish() }
+        for target in targets { target.close() }
+        return summary
+    }
+
+    private func validate(_ items: [WorkItem]) -> [Outcome] {
+        guard !items.isEmpty else { return [] }
+        var outcomes = [Outcome](repeating: .unreadable(""), count: items.count)
+        outcomes.withUnsafeMutableBufferPointer { results in
+            let slots = ResultSlots(base: results.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: items.count) { index in
+                (slots.base + index).pointee = outcome(for: items[index])
+            }
+        }
+        return outcomes
+    }
+
+    private func outcome(for item: WorkItem) -> Outcome {
+        let file: String
+        let line: Int?
+        let bytes: [UInt8]
+        switch item {
+        case .unreadable(let message): return .unreadable(message)
+        case .file(let path):
+            do {
+                bytes = try PayloadFile.read(path)
+            } catch {
+                return .unreadable("\(error)")
+            }
+            file = path
+            line = nil
+        case .record(let path, let recordLine, let recordBytes):
+            file = path
+            line = recordLine
+            bytes = recordBytes
+        }
+        do {
+            let report = try validator.validate(json: bytes, schema: schema, context: context, tenderType: tenderType)
+            return .report(PayloadReport(file: file, line: line, report: report))
+        } catch {
+            return .unreadable("\(error)")  // not reached: the call was checked before the run
+        }
+    }
+}
+
+/// The result buffer of one chunk, shared by the workers of `concurrentPerform`.
+///
+/// `@unchecked Sendable`: each iteration writes only its own slot, the buffer outlives the call, and
+/// `concurrentPerform` returns only after every iteration has finished, so no slot is read while it is written.
+private struct ResultSlots: @unchecked Sendable {
+    let base: UnsafeMutablePointer<BatchRunner.Outcome>
+}
