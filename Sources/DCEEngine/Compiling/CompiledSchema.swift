@@ -15,10 +15,12 @@ public final class CompiledSchema: Sendable {
     let contextSlots: [String: Int]
     /// The tender types the schema distinguishes.
     public let tenderTypes: [String]
+    /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
+    public let warnings: [SchemaProblem]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
-        contexts: [CompiledContext], tenderTypes: [String]
+        contexts: [CompiledContext], tenderTypes: [String], warnings: [SchemaProblem] = []
     ) {
         self.id = id
         self.version = version
@@ -31,6 +33,7 @@ public final class CompiledSchema: Sendable {
         for (slot, context) in contexts.enumerated() { slots[context.name] = slot }
         self.contextSlots = slots
         self.tenderTypes = tenderTypes
+        self.warnings = warnings
     }
 
     /// The names of the contexts the schema understands, in declaration order.

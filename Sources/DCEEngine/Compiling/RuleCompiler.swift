@@ -6,6 +6,8 @@ internal import DCEPattern
 struct RuleCompiler {
     let limits: MatchLimits
     private var problems: [SchemaProblem] = []
+    /// Findings that do not stop compilation: regexes prone to catastrophic backtracking.
+    private var warnings: [SchemaProblem] = []
     private var patterns: [String: CompiledPattern] = [:]
     private var contextSlots: [String: Int] = [:]
     private var contextValues: [String: [String]?] = [:]
@@ -41,7 +43,7 @@ struct RuleCompiler {
         guard problems.isEmpty, let compiledRoot else { throw SchemaError(problems: problems) }
         let compiled = CompiledSchema(
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
-            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes)
+            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, warnings: warnings)
         checkDefaults(compiledRoot, in: compiled)
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         return compiled
@@ -151,6 +153,9 @@ struct RuleCompiler {
         do {
             let compiled = try CompiledPattern(source, limits: limits)
             patterns[source] = compiled
+            for reason in BacktrackingRisk.assess(source) {
+                warnings.append(SchemaProblem(code: .backtrackingRisk, message: "the regex \(source) is risky: \(reason)", location: location))
+            }
             return compiled
         } catch {
             report(.invalidRegex, "the regex does not compile: \(error)", location)

@@ -41,6 +41,11 @@ public struct SchemaProblem: Hashable, Sendable, Codable, CustomStringConvertibl
         public static let unknownField = Code(rawValue: "unknownField")
         /// A `format` the engine does not know.
         public static let unknownFormat = Code(rawValue: "unknownFormat")
+        /// A regex shaped for catastrophic backtracking (nested unbounded repeats, backreferences); a warning when
+        /// compiling, an error for `dce-validate lint`.
+        public static let backtrackingRisk = Code(rawValue: "backtrackingRisk")
+        /// An example payload whose verdict is not the one its file name promises (`dce-validate lint`).
+        public static let example = Code(rawValue: "example")
         /// An attribute that does not apply to the field's `dataType`.
         public static let inapplicableAttribute = Code(rawValue: "inapplicableAttribute")
     }
