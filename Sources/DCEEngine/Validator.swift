@@ -66,7 +66,7 @@ public struct Validator: Sendable {
         limits: JSONReader.Limits = .default
     ) throws(ValidatorError) -> ValidationReport {
         let compiled = try lookUp(schema)
-        let slots = try contextSlots(context, tenderType: tenderType, for: compiled)
+        let slots = try compiled.contextSlots(context, tenderType: tenderType)
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: json, limits: limits)
@@ -106,7 +106,7 @@ public struct Validator: Sendable {
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> ValidationReport {
         let compiled = try lookUp(Request.schemaID)
-        let slots = try contextSlots(context, tenderType: tenderType, for: compiled)
+        let slots = try compiled.contextSlots(context, tenderType: tenderType)
         let bytes: [UInt8]
         let document: JSONDocument
         do {
@@ -136,30 +136,5 @@ public struct Validator: Sendable {
                 code: .unknownSchema, message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: schemas.keys))")
         }
         return schema
-    }
-
-    private func contextSlots(_ context: [String: String], tenderType: String?, for schema: CompiledSchema) throws(ValidatorError) -> [String?] {
-        var slots = [String?](repeating: nil, count: schema.contexts.count)
-        for (name, value) in context.sorted(by: { $0.key < $1.key }) {
-            guard let slot = schema.contextSlots[name] else {
-                let declared = schema.contextNames.isEmpty ? "none" : schema.contextNames.joined(separator: ", ")
-                throw ValidatorError(
-                    code: .unknownContext,
-                    message: "schema '\(schema.id)' has no context '\(name)'\(Suggestion.hint(for: name, in: schema.contextNames)) (declared: \(declared))")
-            }
-            if let values = schema.contexts[slot].values, !values.contains(value) {
-                throw ValidatorError(
-                    code: .invalidContextValue,
-                    message: "context '\(name)' of schema '\(schema.id)' takes one of \(values.joined(separator: ", ")), not '\(value)'")
-            }
-            slots[slot] = value
-        }
-        if let tenderType, !schema.tenderTypes.contains(tenderType) {
-            let declared = schema.tenderTypes.isEmpty ? "none" : schema.tenderTypes.joined(separator: ", ")
-            throw ValidatorError(
-                code: .unknownTenderType,
-                message: "schema '\(schema.id)' has no tender type '\(tenderType)' (declared: \(declared))")
-        }
-        return slots
     }
 }

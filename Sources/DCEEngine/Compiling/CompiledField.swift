@@ -23,11 +23,13 @@ final class CompiledField: Sendable {
     let metadata: FieldMetadata
     /// The value used when the request has none (`PDMetaData.defaultValue`).
     let defaultValue: SchemaValue?
+    /// The field's description, citing where its rules come from.
+    let description: String?
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: CompiledAttributes,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
-        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?
+        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?, description: String?
     ) {
         self.location = location
         self.key = key
@@ -43,6 +45,7 @@ final class CompiledField: Sendable {
         self.sensitivity = sensitivity
         self.metadata = metadata
         self.defaultValue = defaultValue
+        self.description = description
     }
 }
 

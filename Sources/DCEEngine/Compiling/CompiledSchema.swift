@@ -46,4 +46,44 @@ public final class CompiledSchema: Sendable {
     public func allowedValues(of context: String) -> [String]? {
         contextSlots[context].flatMap { contexts[$0].values }
     }
+
+    /// This schema as an equivalent JSON Schema (2020-12) for one context and tender type.
+    ///
+    /// - Parameters:
+    ///   - context: Context values; contexts left out follow the schema's derive rules.
+    ///   - tenderType: The tender type whose overrides apply.
+    /// - Returns: The document and what it cannot express.
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
+    public func exportJSONSchema(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> JSONSchemaExport {
+        let slots = try contextSlots(context, tenderType: tenderType)
+        var exporter = JSONSchemaExporter(schema: self, context: slots, tenderType: tenderType)
+        return exporter.export()
+    }
+
+    /// The context values by slot, after checking that the schema declares each one and allows its value.
+    func contextSlots(_ context: [String: String], tenderType: String?) throws(ValidatorError) -> [String?] {
+        let schema = self
+        var slots = [String?](repeating: nil, count: schema.contexts.count)
+        for (name, value) in context.sorted(by: { $0.key < $1.key }) {
+            guard let slot = schema.contextSlots[name] else {
+                let declared = schema.contextNames.isEmpty ? "none" : schema.contextNames.joined(separator: ", ")
+                throw ValidatorError(
+                    code: .unknownContext,
+                    message: "schema '\(schema.id)' has no context '\(name)'\(Suggestion.hint(for: name, in: schema.contextNames)) (declared: \(declared))")
+            }
+            if let values = schema.contexts[slot].values, !values.contains(value) {
+                throw ValidatorError(
+                    code: .invalidContextValue,
+                    message: "context '\(name)' of schema '\(schema.id)' takes one of \(values.joined(separator: ", ")), not '\(value)'")
+            }
+            slots[slot] = value
+        }
+        if let tenderType, !schema.tenderTypes.contains(tenderType) {
+            let declared = schema.tenderTypes.isEmpty ? "none" : schema.tenderTypes.joined(separator: ", ")
+            throw ValidatorError(
+                code: .unknownTenderType,
+                message: "schema '\(schema.id)' has no tender type '\(tenderType)' (declared: \(declared))")
+        }
+        return slots
+    }
 }

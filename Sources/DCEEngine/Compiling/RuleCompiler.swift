@@ -104,7 +104,7 @@ struct RuleCompiler {
         return CompiledField(
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
-            metadata: field.metadata, defaultValue: attributes.defaultValue)
+            metadata: field.metadata, defaultValue: attributes.defaultValue, description: attributes.description)
     }
 
     private mutating func patch(from attributes: FieldAttributes, dataType: DataType, field: ResolvedField) -> CompiledPatch {

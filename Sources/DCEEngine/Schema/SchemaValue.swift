@@ -36,6 +36,22 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as JSON text indented by two spaces a level.
+    func prettyJSON(indent: String) -> String {
+        let inner = indent + "  "
+        switch self {
+        case .array(let values) where !values.isEmpty:
+            if values.allSatisfy({ if case .string = $0 { return true } else { return false } }) && values.count > 8 {
+                return json  // long code lists stay on one line
+            }
+            return "[\n" + values.map { inner + $0.prettyJSON(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+        case .object(let members) where !members.isEmpty:
+            return "{\n" + members.map { inner + Self.quote($0.key) + ": " + $0.value.prettyJSON(indent: inner) }.joined(separator: ",\n")
+                + "\n" + indent + "}"
+        default: return json
+        }
+    }
+
     /// The value's JSON kind.
     var kind: JSONDocument.Kind {
         switch self {

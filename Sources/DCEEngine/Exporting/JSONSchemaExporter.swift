@@ -1,0 +1,372 @@
+internal import DCEPattern
+
+/// Writes a compiled schema as an equivalent JSON Schema (2020-12) for one context and tender type, so that web
+/// forms and other languages can reuse the same rules.
+///
+/// Conditional overrides become `if`/`then` pairs: for a field with overrides, every combination of their
+/// conditions is worked out, combinations with the same effective rules are merged, and each gets one `if`.
+/// Contexts given to the export are constants; contexts left out are replaced by the conditions of their
+/// `derive` rules. What JSON Schema cannot say is listed in ``JSONSchemaExport/limitations`` and in the
+/// document's `$comment`.
+struct JSONSchemaExporter {
+    private let schema: CompiledSchema
+    private let context: [String?]
+    private let tenderType: String?
+    private var limitations: [String] = []
+    /// Conditionals that look at the whole request, collected for the root's `allOf`.
+    private var rootConditionals: [SchemaValue] = []
+
+    init(schema: CompiledSchema, context: [String?], tenderType: String?) {
+        self.schema = schema
+        self.context = context
+        self.tenderType = tenderType
+    }
+
+    mutating func export() -> JSONSchemaExport {
+        var root = objectSchema(schema.root, pathFromRoot: [])
+        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string("object")], front: true)
+        if !rootConditionals.isEmpty { root = appendAllOf(root, rootConditionals) }
+        var header: [(String, SchemaValue)] = [("title", .string(schema.name ?? schema.id))]
+        let given = schema.contexts.enumerated().compactMap { slot, definition in context[slot].map { "\(definition.name)=\($0)" } }
+        var description = "Exported by dce-validate from schema '\(schema.id)' version \(schema.version)"
+        if !given.isEmpty { description += ", context \(given.joined(separator: ", "))" }
+        if let tenderType { description += ", tender type \(tenderType)" }
+        header.append(("description", .string(description + ".")))
+        let notes = Self.standardLimitations + limitations
+        header.append(("$comment", .string("Not expressible in JSON Schema, checked by dce-validate only: " + notes.joined(separator: " "))))
+        if case .object(let members) = root {
+            root = .object([members[0]] + header.map { SchemaValue.Member(key: $0.0, value: $0.1) } + members.dropFirst())
+        }
+        return JSONSchemaExport(document: root, limitations: notes)
+    }
+
+    static let standardLimitations = [
+        "Duplicate member names are rejected (rule duplicateKey); JSON Schema validators keep one of them.",
+        "Numbers are compared exactly as written; some validators compare through binary floating point.",
+    ]
+
+    // MARK: - Objects and values
+
+    /// The structural schema of an object field; `pathFromRoot` is `nil` inside arrays, where conditionals that
+    /// look at the whole request cannot be placed.
+    private mutating func objectSchema(_ field: CompiledField, pathFromRoot: [String]?) -> SchemaValue {
+        var properties: [SchemaValue.Member] = []
+        var required: [SchemaValue] = []
+        var conditionals: [SchemaValue] = []
+        for child in field.fields {
+            guard let key = child.key else { continue }
+            let childPath = pathFromRoot.map { $0 + [key] }
+            if child.overrides.isEmpty {
+                let attributes = child.base
+                properties.append(.init(key: key, value: attributes.forbidden ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
+                if attributes.required && !attributes.forbidden { required.append(.string(key)) }
+                continue
+            }
+            properties.append(.init(key: key, value: .object([])))
+            for (condition, attributes) in cases(of: child) {
+                var then: [SchemaValue.Member] = []
+                if attributes.forbidden {
+                    then.append(.init(key: "not", value: .object([.init(key: "required", value: .array([.string(key)]))])))
+                } else {
+                    then.append(.init(key: "properties", value: .object([.init(key: key, value: valueSchema(child, attributes, pathFromRoot: childPath))])))
+                    if attributes.required { then.append(.init(key: "required", value: .array([.string(key)]))) }
+                }
+                place(condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot, into: &conditionals)
+            }
+        }
+        var members: [SchemaValue.Member] = [.init(key: "properties", value: .object(properties))]
+        if !required.isEmpty { members.append(.init(key: "required", value: .array(required))) }
+        if !field.additionalFields { members.append(.init(key: "additionalProperties", value: .boolean(false))) }
+        if !conditionals.isEmpty { members.append(.init(key: "allOf", value: .array(conditionals))) }
+        return .object(members)
+    }
+
+    private mutating func valueSchema(_ field: CompiledField, _ attributes: CompiledAttributes, pathFromRoot: [String]?) -> SchemaValue {
+        let allowNull = !attributes.required && attributes.nullable
+        let typeName: String
+        switch field.dataType {
+        case .string, .date, .dateTime: typeName = "string"
+        case .integer: typeName = "integer"
+        case .number: typeName = "number"
+        case .boolean: typeName = "boolean"
+        case .object: typeName = "object"
+        case .array: typeName = "array"
+        }
+        var members: [SchemaValue.Member] = [
+            .init(key: "type", value: allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName))
+        ]
+        if let description = field.description { members.append(.init(key: "description", value: .string(description))) }
+        func add(_ key: String, _ value: SchemaValue) { members.append(.init(key: key, value: value)) }
+        if let value = attributes.minLength { add("minLength", .number(DecimalNumber(lexeme: String(value)))) }
+        if let value = attributes.maxLength { add("maxLength", .number(DecimalNumber(lexeme: String(value)))) }
+        if let value = attributes.minimum { add("minimum", .number(value)) }
+        if let value = attributes.maximum { add("maximum", .number(value)) }
+        if let value = attributes.minItems { add("minItems", .number(DecimalNumber(lexeme: String(value)))) }
+        if let value = attributes.maxItems { add("maxItems", .number(DecimalNumber(lexeme: String(value)))) }
+        if let values = attributes.enumValues { add("enum", .array(values + (allowNull ? [.null] : []))) }
+        if field.dataType == .date { add("format", .string("date")) }
+        if field.dataType == .dateTime { add("format", .string("date-time")) }
+        var all: [SchemaValue] = []
+        if !attributes.formats.isEmpty {
+            let options = attributes.formats.map { formatSchema($0) }
+            all.append(options.count == 1 ? options[0] : .object([.init(key: "anyOf", value: .array(options))]))
+        }
+        for validation in attributes.validations {
+            var rule: [SchemaValue.Member] = []
+            if let value = validation.minLength { rule.append(.init(key: "minLength", value: .number(DecimalNumber(lexeme: String(value))))) }
+            if let value = validation.maxLength { rule.append(.init(key: "maxLength", value: .number(DecimalNumber(lexeme: String(value))))) }
+            if let pattern = validation.pattern { rule.append(.init(key: "pattern", value: .string(pattern.source))) }
+            all.append(.object(rule))
+        }
+        if !all.isEmpty { add("allOf", .array(all)) }
+        var schema = SchemaValue.object(members)
+        switch field.dataType {
+        case .object:
+            schema = merge(schema, objectSchemaMembers(objectSchema(field, pathFromRoot: pathFromRoot)))
+        case .array:
+            if let items = field.items {
+                if !items.overrides.isEmpty {
+                    limitations.append("The overrides of the items of '\(field.key ?? "")' are not exported.")
+                }
+                schema = merge(schema, ["items": valueSchema(items, items.base, pathFromRoot: nil)])
+            }
+        default: break
+        }
+        return schema
+    }
+
+    private func objectSchemaMembers(_ value: SchemaValue) -> [String: SchemaValue] {
+        guard case .object(let members) = value else { return [:] }
+        return Dictionary(members.map { ($0.key, $0.value) }) { first, _ in first }
+    }
+
+    private mutating func formatSchema(_ format: Format) -> SchemaValue {
+        switch format {
+        case .iso4217: return .object([.init(key: "enum", value: .array(CodeLists.iso4217.sorted().map { .string($0) }))])
+        case .iso3166Alpha2: return .object([.init(key: "enum", value: .array(CodeLists.iso3166Alpha2.sorted().map { .string($0) }))])
+        case .hex: return pattern("^(?:[0-9a-fA-F]{2})+$")
+        case .base64: return pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$")
+        case .uuid: return pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+        case .date: return .object([.init(key: "format", value: .string("date"))])
+        case .dateTime: return .object([.init(key: "format", value: .string("date-time"))])
+        case .luhn:
+            note("Card numbers are checked for 12-19 digits; the Luhn check digit is not.")
+            return pattern("^[0-9]{12,19}$")
+        case .pemCertificate:
+            note("PEM certificates are checked for their BEGIN/END lines and base64 lines of at most 64 characters; that the lines join into valid base64 is not.")
+            return pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{1,64}\\r?\\n)+-----END CERTIFICATE-----(?:\\r?\\n)?$")
+        }
+    }
+
+    private func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
+
+    private mutating func note(_ text: String) { if !limitations.contains(text) { limitations.append(text) } }
+
+    // MARK: - Overrides
+
+    /// Every combination of a field's override conditions that can hold, merged by the rules it leads to.
+    private mutating func cases(of field: CompiledField) -> [(ExportCondition, CompiledAttributes)] {
+        let overrides = field.overrides
+        guard overrides.count <= 8 else {
+            note("'\(field.key ?? "")' has more than 8 overrides; only its base rules are exported.")
+            return [(.constant(true), field.base)]
+        }
+        var groups: [(key: String, condition: ExportCondition, attributes: CompiledAttributes)] = []
+        for mask in 0..<(1 << overrides.count) {
+            var condition = ExportCondition.constant(true)
+            var attributes = field.base
+            for (index, override) in overrides.enumerated() {
+                let holds = mask & (1 << index) != 0
+                let test = translate(override.condition)
+                condition = .and(condition, holds ? test : .not(test))
+                if holds { attributes = attributes.applying(override.patch) }
+            }
+            condition = condition.simplified
+            if case .constant(false) = condition { continue }
+            let key = signature(of: attributes)
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].condition = ExportCondition.or(groups[index].condition, condition).simplified
+            } else {
+                groups.append((key, condition, attributes))
+            }
+        }
+        return groups.map { ($0.condition, $0.attributes) }
+    }
+
+    /// What distinguishes two attribute sets for validation (names and messages do not).
+    private func signature(of attributes: CompiledAttributes) -> String {
+        let validations = attributes.validations.map { "\($0.minLength ?? -1)/\($0.maxLength ?? -1)/\($0.pattern?.source ?? "")" }
+        return [
+            "\(attributes.required)", "\(attributes.forbidden)", "\(attributes.nullable)", "\(attributes.minLength ?? -1)",
+            "\(attributes.maxLength ?? -1)", attributes.minimum?.lexeme ?? "", attributes.maximum?.lexeme ?? "",
+            "\(attributes.minItems ?? -1)", "\(attributes.maxItems ?? -1)", attributes.enumValues.map { "\($0)" } ?? "",
+            attributes.formats.map(\.rawValue).joined(separator: ","), validations.joined(separator: ";"),
+        ].joined(separator: "|")
+    }
+
+    /// Puts one `if`/`then` where its condition can see what it tests: on the object itself when it reads only
+    /// the object's members, otherwise on the root with `then` reaching down to the object.
+    private mutating func place(
+        condition: ExportCondition, then: SchemaValue, field: CompiledField, pathFromRoot: [String]?, into local: inout [SchemaValue]
+    ) {
+        if case .constant(true) = condition {
+            local.append(then)
+            return
+        }
+        if !condition.needsRoot || pathFromRoot == [] {
+            local.append(.object([.init(key: "if", value: condition.schema(prefix: [])), .init(key: "then", value: then)]))
+            return
+        }
+        guard let path = pathFromRoot else {
+            note("A condition on '\(field.key ?? "")' reads outside an array item; it is not exported.")
+            return
+        }
+        var wrapped = then
+        for token in path.reversed() {
+            wrapped = .object([.init(key: "properties", value: .object([.init(key: token, value: wrapped)]))])
+        }
+        rootConditionals.append(.object([.init(key: "if", value: condition.schema(prefix: path)), .init(key: "then", value: wrapped)]))
+    }
+
+    /// A compiled condition as an export condition: contexts given to the export become constants, contexts
+    /// left out become the conditions of their derive rules.
+    private mutating func translate(_ condition: CompiledCondition) -> ExportCondition {
+        switch condition {
+        case .all(let parts): return parts.map { translate($0) }.reduce(.constant(true)) { .and($0, $1) }
+        case .any(let parts): return parts.map { translate($0) }.reduce(.constant(false)) { .or($0, $1) }
+        case .not(let part): return .not(translate(part))
+        case .tenderType(let test): return .constant(test.holds(forContext: tenderType))
+        case .context(let slot, let test):
+            if let value = context[slot] { return .constant(test.holds(forContext: value)) }
+            // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
+            var result = ExportCondition.constant(test.holds(forContext: nil))
+            for rule in schema.contexts[slot].derive.reversed() {
+                let ruleHolds = translateFromRoot(rule.condition)
+                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
+            }
+            return result
+        case .field(let up, let tokens, let test):
+            guard let up else { return .field(tokens: tokens, test: test, fromRoot: true) }
+            guard up == 0 else {
+                note("A condition that climbs above its object ('\(up)/…') is not exported.")
+                return .constant(true)
+            }
+            return .field(tokens: tokens, test: test, fromRoot: false)
+        }
+    }
+
+    /// A derive rule's condition: its pointers start at the request's root.
+    private mutating func translateFromRoot(_ condition: CompiledCondition) -> ExportCondition {
+        switch condition {
+        case .field(_, let tokens, let test): return .field(tokens: tokens, test: test, fromRoot: true)
+        case .all(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(true)) { .and($0, $1) }
+        case .any(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(false)) { .or($0, $1) }
+        case .not(let part): return .not(translateFromRoot(part))
+        default: return translate(condition)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func merge(_ value: SchemaValue, _ extra: [String: SchemaValue], front: Bool = false) -> SchemaValue {
+        guard case .object(let members) = value else { return value }
+        let added = extra.keys.sorted().filter { key in !members.contains { $0.key == key } }.map { SchemaValue.Member(key: $0, value: extra[$0]!) }
+        return .object(front ? added + members : members + added)
+    }
+
+    private func appendAllOf(_ value: SchemaValue, _ items: [SchemaValue]) -> SchemaValue {
+        guard case .object(var members) = value else { return value }
+        if let index = members.firstIndex(where: { $0.key == "allOf" }), case .array(let existing) = members[index].value {
+            members[index].value = .array(existing + items)
+        } else {
+            members.append(.init(key: "allOf", value: .array(items)))
+        }
+        return .object(members)
+    }
+}
+
+/// A condition on its way to JSON Schema, with constants folded.
+indirect enum ExportCondition {
+    case constant(Bool)
+    case and(ExportCondition, ExportCondition)
+    case or(ExportCondition, ExportCondition)
+    case not(ExportCondition)
+    /// A test on a member: from the request's root, or from the object that holds the field.
+    case field(tokens: [String], test: CompiledTest, fromRoot: Bool)
+
+    var simplified: ExportCondition {
+        switch self {
+        case .constant, .field: return self
+        case .not(let inner):
+            let inner = inner.simplified
+            if case .constant(let value) = inner { return .constant(!value) }
+            return .not(inner)
+        case .and(let lhs, let rhs):
+            let (lhs, rhs) = (lhs.simplified, rhs.simplified)
+            if case .constant(false) = lhs { return lhs }
+            if case .constant(false) = rhs { return rhs }
+            if case .constant(true) = lhs { return rhs }
+            if case .constant(true) = rhs { return lhs }
+            return .and(lhs, rhs)
+        case .or(let lhs, let rhs):
+            let (lhs, rhs) = (lhs.simplified, rhs.simplified)
+            if case .constant(true) = lhs { return lhs }
+            if case .constant(true) = rhs { return rhs }
+            if case .constant(false) = lhs { return rhs }
+            if case .constant(false) = rhs { return lhs }
+            return .or(lhs, rhs)
+        }
+    }
+
+    /// Whether the condition reads members from the request's root.
+    var needsRoot: Bool {
+        switch self {
+        case .constant: false
+        case .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.needsRoot || rhs.needsRoot
+        case .not(let inner): inner.needsRoot
+        case .field(_, _, let fromRoot): fromRoot
+        }
+    }
+
+    /// The condition as a schema applied to the root (when `prefix` is the path to the object) or to the object.
+    func schema(prefix: [String]) -> SchemaValue {
+        switch self {
+        case .constant(let value): return .boolean(value)
+        case .and(let lhs, let rhs): return .object([.init(key: "allOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))])
+        case .or(let lhs, let rhs): return .object([.init(key: "anyOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))])
+        case .not(let inner): return .object([.init(key: "not", value: inner.schema(prefix: prefix))])
+        case .field(let tokens, let test, let fromRoot):
+            let path = fromRoot ? tokens : prefix + tokens
+            switch test {
+            case .absent: return .object([.init(key: "not", value: Self.path(path, leaf: .boolean(true)))])
+            case .present: return Self.path(path, leaf: .object([.init(key: "not", value: .object([.init(key: "type", value: .string("null"))]))]))
+            case .null: return Self.path(path, leaf: .object([.init(key: "type", value: .string("null"))]))
+            case .equals(let value): return Self.path(path, leaf: .object([.init(key: "const", value: value)]))
+            case .oneOf(let values): return Self.path(path, leaf: .object([.init(key: "enum", value: .array(values))]))
+            case .matches(let pattern):
+                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(pattern.source))]))
+            }
+        }
+    }
+
+    /// `{type: object, required: [t], properties: {t: …}}` down the path, ending in `leaf`.
+    private static func path(_ tokens: [String], leaf: SchemaValue) -> SchemaValue {
+        guard let first = tokens.first else { return leaf }
+        return .object([
+            .init(key: "type", value: .string("object")),
+            .init(key: "required", value: .array([.string(first)])),
+            .init(key: "properties", value: .object([.init(key: first, value: path(Array(tokens.dropFirst()), leaf: leaf))])),
+        ])
+    }
+}
+
+/// A JSON Schema exported from a compiled schema.
+public struct JSONSchemaExport: Sendable {
+    /// The JSON Schema document.
+    public let document: SchemaValue
+    /// What JSON Schema cannot express of the source schema, one sentence each.
+    public let limitations: [String]
+
+    /// The document as indented JSON text, ending with a newline.
+    public var json: String { document.prettyJSON(indent: "") + "\n" }
+}

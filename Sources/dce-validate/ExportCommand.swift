@@ -1,0 +1,60 @@
+import ArgumentParser
+import DCEEngine
+import Foundation
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a schema as an equivalent JSON Schema (2020-12) for one context and tender type.",
+        discussion: """
+            Contexts given with --context are fixed in the export; contexts left out follow the schema's derive \
+            rules. What JSON Schema cannot express is listed in the document's $comment.
+
+            Example:
+              dce-validate export --schema card-create --to json-schema --context region=US --output card-create.us.json
+            """
+    )
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case jsonSchema = "json-schema"
+    }
+
+    @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
+    var schema: String
+
+    @Option(help: "The export format: json-schema.")
+    var to: Target
+
+    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    var schemas: String?
+
+    @Option(name: .customLong("context"), help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
+    var contexts: [String] = []
+
+    @Option(help: ArgumentHelp("The tender type whose overrides apply.", valueName: "type"))
+    var tenderType: String?
+
+    @Option(help: ArgumentHelp("Write the JSON Schema to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        let context = try ContextOption.parse(contexts)
+        let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
+        guard let compiled = validator.schema(schema) else { throw ExitStatus.failure }
+        let export: JSONSchemaExport
+        do {
+            export = try compiled.exportJSONSchema(context: context, tenderType: tenderType)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(export.json.utf8)) else {
+                Diagnostics.error("cannot write the export to '\(output)'")
+                throw ExitStatus.failure
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(export.json.utf8))
+        }
+    }
+}
