@@ -65,17 +65,19 @@ public struct Validator: Sendable {
         json: [UInt8], schema: String, context: [String: String] = [:], tenderType: String? = nil,
         limits: JSONReader.Limits = .default
     ) throws(ValidatorError) -> ValidationReport {
-        let compiled = try lookUp(schema)
-        let slots = try compiled.contextSlots(context, tenderType: tenderType)
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(bytes: json, limits: limits)
-        } catch {
-            let violation = Violation(
-                path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
-            return ValidationReport(schema: schema, schemaVersion: compiled.version, errors: [violation], context: context, tenderType: tenderType)
-        }
-        return validate(document, against: compiled, slots: slots, tenderType: tenderType, positions: true)
+        try prepare(schema, context: context, tenderType: tenderType).validate(json: json, limits: limits)
+    }
+
+    /// Checks a schema id, context and tender type once, for validating many payloads with them.
+    ///
+    /// - Parameters:
+    ///   - schema: The schema id.
+    ///   - context: Context values; each must be declared by the schema.
+    ///   - tenderType: The payment type whose overrides apply.
+    /// - Returns: The prepared schema.
+    /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
+    public func prepare(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> PreparedSchema {
+        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType)
     }
 
     /// Validates a JSON payload held in `Data`.
@@ -105,29 +107,15 @@ public struct Validator: Sendable {
     public func validate<Request: ValidatableRequest>(
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> ValidationReport {
-        let compiled = try lookUp(Request.schemaID)
-        let slots = try compiled.contextSlots(context, tenderType: tenderType)
-        let bytes: [UInt8]
+        let prepared = try prepare(Request.schemaID, context: context, tenderType: tenderType)
         let document: JSONDocument
         do {
-            bytes = [UInt8](try JSONEncoder().encode(request))
-            document = try JSONDocument(bytes: bytes)
+            document = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request)))
         } catch {
             // Never the request's description: it may hold a PIN.
             throw ValidatorError(code: .encoding, message: "\(Request.self) could not be encoded as JSON")
         }
-        return validate(document, against: compiled, slots: slots, tenderType: tenderType, positions: false)
-    }
-
-    private func validate(
-        _ document: JSONDocument, against schema: CompiledSchema, slots: [String?], tenderType: String?, positions: Bool
-    ) -> ValidationReport {
-        var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
-        evaluation.run()
-        var effective: [String: String] = [:]
-        for (slot, value) in evaluation.context.enumerated() { if let value { effective[schema.contexts[slot].name] = value } }
-        return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: effective, tenderType: tenderType)
+        return prepared.validate(document, positions: false)
     }
 
     private func lookUp(_ id: String) throws(ValidatorError) -> CompiledSchema {

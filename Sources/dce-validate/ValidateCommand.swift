@@ -63,9 +63,10 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let context = try ContextOption.parse(contexts)
         let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
+        let prepared: PreparedSchema
         do {
             // Checks the call once (schema, contexts, tender type) so that every payload gets a report.
-            _ = try validator.validate(json: Array("{}".utf8), schema: schema, context: context, tenderType: tenderType)
+            prepared = try validator.prepare(schema, context: context, tenderType: tenderType)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
@@ -78,7 +79,7 @@ struct ValidateCommand: ParsableCommand {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
-        let runner = BatchRunner(validator: validator, schema: schema, context: context, tenderType: tenderType)
+        let runner = BatchRunner(prepared: prepared)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
         if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }

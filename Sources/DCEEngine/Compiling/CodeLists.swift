@@ -50,4 +50,29 @@ enum CodeLists {
         "YE", "YT",
         "ZA", "ZM", "ZW",
     ]
+
+    /// The currency codes packed as three bytes in a `UInt32`, for lookups without a `String`.
+    private static let packedISO4217: Set<UInt32> = Set(iso4217.map { code in code.utf8.reduce(0) { $0 << 8 | UInt32($1) } })
+
+    /// The country codes as a bitset over the 26 × 26 pairs of capital letters.
+    private static let iso3166Bits: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 11)
+        for code in iso3166Alpha2 {
+            let bytes = Array(code.utf8)
+            let index = Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)
+            bits[index >> 6] |= 1 << UInt64(index & 63)
+        }
+        return bits
+    }()
+
+    static func isISO4217(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 3, bytes.allSatisfy({ $0 &- 65 < 26 }) else { return false }
+        return packedISO4217.contains(UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2]))
+    }
+
+    static func isISO3166Alpha2(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 2, bytes[0] &- 65 < 26, bytes[1] &- 65 < 26 else { return false }
+        let index = Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)
+        return iso3166Bits[index >> 6] & (1 << UInt64(index & 63)) != 0
+    }
 }

@@ -17,10 +17,23 @@ final class CompiledField: Sendable {
     let overrides: [CompiledOverride]
     let fields: [CompiledField]
     let fieldIndex: [String: Int]
+    /// The fields by the bytes of their keys, for lookups during evaluation.
+    let keyTable: KeyTable
+    /// The key escaped as a JSON Pointer token, computed once.
+    let pointerToken: String
     let additionalFields: Bool
     let items: CompiledField?
     let sensitivity: Sensitivity
     let metadata: FieldMetadata
+    /// The attributes for every combination of overrides that hold, indexed by a bitmask over `overrides`
+    /// (bit *i* set when override *i* holds), computed once so that evaluation neither copies nor allocates.
+    /// Empty when a field has more overrides than ``maxPrecomputedOverrides``.
+    let variants: [AttributeSet]
+    /// The base attributes, shared.
+    let baseSet: AttributeSet
+    /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
+    static let maxPrecomputedOverrides = 8
+
     /// The value used when the request has none (`PDMetaData.defaultValue`).
     let defaultValue: SchemaValue?
     /// The field's description, citing where its rules come from.
@@ -40,6 +53,20 @@ final class CompiledField: Sendable {
         var index: [String: Int] = [:]
         for (offset, field) in fields.enumerated() { if let key = field.key { index[key] = offset } }
         self.fieldIndex = index
+        self.keyTable = KeyTable(keys: fields.map(\.key))
+        self.baseSet = AttributeSet(base)
+        if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
+            self.variants = (0..<(1 << overrides.count)).map { mask in
+                var attributes = base
+                for (index, override) in overrides.enumerated() where mask & (1 << index) != 0 {
+                    attributes = attributes.applying(override.patch)
+                }
+                return AttributeSet(attributes)
+            }
+        } else {
+            self.variants = []
+        }
+        self.pointerToken = JSONPointer.escape(key ?? "")
         self.additionalFields = additionalFields
         self.items = items
         self.sensitivity = sensitivity
@@ -47,6 +74,12 @@ final class CompiledField: Sendable {
         self.defaultValue = defaultValue
         self.description = description
     }
+}
+
+/// An immutable, shared set of attributes: passing one around costs a reference count, not a copy.
+final class AttributeSet: Sendable {
+    let value: CompiledAttributes
+    init(_ value: CompiledAttributes) { self.value = value }
 }
 
 /// The checks a field's value must pass, after the overrides that apply have been laid on top.

@@ -15,6 +15,8 @@ public final class CompiledSchema: Sendable {
     let contextSlots: [String: Int]
     /// The tender types the schema distinguishes.
     public let tenderTypes: [String]
+    /// Whether any context has derive rules (so evaluation can skip deriving when none does).
+    let hasDeriveRules: Bool
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
 
@@ -33,6 +35,7 @@ public final class CompiledSchema: Sendable {
         for (slot, context) in contexts.enumerated() { slots[context.name] = slot }
         self.contextSlots = slots
         self.tenderTypes = tenderTypes
+        self.hasDeriveRules = contexts.contains { !$0.derive.isEmpty }
         self.warnings = warnings
     }
 

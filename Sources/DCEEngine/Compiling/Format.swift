@@ -1,4 +1,6 @@
 /// A named format a string value must have (`format` in a schema). A field may list several: any one suffices.
+///
+/// Every check works on the value's UTF-8 bytes, without building a `String`.
 enum Format: String, CaseIterable, Sendable {
     case iso4217
     case iso3166Alpha2 = "iso3166-alpha2"
@@ -9,6 +11,8 @@ enum Format: String, CaseIterable, Sendable {
     case uuid
     case date
     case dateTime = "date-time"
+
+    typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// How messages describe a value of this format.
     var article: String {
@@ -25,42 +29,51 @@ enum Format: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a string has this format.
     func accepts(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { accepts($0) }
+    }
+
+    /// Whether UTF-8 bytes have this format.
+    func accepts(_ bytes: Bytes) -> Bool {
         switch self {
-        case .iso4217: CodeLists.iso4217.contains(value)
-        case .iso3166Alpha2: CodeLists.iso3166Alpha2.contains(value)
-        case .luhn: Self.isLuhn(Array(value.utf8))
-        case .hex: Self.isHex(Array(value.utf8))
-        case .base64: Self.isBase64(Array(value.utf8)[...])
-        case .pemCertificate: Self.isPEMCertificate(value)
-        case .uuid: Self.isUUID(Array(value.utf8))
-        case .date: Self.isDate(Array(value.utf8)[...])
-        case .dateTime: Self.isDateTime(Array(value.utf8))
+        case .iso4217: CodeLists.isISO4217(bytes)
+        case .iso3166Alpha2: CodeLists.isISO3166Alpha2(bytes)
+        case .luhn: Self.isLuhn(bytes)
+        case .hex: Self.isHex(bytes)
+        case .base64: Self.isBase64(bytes)
+        case .pemCertificate: Self.isPEMCertificate(bytes)
+        case .uuid: Self.isUUID(bytes)
+        case .date: Self.isDate(bytes)
+        case .dateTime: Self.isDateTime(bytes)
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
     private static func isHexDigit(_ byte: UInt8) -> Bool { JSONReader.hexValue(byte) != nil }
 
-    static func isLuhn(_ bytes: [UInt8]) -> Bool {
+    static func isLuhn(_ bytes: Bytes) -> Bool {
         guard (12...19).contains(bytes.count), bytes.allSatisfy(isDigit) else { return false }
         var sum = 0
-        for (offset, byte) in bytes.reversed().enumerated() {
+        var double = false
+        for byte in bytes.reversed() {
             var digit = Int(byte - 0x30)
-            if offset % 2 == 1 {
+            if double {
                 digit *= 2
                 if digit > 9 { digit -= 9 }
             }
             sum += digit
+            double.toggle()
         }
         return sum % 10 == 0
     }
 
-    static func isHex(_ bytes: [UInt8]) -> Bool {
+    static func isHex(_ bytes: Bytes) -> Bool {
         !bytes.isEmpty && bytes.count % 2 == 0 && bytes.allSatisfy(isHexDigit)
     }
 
-    static func isBase64(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isBase64(_ bytes: Bytes) -> Bool {
         guard !bytes.isEmpty, bytes.count % 4 == 0 else { return false }
         var padding = 0
         for byte in bytes {
@@ -75,24 +88,26 @@ enum Format: String, CaseIterable, Sendable {
         return padding <= 2
     }
 
-    static func isPEMCertificate(_ value: String) -> Bool {
-        // Split on bytes: in Swift "\r\n" is one Character, so splitting a String on "\n" would miss CRLF lines.
-        var lines = Array(value.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+    private static let pemBegin = Array("-----BEGIN CERTIFICATE-----".utf8)
+    private static let pemEnd = Array("-----END CERTIFICATE-----".utf8)
+
+    /// Lines are split on LF bytes with an optional CR before each (in Swift, "\r\n" is one Character, so this is
+    /// done on bytes).
+    static func isPEMCertificate(_ bytes: Bytes) -> Bool {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
         if lines.last?.isEmpty == true { lines.removeLast() }  // one final line break is usual
-        guard lines.count >= 3, Array(lines[0]) == Array("-----BEGIN CERTIFICATE-----".utf8),
-            Array(lines[lines.count - 1]) == Array("-----END CERTIFICATE-----".utf8)
-        else { return false }
+        guard lines.count >= 3, lines[0].elementsEqual(pemBegin), lines[lines.count - 1].elementsEqual(pemEnd) else { return false }
         let body = lines[1..<(lines.count - 1)]
         guard body.allSatisfy({ !$0.isEmpty && $0.count <= 64 }) else { return false }
-        return isBase64(Array(body.joined())[...])
+        return Array(body.joined()).withUnsafeBufferPointer(isBase64)
     }
 
-    static func isUUID(_ bytes: [UInt8]) -> Bool {
+    static func isUUID(_ bytes: Bytes) -> Bool {
         guard bytes.count == 36 else { return false }
         for (offset, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(offset) {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
                 if byte != UInt8(ascii: "-") { return false }
             } else if !isHexDigit(byte) {
                 return false
@@ -101,26 +116,34 @@ enum Format: String, CaseIterable, Sendable {
         return true
     }
 
-    private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
-        guard !bytes.isEmpty, bytes.allSatisfy(isDigit) else { return nil }
-        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    private static func number(_ bytes: Bytes, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+            value = value * 10 + Int(bytes[index] - 0x30)
+        }
+        return value
     }
 
-    static func isDate(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let start = bytes.startIndex
-        guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"),
-            let year = number(bytes[start..<(start + 4)]), let month = number(bytes[(start + 5)..<(start + 7)]),
-            let day = number(bytes[(start + 8)..<(start + 10)]), (1...12).contains(month), day >= 1
+    /// `YYYY-MM-DD`, a real calendar date, starting at `start`.
+    static func isDate(_ bytes: Bytes, at start: Int = 0, exact: Bool = true) -> Bool {
+        guard bytes.count >= start + 10, !exact || bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"),
+            bytes[start + 7] == UInt8(ascii: "-"), let year = number(bytes, start..<(start + 4)),
+            let month = number(bytes, (start + 5)..<(start + 7)), let day = number(bytes, (start + 8)..<(start + 10)),
+            (1...12).contains(month), day >= 1
         else { return false }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= days[month - 1]
+        let days = month == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+        return day <= days
     }
 
     /// RFC 3339 `date-time`: `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`.
-    static func isDateTime(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 20, isDate(bytes[0..<10]), bytes[10] | 0x20 == UInt8(ascii: "t") else { return false }
-        guard isTime(bytes[11..<19]) else { return false }
+    static func isDateTime(_ bytes: Bytes) -> Bool {
+        guard bytes.count >= 20, isDate(bytes, at: 0, exact: false), bytes[10] | 0x20 == UInt8(ascii: "t"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hours = number(bytes, 11..<13), let minutes = number(bytes, 14..<16), let seconds = number(bytes, 17..<19),
+            hours <= 23, minutes <= 59, seconds <= 60  // 60: a leap second
+        else { return false }
         var index = 19
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -132,17 +155,8 @@ enum Format: String, CaseIterable, Sendable {
         if bytes[index] | 0x20 == UInt8(ascii: "z") { return index == bytes.count - 1 }
         guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes.count - index == 6,
             bytes[index + 3] == UInt8(ascii: ":"),
-            let hours = number(bytes[(index + 1)..<(index + 3)]), let minutes = number(bytes[(index + 4)..<(index + 6)])
+            let offsetHours = number(bytes, (index + 1)..<(index + 3)), let offsetMinutes = number(bytes, (index + 4)..<(index + 6))
         else { return false }
-        return hours <= 23 && minutes <= 59
-    }
-
-    private static func isTime(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let start = bytes.startIndex
-        guard bytes[start + 2] == UInt8(ascii: ":"), bytes[start + 5] == UInt8(ascii: ":"),
-            let hours = number(bytes[start..<(start + 2)]), let minutes = number(bytes[(start + 3)..<(start + 5)]),
-            let seconds = number(bytes[(start + 6)..<(start + 8)])
-        else { return false }
-        return hours <= 23 && minutes <= 59 && seconds <= 60  // 60: a leap second
+        return offsetHours <= 23 && offsetMinutes <= 59
     }
 }

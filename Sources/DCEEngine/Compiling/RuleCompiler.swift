@@ -52,7 +52,7 @@ struct RuleCompiler {
     // MARK: - Fields
 
     /// Compiles a field; `containers` are the object and array fields enclosing it, innermost last.
-    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField]) -> CompiledField? {
+    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: String = "") -> CompiledField? {
         let attributes = field.attributes
         guard let dataType = attributes.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
             report(.missingAttribute, "field \(label(field)) has no 'dataType'", field.location)
@@ -60,7 +60,7 @@ struct RuleCompiler {
         }
         checkApplicability(attributes, of: field, dataType: dataType, at: field.location)
         checkContradiction(attributes, label: label(field), at: field.location)
-        let name = attributes.name ?? field.key ?? (containers.isEmpty ? "The request" : "")
+        let name = attributes.name ?? field.key ?? (containers.isEmpty ? "The request" : "\(parentName) item")
         var base = CompiledAttributes(name: name)
         base = base.applying(patch(from: attributes, dataType: dataType, field: field))
         checkRanges(base, at: field.location, label: label(field))
@@ -92,7 +92,7 @@ struct RuleCompiler {
                 report(.missingAttribute, "Array field \(label(field)) needs 'items'", field.location)
                 return nil
             }
-            items = compile(itemDefinition, containers: containers + [field])
+            items = compile(itemDefinition, containers: containers + [field], parentName: name)
         } else if field.items != nil {
             report(.inapplicableAttribute, "'items' applies to Array fields, not \(dataType.rawValue)", field.location)
         }
@@ -340,7 +340,7 @@ struct RuleCompiler {
         guard let defaultValue = field.defaultValue else { return }
         guard let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8)) else { return }
         var evaluation = Evaluation(document: document, schema: schema, context: [], tenderType: nil, positions: false)
-        evaluation.checkValue(document.root, of: field, attributes: field.base, pointer: "", containers: [])
+        evaluation.checkValue(document.root, of: field, attributes: field.baseSet)
         for violation in evaluation.violations {
             report(.invalidDefault, "the defaultValue breaks the field's own rules: \(violation.message)", field.location)
         }

@@ -1,6 +1,9 @@
 internal import DCEPattern
 
 /// One run of a compiled schema over one request: walks the value tree once and collects every violation.
+///
+/// The walk allocates only for violations: member names are matched on their bytes, strings are checked on their
+/// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported.
 struct Evaluation {
     let document: JSONDocument
     let schema: CompiledSchema
@@ -10,6 +13,15 @@ struct Evaluation {
     /// Whether violations carry line and column (not for requests encoded from Swift values).
     let positions: Bool
     private(set) var violations: [Violation] = []
+    /// The objects and arrays enclosing the value being checked, innermost last (relative pointers start here).
+    private var containers: [JSONDocument.Index] = []
+    /// The escaped pointer tokens of the value being checked.
+    private var path: [PathToken] = []
+
+    private enum PathToken {
+        case key(String)
+        case index(Int)
+    }
 
     init(document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool) {
         self.document = document
@@ -17,18 +29,23 @@ struct Evaluation {
         self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
         self.tenderType = tenderType
         self.positions = positions
+        containers.reserveCapacity(16)
+        path.reserveCapacity(16)
     }
 
     /// Checks the whole request.
     mutating func run() {
         deriveContexts()
-        checkValue(document.root, of: schema.root, attributes: schema.root.base, pointer: "", containers: [])
+        checkValue(document.root, of: schema.root, attributes: schema.root.baseSet)
     }
 
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
     mutating func deriveContexts() {
+        guard schema.hasDeriveRules else { return }
+        containers = [document.root]
+        defer { containers.removeAll(keepingCapacity: true) }
         for (slot, definition) in schema.contexts.enumerated() where context[slot] == nil {
-            for rule in definition.derive where holds(rule.condition, containers: [document.root]) {
+            for rule in definition.derive where holds(rule.condition) {
                 context[slot] = rule.value
                 break
             }
@@ -38,52 +55,58 @@ struct Evaluation {
     // MARK: - Values
 
     /// The attributes in force for a field: the base, then every override whose condition holds, in order.
-    func attributes(of field: CompiledField, containers: [JSONDocument.Index]) -> CompiledAttributes {
-        guard !field.overrides.isEmpty else { return field.base }
+    func attributes(of field: CompiledField) -> AttributeSet {
+        guard !field.overrides.isEmpty else { return field.baseSet }
+        if !field.variants.isEmpty {
+            var mask = 0
+            for (index, override) in field.overrides.enumerated() where holds(override.condition) { mask |= 1 << index }
+            return field.variants[mask]
+        }
         var attributes = field.base
-        for override in field.overrides where holds(override.condition, containers: containers) {
+        for override in field.overrides where holds(override.condition) {
             attributes = attributes.applying(override.patch)
         }
-        return attributes
+        return AttributeSet(attributes)
     }
 
-    /// Checks a present value (possibly `null`) against a field.
-    mutating func checkValue(
-        _ value: JSONDocument.Index, of field: CompiledField, attributes: CompiledAttributes, pointer: String,
-        containers: [JSONDocument.Index]
-    ) {
+    /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
+    mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
+        let attributes = set.value
         let name = attributes.name
-        let key = field.key ?? ""
         if attributes.forbidden {
-            add(pointer, key, .forbidden, attributes.message ?? "\(name) must not be sent here", at: value)
+            add(field, .forbidden, attributes.message ?? "\(name) must not be sent here", at: value)
             return
         }
         let kind = document.kind(of: value)
         if kind == .null {
             if attributes.required {
-                add(pointer, key, .required, "\(name) is required and cannot be null", at: value)
+                add(field, .required, "\(name) is required and cannot be null", at: value)
             } else if !attributes.nullable {
-                add(pointer, key, .null, "\(name) cannot be null (leave it out instead)", at: value)
+                add(field, .null, "\(name) cannot be null (leave it out instead)", at: value)
             }
             return
         }
         guard typeMatches(kind, value, field.dataType) else {
             let found = kind == .number && field.dataType == .integer ? "a number with a fraction" : kind.description
-            add(pointer, key, .type, "\(name) must be \(field.dataType.article), not \(found)", at: value)
+            add(field, .type, "\(name) must be \(field.dataType.article), not \(found)", at: value)
             return
         }
         switch field.dataType {
         case .string, .date, .dateTime:
-            checkString(value, field: field, attributes: attributes, pointer: pointer, key: key)
+            checkString(value, field: field, attributes: set)
         case .integer, .number:
-            checkNumber(value, attributes: attributes, pointer: pointer, key: key)
+            checkNumber(value, field: field, attributes: set)
         case .boolean:
-            checkEnum(value, attributes: attributes, pointer: pointer, key: key)
+            checkEnum(value, field: field, attributes: set)
         case .object:
-            checkEnum(value, attributes: attributes, pointer: pointer, key: key)
-            checkObject(value, of: field, pointer: pointer, containers: containers + [value])
+            checkEnum(value, field: field, attributes: set)
+            containers.append(value)
+            checkObject(value, of: field)
+            containers.removeLast()
         case .array:
-            checkArray(value, of: field, attributes: attributes, pointer: pointer, key: key, containers: containers + [value])
+            containers.append(value)
+            checkArray(value, of: field, attributes: set)
+            containers.removeLast()
         }
     }
 
@@ -99,147 +122,160 @@ struct Evaluation {
         }
     }
 
-    private mutating func checkString(
-        _ value: JSONDocument.Index, field: CompiledField, attributes: CompiledAttributes, pointer: String, key: String
-    ) {
+    private mutating func checkString(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
+        let attributes = set.value
+        // Collect verdicts on the bytes first; messages are built only for what failed.
+        var failures: [(ViolationCode, String?)] = []
+        var length = 0
+        document.withStringBytes(at: value) { bytes in
+            for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
+            if let min = attributes.minLength, length < min { failures.append((.minLength, nil)) }
+            if let max = attributes.maxLength, length > max { failures.append((.maxLength, nil)) }
+            if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, Format.date.article)) }
+            if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, Format.dateTime.article)) }
+            if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(bytes) }) {
+                failures.append((.format, attributes.formats.map(\.article).joined(separator: ", or ")))
+            }
+            for (offset, validation) in attributes.validations.enumerated() {
+                if let min = validation.minLength, length < min { failures.append((.minLength, "\(offset)")) }
+                if let max = validation.maxLength, length > max { failures.append((.maxLength, "\(offset)")) }
+                guard let pattern = validation.pattern else { continue }
+                switch pattern.match(bytes: bytes, knownValidUTF8: true) {
+                case .match: break
+                case .noMatch: failures.append((.regex, "\(offset)"))
+                case .limitExceeded, .error(_): failures.append((.regexLimit, "\(offset)"))
+                }
+            }
+        }
+        if attributes.enumValues != nil { checkEnum(value, field: field, attributes: set) }
+        guard !failures.isEmpty else { return }
         let name = attributes.name
-        let text = document.string(at: value)
-        let length = text.unicodeScalars.count
-        let sensitive = !field.sensitivity.isEmpty
-        let actual = sensitive ? "" : " (it has \(length))"
-        if let min = attributes.minLength, length < min {
-            add(pointer, key, .minLength, attributes.message ?? "\(name) must be at least \(min) characters\(actual)", at: value)
-        }
-        if let max = attributes.maxLength, length > max {
-            add(pointer, key, .maxLength, attributes.message ?? "\(name) must be at most \(max) characters\(actual)", at: value)
-        }
-        if field.dataType == .date, !Format.date.accepts(text) {
-            add(pointer, key, .format, "\(name) must be \(Format.date.article)", at: value)
-        } else if field.dataType == .dateTime, !Format.dateTime.accepts(text) {
-            add(pointer, key, .format, "\(name) must be \(Format.dateTime.article)", at: value)
-        }
-        checkEnum(value, attributes: attributes, pointer: pointer, key: key)
-        if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(text) }) {
-            let expected = attributes.formats.map(\.article).joined(separator: ", or ")
-            add(pointer, key, .format, attributes.message ?? "\(name) must be \(expected)", at: value)
-        }
-        for validation in attributes.validations {
-            if let min = validation.minLength, length < min {
-                add(pointer, key, .minLength, validation.message ?? "\(name) must be at least \(min) characters\(actual)", at: value)
+        let actual = field.sensitivity.isEmpty ? " (it has \(length))" : ""
+        for (code, detail) in failures {
+            let validation = (code == .format ? nil : detail.flatMap(Int.init)).map { attributes.validations[$0] }
+            let message: String
+            switch code {
+            case .minLength:
+                let min = validation?.minLength ?? attributes.minLength ?? 0
+                message = validation?.message ?? attributes.message ?? "\(name) must be at least \(min) characters\(actual)"
+            case .maxLength:
+                let max = validation?.maxLength ?? attributes.maxLength ?? 0
+                message = validation?.message ?? attributes.message ?? "\(name) must be at most \(max) characters\(actual)"
+            case .format:
+                message = (field.dataType == .string ? attributes.message : nil) ?? "\(name) must be \(detail ?? "")"
+            case .regex:
+                message = validation?.message ?? "\(name) must match the pattern \(validation?.pattern?.source ?? "")"
+            default:
+                message = "\(name) could not be checked against the pattern \(validation?.pattern?.source ?? ""): the match exceeded its limits"
             }
-            if let max = validation.maxLength, length > max {
-                add(pointer, key, .maxLength, validation.message ?? "\(name) must be at most \(max) characters\(actual)", at: value)
-            }
-            guard let pattern = validation.pattern else { continue }
-            switch pattern.match(text) {
-            case .match: break
-            case .noMatch:
-                add(pointer, key, .regex, validation.message ?? "\(name) must match the pattern \(pattern.source)", at: value)
-            case .limitExceeded, .error(_):
-                add(
-                    pointer, key, .regexLimit,
-                    "\(name) could not be checked against the pattern \(pattern.source): the match exceeded its limits",
-                    at: value)
-            }
+            add(field, code, message, at: value)
         }
     }
 
-    private mutating func checkNumber(_ value: JSONDocument.Index, attributes: CompiledAttributes, pointer: String, key: String) {
+    private mutating func checkNumber(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
+        let attributes = set.value
         let name = attributes.name
         if attributes.minimum != nil || attributes.maximum != nil {
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
             if let min = attributes.minimum, number < min {
-                add(pointer, key, .minimum, attributes.message ?? "\(name) must be at least \(min)", at: value)
+                add(field, .minimum, attributes.message ?? "\(name) must be at least \(min)", at: value)
             }
             if let max = attributes.maximum, max < number {
-                add(pointer, key, .maximum, attributes.message ?? "\(name) must be at most \(max)", at: value)
+                add(field, .maximum, attributes.message ?? "\(name) must be at most \(max)", at: value)
             }
         }
-        checkEnum(value, attributes: attributes, pointer: pointer, key: key)
+        checkEnum(value, field: field, attributes: set)
     }
 
-    private mutating func checkEnum(_ value: JSONDocument.Index, attributes: CompiledAttributes, pointer: String, key: String) {
+    private mutating func checkEnum(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
+        let attributes = set.value
         guard let values = attributes.enumValues, !values.contains(where: { $0.matches(document, at: value) }) else { return }
         let list = values.map { value in
             if case .string(let text) = value { return text }
             return value.json
         }
         let expected = list.count == 1 ? list[0] : "one of " + list.joined(separator: ", ")
-        add(pointer, key, .enum, attributes.message ?? "\(attributes.name) must be \(expected)", at: value)
+        add(field, .enum, attributes.message ?? "\(attributes.name) must be \(expected)", at: value)
     }
 
-    private mutating func checkObject(
-        _ object: JSONDocument.Index, of field: CompiledField, pointer: String, containers: [JSONDocument.Index]
-    ) {
-        var found = [JSONDocument.Index?](repeating: nil, count: field.fields.count)
-        var unknownSeen: Set<String> = []
-        for (keyIndex, valueIndex) in document.members(of: object) {
-            let key = document.string(at: keyIndex)
-            let memberPointer = JSONPointer.appending(key, to: pointer)
-            if let offset = field.fieldIndex[key] {
-                if found[offset] != nil {
-                    add(memberPointer, key, .duplicateKey, "\(field.fields[offset].base.name) appears more than once", at: keyIndex)
-                } else {
-                    found[offset] = valueIndex
+    private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
+        let count = field.fields.count
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(count, 1)) { found in
+            found.initialize(repeating: -1)
+            var unknownSeen: Set<String>?
+            for (keyIndex, valueIndex) in document.members(of: object) {
+                let offset = document.withStringBytes(at: keyIndex) { field.keyTable.lookup($0) }
+                if let offset {
+                    if found[offset] >= 0 {
+                        let child = field.fields[offset]
+                        path.append(.key(child.pointerToken))
+                        add(child, .duplicateKey, "\(child.base.name) appears more than once", at: keyIndex)
+                        path.removeLast()
+                    } else {
+                        found[offset] = valueIndex
+                    }
+                    continue
                 }
-            } else if !unknownSeen.insert(key).inserted {
-                add(memberPointer, key, .duplicateKey, "'\(key)' appears more than once", at: keyIndex)
-            } else if !field.additionalFields {
-                let hint = Suggestion.hint(for: key, in: field.fields.compactMap(\.key))
-                add(memberPointer, key, .unknownField, "'\(key)' is not a field of \(field.base.name)\(hint)", at: keyIndex)
-            }
-        }
-        for (offset, child) in field.fields.enumerated() {
-            let childKey = child.key ?? ""
-            let childPointer = JSONPointer.appending(childKey, to: pointer)
-            let attributes = attributes(of: child, containers: containers)
-            guard let value = found[offset] else {
-                if attributes.required && !attributes.forbidden {
-                    add(childPointer, childKey, .required, attributes.message ?? "\(attributes.name) is required", at: object)
+                let key = document.string(at: keyIndex)
+                path.append(.key(JSONPointer.escape(key)))
+                if unknownSeen == nil { unknownSeen = [] }
+                if !unknownSeen!.insert(key).inserted {
+                    add(key: key, .duplicateKey, "'\(key)' appears more than once", at: keyIndex)
+                } else if !field.additionalFields {
+                    let hint = Suggestion.hint(for: key, in: field.fields.compactMap(\.key))
+                    add(key: key, .unknownField, "'\(key)' is not a field of \(field.base.name)\(hint)", at: keyIndex)
                 }
-                continue
+                path.removeLast()
             }
-            checkValue(value, of: child, attributes: attributes, pointer: childPointer, containers: containers)
+            for (offset, child) in field.fields.enumerated() {
+                let set = attributes(of: child)
+                if found[offset] >= 0 {
+                    path.append(.key(child.pointerToken))
+                    checkValue(found[offset], of: child, attributes: set)
+                    path.removeLast()
+                } else if set.value.required && !set.value.forbidden {
+                    path.append(.key(child.pointerToken))
+                    add(child, .required, set.value.message ?? "\(set.value.name) is required", at: object)
+                    path.removeLast()
+                }
+            }
         }
     }
 
-    private mutating func checkArray(
-        _ array: JSONDocument.Index, of field: CompiledField, attributes: CompiledAttributes, pointer: String, key: String,
-        containers: [JSONDocument.Index]
-    ) {
+    private mutating func checkArray(_ array: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
+        let attributes = set.value
         let count = document.count(of: array)
         if let min = attributes.minItems, count < min {
-            add(pointer, key, .minItems, attributes.message ?? "\(attributes.name) must have at least \(min) item\(min == 1 ? "" : "s") (it has \(count))", at: array)
+            add(field, .minItems, attributes.message ?? "\(attributes.name) must have at least \(min) item\(min == 1 ? "" : "s") (it has \(count))", at: array)
         }
         if let max = attributes.maxItems, count > max {
-            add(pointer, key, .maxItems, attributes.message ?? "\(attributes.name) must have at most \(max) item\(max == 1 ? "" : "s") (it has \(count))", at: array)
+            add(field, .maxItems, attributes.message ?? "\(attributes.name) must have at most \(max) item\(max == 1 ? "" : "s") (it has \(count))", at: array)
         }
-        checkEnum(array, attributes: attributes, pointer: pointer, key: key)
+        checkEnum(array, field: field, attributes: set)
         guard let items = field.items else { return }
         for (offset, element) in document.elements(of: array).enumerated() {
-            let itemAttributes = self.attributes(of: items, containers: containers)
-            var named = itemAttributes
-            if named.name.isEmpty { named.name = "\(attributes.name) item \(offset)" }
-            checkValue(element, of: items, attributes: named, pointer: "\(pointer)/\(offset)", containers: containers)
+            path.append(.index(offset))
+            checkValue(element, of: items, attributes: self.attributes(of: items))
+            path.removeLast()
         }
     }
 
     // MARK: - Conditions
 
-    func holds(_ condition: CompiledCondition, containers: [JSONDocument.Index]) -> Bool {
+    func holds(_ condition: CompiledCondition) -> Bool {
         switch condition {
-        case .all(let parts): return parts.allSatisfy { holds($0, containers: containers) }
-        case .any(let parts): return parts.contains { holds($0, containers: containers) }
-        case .not(let part): return !holds(part, containers: containers)
+        case .all(let parts): return parts.allSatisfy { holds($0) }
+        case .any(let parts): return parts.contains { holds($0) }
+        case .not(let part): return !holds(part)
         case .context(let slot, let test): return test.holds(forContext: context[slot])
         case .tenderType(let test): return test.holds(forContext: tenderType)
         case .field(let up, let tokens, let test):
-            return test.holds(for: resolve(up: up, tokens: tokens, containers: containers), in: document)
+            return test.holds(for: resolve(up: up, tokens: tokens), in: document)
         }
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    func resolve(up: Int?, tokens: [String], containers: [JSONDocument.Index]) -> JSONDocument.Index? {
+    func resolve(up: Int?, tokens: [String]) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if let up {
             guard up < containers.count else { return nil }
@@ -254,7 +290,10 @@ struct Evaluation {
                 current = next
             case .array:
                 guard let position = Int(token), position >= 0, position < document.count(of: current) else { return nil }
-                current = Array(document.elements(of: current))[position]
+                var elements = document.elements(of: current)
+                for _ in 0..<position { _ = elements.next() }
+                guard let element = elements.next() else { return nil }
+                current = element
             default:
                 return nil
             }
@@ -264,9 +303,25 @@ struct Evaluation {
 
     // MARK: - Reporting
 
-    private mutating func add(_ path: String, _ key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
+    /// The JSON Pointer of the value being checked.
+    private var pointer: String {
+        var result = ""
+        for token in path {
+            switch token {
+            case .key(let escaped): result += "/" + escaped
+            case .index(let index): result += "/\(index)"
+            }
+        }
+        return result
+    }
+
+    private mutating func add(_ field: CompiledField, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
+        add(key: field.key ?? "", rule, message, at: node)
+    }
+
+    private mutating func add(key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
         violations.append(Violation(
-            path: path, key: key, rule: rule, message: message, position: positions ? document.position(of: node) : nil))
+            path: pointer, key: key, rule: rule, message: message, position: positions ? document.position(of: node) : nil))
     }
 }
 
@@ -293,7 +348,7 @@ extension CompiledTest {
         case .oneOf(let expected): return value.map { index in expected.contains { $0.matches(document, at: index) } } ?? false
         case .matches(let pattern):
             guard let value, document.kind(of: value) == .string else { return false }
-            return pattern.match(document.string(at: value)) == .match
+            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true) == .match }
         }
     }
 }

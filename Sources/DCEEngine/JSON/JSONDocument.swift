@@ -115,6 +115,17 @@ public struct JSONDocument: Sendable {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of a string node's decoded text; without escapes, straight from the input.
+    func withStringBytes<Result>(at index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let node = nodes[index]
+        guard node.flag else {
+            return bytes.withUnsafeBufferPointer { buffer in
+                body(UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
+            }
+        }
+        return Array(string(at: index).utf8).withUnsafeBufferPointer(body)
+    }
+
     /// A number node's lexeme, exactly as written.
     func numberLexeme(at index: Index) -> String {
         let node = nodes[index]

@@ -64,20 +64,11 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A JSON string literal for `text`.
     static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{0}"..."\u{1F}": result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var builder = ByteBuilder(capacity: text.utf8.count + 2)
+        builder.appendJSONString(text)
+        return builder.string
     }
 
     /// Reads a value from a schema document node.

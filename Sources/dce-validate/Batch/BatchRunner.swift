@@ -4,10 +4,8 @@ import Foundation
 /// Validates payloads in chunks on every core, then hands the verdicts, in input order, to each report writer:
 /// memory holds one chunk, however long the run.
 struct BatchRunner {
-    let validator: Validator
-    let schema: String
-    let context: [String: String]
-    let tenderType: String?
+    let prepared: PreparedSchema
+    var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
         case report(PayloadReport)
@@ -97,12 +95,7 @@ struct BatchRunner {
             line = recordLine
             bytes = recordBytes
         }
-        do {
-            let report = try validator.validate(json: bytes, schema: schema, context: context, tenderType: tenderType)
-            return .report(PayloadReport(file: file, line: line, report: report))
-        } catch {
-            return .unreadable("\(error)")  // not reached: the call was checked before the run
-        }
+        return .report(PayloadReport(file: file, line: line, report: prepared.validate(json: bytes)))
     }
 }
 

@@ -1,16 +1,32 @@
 /// Renders the JSON document of the `dce-validate --format json` contract, one payload at a time.
 struct JSONRenderer {
     func payload(_ payload: PayloadReport) -> String {
-        var output = "{\"file\":\(SchemaValue.quote(payload.file)),"
-        if let line = payload.line { output += "\"line\":\(line)," }
-        output += "\"valid\":\(payload.valid),\"errors\":["
-        for (index, error) in payload.errors.enumerated() {
-            if index > 0 { output += "," }
-            output += "{\"path\":\(SchemaValue.quote(error.path)),\"key\":\(SchemaValue.quote(error.key))"
-            output += ",\"rule\":\(SchemaValue.quote(error.rule.rawValue)),\"message\":\(SchemaValue.quote(error.message))"
-            if let line = error.line, let column = error.column { output += ",\"line\":\(line),\"column\":\(column)" }
-            output += "}"
+        var output = ByteBuilder(capacity: 64 + payload.errors.count * 160)
+        output.append("{\"file\":")
+        output.appendJSONString(payload.file)
+        if let line = payload.line {
+            output.append(",\"line\":")
+            output.append(line)
         }
-        return output + "]}"
+        output.append(payload.valid ? ",\"valid\":true,\"errors\":[" : ",\"valid\":false,\"errors\":[")
+        for (index, error) in payload.errors.enumerated() {
+            output.append(index > 0 ? ",{\"path\":" : "{\"path\":")
+            output.appendJSONString(error.path)
+            output.append(",\"key\":")
+            output.appendJSONString(error.key)
+            output.append(",\"rule\":")
+            output.appendJSONString(error.rule.rawValue)
+            output.append(",\"message\":")
+            output.appendJSONString(error.message)
+            if let line = error.line, let column = error.column {
+                output.append(",\"line\":")
+                output.append(line)
+                output.append(",\"column\":")
+                output.append(column)
+            }
+            output.append("}")
+        }
+        output.append("]}")
+        return output.string
     }
 }

@@ -5,14 +5,30 @@ struct TextRenderer {
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     func lines(for payload: PayloadReport) -> String {
-        var output = ""
+        guard !payload.errors.isEmpty else { return "" }
+        var output = ByteBuilder(capacity: payload.errors.count * 160)
         for error in payload.errors {
-            let location = [payload.file, error.line.map(String.init), error.column.map(String.init)]
-                .compactMap { $0 }.joined(separator: ":")
-            let path = error.path.isEmpty ? "" : "\(error.path): "
-            output += "\(paint(location, "1")): \(paint("error", "1;31")): \(path)\(error.message) \(paint("[\(error.rule)]", "2"))\n"
+            if color { output.append("\u{1B}[1m") }
+            output.append(payload.file)
+            if let line = error.line {
+                output.append(":")
+                output.append(line)
+                if let column = error.column {
+                    output.append(":")
+                    output.append(column)
+                }
+            }
+            output.append(color ? "\u{1B}[0m: \u{1B}[1;31merror\u{1B}[0m: " : ": error: ")
+            if !error.path.isEmpty {
+                output.append(error.path)
+                output.append(": ")
+            }
+            output.append(error.message)
+            output.append(color ? " \u{1B}[2m[" : " [")
+            output.append(error.rule.rawValue)
+            output.append(color ? "]\u{1B}[0m\n" : "]\n")
         }
-        return output
+        return output.string
     }
 
     func summary(schema: String, payloads: Int, invalid: Int, errors: Int) -> String {

@@ -1,0 +1,60 @@
+/// A compiled schema with its context and tender type checked once, ready to validate many payloads.
+///
+/// ```swift
+/// let prepared = try validator.prepare("card-create", context: ["region": "EU"])
+/// for payload in payloads { let report = prepared.validate(json: payload) }   // no throwing, no re-checking
+/// ```
+public struct PreparedSchema: Sendable {
+    /// The compiled schema.
+    public let schema: CompiledSchema
+    /// The tender type whose overrides apply.
+    public let tenderType: String?
+    private let slots: [String?]
+    private let context: [String: String]
+
+    init(schema: CompiledSchema, context: [String: String], tenderType: String?) throws(ValidatorError) {
+        self.schema = schema
+        self.tenderType = tenderType
+        self.context = context
+        self.slots = try schema.contextSlots(context, tenderType: tenderType)
+    }
+
+    /// Validates a JSON payload; a payload that is not JSON gets a report with rule `json`.
+    ///
+    /// - Parameters:
+    ///   - json: The payload as UTF-8 bytes.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: The report.
+    public func validate(json: [UInt8], limits: JSONReader.Limits = .default) -> ValidationReport {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: json, limits: limits)
+        } catch {
+            let violation = Violation(
+                path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
+            return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
+        }
+        return validate(document)
+    }
+
+    /// Validates a payload that has already been read.
+    ///
+    /// - Parameter document: The payload.
+    /// - Returns: The report, with lines and columns.
+    public func validate(_ document: JSONDocument) -> ValidationReport {
+        validate(document, positions: true)
+    }
+
+    func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
+        var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
+        evaluation.run()
+        var effective = context
+        if schema.hasDeriveRules {
+            for (slot, value) in evaluation.context.enumerated() where slots[slot] == nil {
+                if let value { effective[schema.contexts[slot].name] = value }
+            }
+        }
+        return ValidationReport(
+            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: effective, tenderType: tenderType)
+    }
+}
