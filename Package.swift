@@ -44,6 +44,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "dce-benchmark",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DCEPatternTests",
             dependencies: ["DCEPattern"],

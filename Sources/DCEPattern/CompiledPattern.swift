@@ -81,8 +81,27 @@ package final class CompiledPattern: @unchecked Sendable {
     ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) -> MatchOutcome {
-        guard let matchData = pcre2_match_data_create_from_pattern_8(code, nil) else { return .error(0) }
-        defer { pcre2_match_data_free_8(matchData) }
+        let scratch = MatchScratch()
+        return match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
+    }
+
+    /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread.
+    ///
+    /// - Parameters:
+    ///   - bytes: The subject.
+    ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
+    ///   - scratch: Match data owned by the calling thread.
+    /// - Returns: Whether the pattern matched, or that the match hit a limit.
+    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
+        guard let matchData = scratch.data else { return .error(0) }
+        if isJITCompiled && knownValidUTF8 {
+            // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
+            let empty: [UInt8] = [0]
+            let result = empty.withUnsafeBufferPointer { fallback in
+                pcre2_jit_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
+            }
+            if result != PCRE2_ERROR_JIT_STACKLIMIT { return Self.outcome(of: result) }
+        }
         let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
         // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
         let empty: [UInt8] = [0]
@@ -116,5 +135,20 @@ package final class CompiledPattern: @unchecked Sendable {
         let length = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
         guard length > 0 else { return "PCRE2 error \(errorCode)" }
         return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
+    }
+}
+
+/// Match data for one thread's matches: PCRE2 match data may not be shared between threads, and creating it for
+/// every match costs an allocation. One pair of offsets is enough, since only whether a pattern matches is used.
+package final class MatchScratch {
+    fileprivate let data: OpaquePointer?
+
+    /// Creates match data.
+    package init() {
+        data = pcre2_match_data_create_8(1, nil)
+    }
+
+    deinit {
+        pcre2_match_data_free_8(data)
     }
 }

@@ -44,6 +44,9 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
+    @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
     @Option(help: ArgumentHelp("A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
     var format: [ReportFormat] = []
 
@@ -52,6 +55,7 @@ struct ValidateCommand: ParsableCommand {
 
     func validate() throws {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
         _ = try ContextOption.parse(contexts)
         do {
             _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
@@ -79,7 +83,7 @@ struct ValidateCommand: ParsableCommand {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
-        let runner = BatchRunner(prepared: prepared)
+        let runner = BatchRunner(prepared: prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
         if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }

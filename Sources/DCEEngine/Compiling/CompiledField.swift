@@ -31,6 +31,8 @@ final class CompiledField: Sendable {
     let variants: [AttributeSet]
     /// The base attributes, shared.
     let baseSet: AttributeSet
+    /// The conditions of `overrides`, in order, kept apart so that evaluating them copies no patch.
+    let overrideConditions: [CompiledCondition]
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
 
@@ -55,6 +57,7 @@ final class CompiledField: Sendable {
         self.fieldIndex = index
         self.keyTable = KeyTable(keys: fields.map(\.key))
         self.baseSet = AttributeSet(base)
+        self.overrideConditions = overrides.map(\.condition)
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in
                 var attributes = base
@@ -159,13 +162,28 @@ indirect enum CompiledCondition: Sendable {
     case not(CompiledCondition)
     case context(slot: Int, test: CompiledTest)
     case tenderType(CompiledTest)
-    case field(up: Int?, tokens: [String], test: CompiledTest)
+    case field(up: Int?, tokens: [PointerToken], test: CompiledTest)
+}
+
+/// One token of a condition's JSON Pointer: matched against member names as bytes, or used as an array index.
+struct PointerToken: Sendable {
+    let text: String
+    let table: KeyTable
+    let index: Int?
+
+    init(_ text: String) {
+        self.text = text
+        self.table = KeyTable(keys: [text])
+        self.index = text.allSatisfy(\.isASCII) ? Int(text) : nil
+    }
 }
 
 /// A test on a condition's subject.
 enum CompiledTest: Sendable {
     case equals(SchemaValue)
     case oneOf([SchemaValue])
+    /// `equals` or `in` with string values only, matched on bytes.
+    case oneOfStrings(KeyTable, [String])
     case matches(CompiledPattern)
     case present
     case absent

@@ -1,16 +1,32 @@
 /// Finds a field by the raw UTF-8 bytes of a member name, without building a `String`.
 ///
-/// Small objects compare lengths and bytes in a linear scan; larger ones hash the bytes first.
+/// The keys are stored end to end in one byte array. Small tables compare lengths and bytes in a linear scan;
+/// larger ones hash the bytes first.
 struct KeyTable: Sendable {
-    private let keys: [[UInt8]]
+    private let bytes: [UInt8]
+    /// Start and length of each key in `bytes`; a `nil` key gets length -1 and never matches.
+    private let spans: [(start: Int, length: Int)]
     private let buckets: [UInt64: [Int]]?
 
     init(keys: [String?]) {
-        self.keys = keys.map { Array(($0 ?? "").utf8) }
+        var bytes: [UInt8] = []
+        var spans: [(start: Int, length: Int)] = []
+        for key in keys {
+            guard let key else {
+                spans.append((bytes.count, -1))
+                continue
+            }
+            spans.append((bytes.count, key.utf8.count))
+            bytes.append(contentsOf: key.utf8)
+        }
+        self.bytes = bytes
+        self.spans = spans
         if keys.count > 12 {
             var buckets: [UInt64: [Int]] = [:]
-            for (offset, key) in self.keys.enumerated() where keys[offset] != nil {
-                buckets[key.withUnsafeBufferPointer(Self.hash), default: []].append(offset)
+            bytes.withUnsafeBufferPointer { storage in
+                for (offset, span) in spans.enumerated() where span.length >= 0 {
+                    buckets[Self.hash(UnsafeBufferPointer(rebasing: storage[span.start..<(span.start + span.length)])), default: []].append(offset)
+                }
             }
             self.buckets = buckets
         } else {
@@ -18,27 +34,26 @@ struct KeyTable: Sendable {
         }
     }
 
-    /// The offset of the field whose key is exactly these bytes.
+    /// The offset of the key that is exactly these bytes.
     func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let buckets {
-            for offset in buckets[Self.hash(name)] ?? [] where equal(offset, name) { return offset }
+        bytes.withUnsafeBufferPointer { storage in
+            if let buckets {
+                for offset in buckets[Self.hash(name)] ?? [] where equal(storage, spans[offset], name) { return offset }
+                return nil
+            }
+            for offset in spans.indices where equal(storage, spans[offset], name) { return offset }
             return nil
         }
-        for offset in keys.indices where equal(offset, name) { return offset }
-        return nil
     }
 
-    private func equal(_ offset: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = keys[offset]
-        guard key.count == name.count else { return false }
-        return key.withUnsafeBufferPointer { stored in
-            var index = 0
-            while index < name.count {
-                if stored[index] != name[index] { return false }
-                index += 1
-            }
-            return true
+    private func equal(_ storage: UnsafeBufferPointer<UInt8>, _ span: (start: Int, length: Int), _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard span.length == name.count else { return false }
+        var index = 0
+        while index < name.count {
+            if storage[span.start + index] != name[index] { return false }
+            index += 1
         }
+        return true
     }
 
     /// FNV-1a over the bytes.

@@ -262,15 +262,18 @@ struct RuleCompiler {
                 return compile(test, at: location).map { .context(slot: slot, test: $0) }
             case .field(let up, let tokens, let pointer):
                 checkPointer(up: up, tokens: tokens, pointer: pointer, containers: containers, at: location)
-                return compile(test, at: location).map { .field(up: up, tokens: tokens, test: $0) }
+                return compile(test, at: location).map { .field(up: up, tokens: tokens.map(PointerToken.init), test: $0) }
             }
         }
     }
 
     private mutating func compile(_ test: ConditionTest, at location: SchemaLocation) -> CompiledTest? {
         switch test {
+        case .equals(.string(let text)): return .oneOfStrings(KeyTable(keys: [text]), [text])
         case .equals(let value): return .equals(value)
-        case .oneOf(let values): return .oneOf(values)
+        case .oneOf(let values):
+            let strings = values.compactMap { value -> String? in if case .string(let text) = value { return text } else { return nil } }
+            return strings.count == values.count ? .oneOfStrings(KeyTable(keys: strings), strings) : .oneOf(values)
         case .matches(let source): return pattern(source, at: location).map { .matches($0) }
         case .present: return .present
         case .absent: return .absent

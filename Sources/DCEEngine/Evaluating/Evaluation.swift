@@ -17,11 +17,18 @@ struct Evaluation {
     private var containers: [JSONDocument.Index] = []
     /// The escaped pointer tokens of the value being checked.
     private var path: [PathToken] = []
+    /// Scratch space for `checkObject`: each object in progress holds one slot per field (the member's node, or -1).
+    private var found: [Int] = []
 
+    /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
+    /// missing (only pushed to report it).
     private enum PathToken {
-        case key(String)
+        case member(JSONDocument.Index)
         case index(Int)
+        case missing(String)
     }
+    /// Match data for this evaluation's regex matches, created on first use.
+    private var scratch: MatchScratch?
 
     init(document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool) {
         self.document = document
@@ -31,6 +38,7 @@ struct Evaluation {
         self.positions = positions
         containers.reserveCapacity(16)
         path.reserveCapacity(16)
+        found.reserveCapacity(64)
     }
 
     /// Checks the whole request.
@@ -42,7 +50,7 @@ struct Evaluation {
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
     mutating func deriveContexts() {
         guard schema.hasDeriveRules else { return }
-        containers = [document.root]
+        containers.append(document.root)
         defer { containers.removeAll(keepingCapacity: true) }
         for (slot, definition) in schema.contexts.enumerated() where context[slot] == nil {
             for rule in definition.derive where holds(rule.condition) {
@@ -59,7 +67,8 @@ struct Evaluation {
         guard !field.overrides.isEmpty else { return field.baseSet }
         if !field.variants.isEmpty {
             var mask = 0
-            for (index, override) in field.overrides.enumerated() where holds(override.condition) { mask |= 1 << index }
+            let conditions = field.overrideConditions
+            for index in conditions.indices where holds(conditions[index]) { mask |= 1 << index }
             return field.variants[mask]
         }
         var attributes = field.base
@@ -127,6 +136,7 @@ struct Evaluation {
         // Collect verdicts on the bytes first; messages are built only for what failed.
         var failures: [(ViolationCode, String?)] = []
         var length = 0
+        let scratch = attributes.validations.contains { $0.pattern != nil } ? matchScratch() : nil
         document.withStringBytes(at: value) { bytes in
             for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
             if let min = attributes.minLength, length < min { failures.append((.minLength, nil)) }
@@ -139,8 +149,8 @@ struct Evaluation {
             for (offset, validation) in attributes.validations.enumerated() {
                 if let min = validation.minLength, length < min { failures.append((.minLength, "\(offset)")) }
                 if let max = validation.maxLength, length > max { failures.append((.maxLength, "\(offset)")) }
-                guard let pattern = validation.pattern else { continue }
-                switch pattern.match(bytes: bytes, knownValidUTF8: true) {
+                guard let pattern = validation.pattern, let scratch else { continue }
+                switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
                 case .match: break
                 case .noMatch: failures.append((.regex, "\(offset)"))
                 case .limitExceeded, .error(_): failures.append((.regexLimit, "\(offset)"))
@@ -199,45 +209,51 @@ struct Evaluation {
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
-        let count = field.fields.count
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(count, 1)) { found in
-            found.initialize(repeating: -1)
-            var unknownSeen: Set<String>?
-            for (keyIndex, valueIndex) in document.members(of: object) {
-                let offset = document.withStringBytes(at: keyIndex) { field.keyTable.lookup($0) }
-                if let offset {
-                    if found[offset] >= 0 {
-                        let child = field.fields[offset]
-                        path.append(.key(child.pointerToken))
-                        add(child, .duplicateKey, "\(child.base.name) appears more than once", at: keyIndex)
-                        path.removeLast()
-                    } else {
-                        found[offset] = valueIndex
-                    }
-                    continue
+        let fields = field.fields
+        let base = found.count
+        found.append(contentsOf: repeatElement(-1, count: fields.count))
+        defer { found.removeLast(fields.count) }
+        var unknownSeen: Set<String>?
+        var cursor = object + 1
+        let end = document.next(after: object)
+        while cursor < end {
+            let keyIndex = cursor
+            let valueIndex = cursor + 1
+            cursor = document.next(after: valueIndex)
+            if let offset = document.lookUpKey(at: keyIndex, in: field.keyTable) {
+                if found[base + offset] >= 0 {
+                    let child = fields[offset]
+                    path.append(.member(keyIndex))
+                    add(child, .duplicateKey, "\(child.base.name) appears more than once", at: keyIndex)
+                    path.removeLast()
+                } else {
+                    found[base + offset] = valueIndex
                 }
-                let key = document.string(at: keyIndex)
-                path.append(.key(JSONPointer.escape(key)))
-                if unknownSeen == nil { unknownSeen = [] }
-                if !unknownSeen!.insert(key).inserted {
-                    add(key: key, .duplicateKey, "'\(key)' appears more than once", at: keyIndex)
-                } else if !field.additionalFields {
-                    let hint = Suggestion.hint(for: key, in: field.fields.compactMap(\.key))
-                    add(key: key, .unknownField, "'\(key)' is not a field of \(field.base.name)\(hint)", at: keyIndex)
-                }
-                path.removeLast()
+                continue
             }
-            for (offset, child) in field.fields.enumerated() {
-                let set = attributes(of: child)
-                if found[offset] >= 0 {
-                    path.append(.key(child.pointerToken))
-                    checkValue(found[offset], of: child, attributes: set)
-                    path.removeLast()
-                } else if set.value.required && !set.value.forbidden {
-                    path.append(.key(child.pointerToken))
-                    add(child, .required, set.value.message ?? "\(set.value.name) is required", at: object)
-                    path.removeLast()
-                }
+            let key = document.string(at: keyIndex)
+            path.append(.member(keyIndex))
+            if unknownSeen == nil { unknownSeen = [] }
+            if !unknownSeen!.insert(key).inserted {
+                add(key: key, .duplicateKey, "'\(key)' appears more than once", at: keyIndex)
+            } else if !field.additionalFields {
+                let hint = Suggestion.hint(for: key, in: fields.compactMap(\.key))
+                add(key: key, .unknownField, "'\(key)' is not a field of \(field.base.name)\(hint)", at: keyIndex)
+            }
+            path.removeLast()
+        }
+        for offset in fields.indices {
+            let child = fields[offset]
+            let set = attributes(of: child)
+            let value = found[base + offset]
+            if value >= 0 {
+                path.append(.member(value - 1))
+                checkValue(value, of: child, attributes: set)
+                path.removeLast()
+            } else if set.value.required && !set.value.forbidden {
+                path.append(.missing(child.pointerToken))
+                add(child, .required, set.value.message ?? "\(set.value.name) is required", at: object)
+                path.removeLast()
             }
         }
     }
@@ -260,6 +276,14 @@ struct Evaluation {
         }
     }
 
+    /// The evaluation's regex match data, created when the first regex runs.
+    private mutating func matchScratch() -> MatchScratch {
+        if let scratch { return scratch }
+        let created = MatchScratch()
+        scratch = created
+        return created
+    }
+
     // MARK: - Conditions
 
     func holds(_ condition: CompiledCondition) -> Bool {
@@ -275,7 +299,7 @@ struct Evaluation {
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    func resolve(up: Int?, tokens: [String]) -> JSONDocument.Index? {
+    func resolve(up: Int?, tokens: [PointerToken]) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if let up {
             guard up < containers.count else { return nil }
@@ -286,10 +310,20 @@ struct Evaluation {
         for token in tokens {
             switch document.kind(of: current) {
             case .object:
-                guard let next = document.member(token, of: current) else { return nil }
+                var next: JSONDocument.Index?
+                var cursor = current + 1
+                let end = document.next(after: current)
+                while cursor < end {
+                    if document.lookUpKey(at: cursor, in: token.table) != nil {
+                        next = cursor + 1
+                        break
+                    }
+                    cursor = document.next(after: cursor + 1)
+                }
+                guard let next else { return nil }
                 current = next
             case .array:
-                guard let position = Int(token), position >= 0, position < document.count(of: current) else { return nil }
+                guard let position = token.index, position >= 0, position < document.count(of: current) else { return nil }
                 var elements = document.elements(of: current)
                 for _ in 0..<position { _ = elements.next() }
                 guard let element = elements.next() else { return nil }
@@ -308,7 +342,8 @@ struct Evaluation {
         var result = ""
         for token in path {
             switch token {
-            case .key(let escaped): result += "/" + escaped
+            case .member(let keyNode): result += "/" + JSONPointer.escape(document.string(at: keyNode))
+            case .missing(let escaped): result += "/" + escaped
             case .index(let index): result += "/\(index)"
             }
         }
@@ -331,6 +366,7 @@ extension CompiledTest {
         switch self {
         case .equals(let expected): value.map { expected == .string($0) } ?? false
         case .oneOf(let expected): value.map { expected.contains(.string($0)) } ?? false
+        case .oneOfStrings(_, let strings): value.map { strings.contains($0) } ?? false
         case .matches(let pattern): value.map { pattern.match($0) == .match } ?? false
         case .present: value != nil
         case .absent: value == nil
@@ -346,6 +382,9 @@ extension CompiledTest {
         case .present: return value.map { document.kind(of: $0) != .null } ?? false
         case .equals(let expected): return value.map { expected.matches(document, at: $0) } ?? false
         case .oneOf(let expected): return value.map { index in expected.contains { $0.matches(document, at: index) } } ?? false
+        case .oneOfStrings(let table, _):
+            guard let value, document.kind(of: value) == .string else { return false }
+            return document.lookUpKey(at: value, in: table) != nil
         case .matches(let pattern):
             guard let value, document.kind(of: value) == .string else { return false }
             return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true) == .match }

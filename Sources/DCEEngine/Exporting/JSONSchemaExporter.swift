@@ -246,6 +246,7 @@ struct JSONSchemaExporter {
             }
             return result
         case .field(let up, let tokens, let test):
+            let tokens = tokens.map(\.text)
             guard let up else { return .field(tokens: tokens, test: test, fromRoot: true) }
             guard up == 0 else {
                 note("A condition that climbs above its object ('\(up)/…') is not exported.")
@@ -258,7 +259,7 @@ struct JSONSchemaExporter {
     /// A derive rule's condition: its pointers start at the request's root.
     private mutating func translateFromRoot(_ condition: CompiledCondition) -> ExportCondition {
         switch condition {
-        case .field(_, let tokens, let test): return .field(tokens: tokens, test: test, fromRoot: true)
+        case .field(_, let tokens, let test): return .field(tokens: tokens.map(\.text), test: test, fromRoot: true)
         case .all(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(true)) { .and($0, $1) }
         case .any(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(false)) { .or($0, $1) }
         case .not(let part): return .not(translateFromRoot(part))
@@ -343,6 +344,9 @@ indirect enum ExportCondition {
             case .null: return Self.path(path, leaf: .object([.init(key: "type", value: .string("null"))]))
             case .equals(let value): return Self.path(path, leaf: .object([.init(key: "const", value: value)]))
             case .oneOf(let values): return Self.path(path, leaf: .object([.init(key: "enum", value: .array(values))]))
+            case .oneOfStrings(_, let strings):
+                let values = strings.map { SchemaValue.string($0) }
+                return Self.path(path, leaf: .object([.init(key: values.count == 1 ? "const" : "enum", value: values.count == 1 ? values[0] : .array(values))]))
             case .matches(let pattern):
                 return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(pattern.source))]))
             }

@@ -126,6 +126,17 @@ public struct JSONDocument: Sendable {
         return Array(string(at: index).utf8).withUnsafeBufferPointer(body)
     }
 
+    /// The table entry whose bytes equal a string node's decoded text.
+    func lookUpKey(at index: Index, in table: KeyTable) -> Int? {
+        let node = nodes[index]
+        guard node.flag else {
+            return bytes.withUnsafeBufferPointer { buffer in
+                table.lookup(UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
+            }
+        }
+        return Array(string(at: index).utf8).withUnsafeBufferPointer { table.lookup($0) }
+    }
+
     /// A number node's lexeme, exactly as written.
     func numberLexeme(at index: Index) -> String {
         let node = nodes[index]

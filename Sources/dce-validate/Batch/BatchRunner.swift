@@ -5,6 +5,8 @@ import Foundation
 /// memory holds one chunk, however long the run.
 struct BatchRunner {
     let prepared: PreparedSchema
+    /// How many payloads are validated at once; 1 validates on the calling thread only.
+    let jobs: Int
     var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
@@ -29,7 +31,7 @@ struct BatchRunner {
         }
         var summary = Summary()
         var progress = Progress()
-        let chunkSize = ProcessInfo.processInfo.activeProcessorCount * 256
+        let chunkSize = jobs * 256
         var chunk: [WorkItem] = []
         chunk.reserveCapacity(chunkSize)
 
@@ -66,6 +68,7 @@ struct BatchRunner {
 
     private func validate(_ items: [WorkItem]) -> [Outcome] {
         guard !items.isEmpty else { return [] }
+        if jobs == 1 { return items.map(outcome(for:)) }
         var outcomes = [Outcome](repeating: .unreadable(""), count: items.count)
         outcomes.withUnsafeMutableBufferPointer { results in
             let slots = ResultSlots(base: results.baseAddress!)

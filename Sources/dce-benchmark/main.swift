@@ -1,0 +1,179 @@
+// dce-benchmark: the Swift side of scripts/benchmark. It generates the deterministic corpus and measures what only
+// the Swift API can: validation of already-read payloads, compiling the catalogue, and how cost grows with payload
+// and schema size. Every figure is the median of several runs; results are printed as JSON for the script.
+import DCEEngine
+import Foundation
+
+struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// card-create and card-tokenize payloads, 40 % invalid with one to four errors each, ~230 bytes for card-create.
+enum Corpus {
+    static let cities = ["Sofia", "Berlin", "Paris", "Madrid", "Vienna", "Plovdiv", "Lyon", "Porto"]
+    static let countries = ["BG", "DE", "FR", "ES", "AT", "PT", "NL", "IT"]
+    static let currencies = ["EUR", "BGN", "USD", "CHF", "GBP"]
+
+    static func cardCreate(_ random: inout Generator) -> String {
+        var fields: [String: String] = [
+            "programName": "\"SKRILL-\(Bool.random(using: &random) ? "PHYSICAL" : "VIRTUAL")-MC-EEA\"",
+            "currency": "\"\(currencies.randomElement(using: &random)!)\"",
+            "mobile": "\"+359 88\(Int.random(in: 1_000_000...9_999_999, using: &random))\"",
+            "cardPin": "\"\(String(format: "%04d", Int.random(in: 0...9999, using: &random)))\"",
+            "externalId": "\"\(UUID().uuidString.lowercased().prefix(12))\"",
+        ]
+        let index = Int.random(in: 0..<cities.count, using: &random)
+        var address: [String: String] = [
+            "address1": "\"Tsarigradsko Shose \(Int.random(in: 1...200, using: &random))\"",
+            "city": "\"\(cities[index])\"", "countryCode": "\"\(countries[index])\"",
+            "postalCode": "\"\(Int.random(in: 1000...99999, using: &random))\"",
+        ]
+        if Double.random(in: 0..<1, using: &random) < 0.4 {
+            let mutations: [(inout [String: String], inout [String: String]) -> Void] = [
+                { f, _ in f["currency"] = "\"EURO\"" },
+                { f, _ in f["cardPin"] = "\"12a4\"" },
+                { f, _ in f["mobile"] = "\"0888123456\"" },
+                { f, _ in f["programName"] = nil },
+                { _, a in a["city"] = "\"Sofia 1000\"" },
+                { _, a in a["countryCode"] = "\"XX\"" },
+                { _, a in a["postalCode"] = "\"\(String(repeating: "9", count: 20))\"" },
+                { f, _ in f["termsAndConditionsAccepted"] = "\"yes\"" },
+            ]
+            for mutation in mutations.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) {
+                mutation(&fields, &address)
+            }
+        }
+        if fields["programName"]?.contains("PHYSICAL") ?? true {
+            fields["deliveryAddress"] = "{" + address.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+        }
+        return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+    }
+
+    static func cardTokenize(_ random: inout Generator) -> String {
+        let wallet = ["APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY"].randomElement(using: &random)!
+        var fields: [String: String] = ["walletType": "\"\(wallet)\""]
+        if wallet == "APPLE_PAY" {
+            fields["leafCertificate"] = "\"MIIBhDCCASmgAwIBAgIUO9pn2DwDHxz+ri0ifMgOhMZ5YXswCgYIKoZIzj0EAwIw\""
+            fields["subordinateCertificate"] = "\"3082018430820129a003020102021433\""
+            fields["nonce"] = "\"w1koQg==\""
+            fields["nonceSignature"] = "\"QF7lLU3rlOvX2h0qiuscoJE9PdX4AQ==\""
+        } else {
+            fields["clientDeviceId"] = "\"WNkcsfZPiKfa5PrH3jilkQYT\""
+            fields["clientWalletAccountId"] = "\"40exmLiWV1iV55ZVstOAiMf7\""
+        }
+        if Double.random(in: 0..<1, using: &random) < 0.4 {
+            let mutations: [(inout [String: String]) -> Void] = [
+                { $0["walletType"] = "\"PAYPAL\"" }, { $0["nonce"] = "\"w1koQg=\"" }, { $0["clientDeviceId"] = "\"\"" },
+                { $0["leafCertificate"] = "\"not a certificate!\"" }, { $0["extra"] = "1" }, { $0["clientWalletAccountId"] = "7" },
+            ]
+            for mutation in mutations.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) { mutation(&fields) }
+        }
+        return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+    }
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func measure(runs: Int, _ body: () -> Void) -> Double {
+    var times: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs { times.append(seconds(clock.measure(body))) }
+    return median(times)
+}
+
+/// Kept in a function: top-level variables of main.swift are globals, and every access to a global pays for a
+/// dynamic exclusivity check that would be measured as validation time.
+func measureParsed(schema: String, corpus: String, runs: Int) throws {
+    guard let data = FileManager.default.contents(atPath: corpus) else { fail("cannot read the corpus") }
+    let lines = data.split(separator: UInt8(ascii: "\n")).map { [UInt8]($0) }
+    let documents = lines.compactMap { try? JSONDocument(bytes: $0) }
+    let prepared = try Validator().prepare(schema)
+    var invalid = 0
+    let perRun = measure(runs: runs) {
+        var count = 0
+        for document in documents where !prepared.validate(document).valid { count += 1 }
+        invalid = count
+    }
+    let parseAndValidate = measure(runs: runs) {
+        for line in lines { _ = prepared.validate(json: line) }
+    }
+    print(#"{"payloads": \#(documents.count), "invalid": \#(invalid), "parsedNs": \#(perRun / Double(documents.count) * 1e9), "parseAndValidateNs": \#(parseAndValidate / Double(lines.count) * 1e9)}"#)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("dce-benchmark: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+func option(_ name: String, _ fallback: String) -> String {
+    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.endIndex else { return fallback }
+    return arguments[index + 1]
+}
+let runs = Int(option("runs", "5")) ?? 5
+
+switch arguments.first {
+case "generate":
+    // generate --schema card-create --count 100000 --seed 1 --out FILE
+    let count = Int(option("count", "100000")) ?? 100_000
+    var random = Generator(state: UInt64(option("seed", "20261121")) ?? 1)
+    let schema = option("schema", "card-create")
+    var text = ""
+    text.reserveCapacity(count * 260)
+    for _ in 0..<count {
+        text += (schema == "card-tokenize" ? Corpus.cardTokenize(&random) : Corpus.cardCreate(&random)) + "\n"
+    }
+    FileManager.default.createFile(atPath: option("out", "corpus.ndjson"), contents: Data(text.utf8))
+
+case "parsed":
+    // parsed --schema ID --corpus FILE: median ns per payload to validate payloads already read, all errors.
+    try measureParsed(schema: option("schema", "card-create"), corpus: option("corpus", ""), runs: runs)
+
+case "catalogue":
+    // catalogue: median ms to load and compile every shipped schema.
+    var count = 0
+    let time = measure(runs: runs) { count = ((try? Validator())?.schemaIDs.count) ?? 0 }
+    print(#"{"schemas": \#(count), "ms": \#(time * 1e3)}"#)
+
+case "scaling":
+    // scaling: ns per payload against string size, and against the number of fields of a schema.
+    var sizes: [String] = []
+    let stringSchema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^[a-z]*$"}]}]}"#
+    let stringValidator = try Validator(source: .documents(["s": Array(stringSchema.utf8)]))
+    let prepared = try stringValidator.prepare("s")
+    for size in [100, 1_000, 10_000, 100_000, 1_000_000] {
+        let payload = Array(("{\"v\": \"" + String(repeating: "a", count: size) + "\"}").utf8)
+        let repeats = max(1, 2_000_000 / size)
+        let time = measure(runs: runs) { for _ in 0..<repeats { _ = prepared.validate(json: payload) } }
+        sizes.append(#"{"bytes": \#(size), "ns": \#(time / Double(repeats) * 1e9)}"#)
+    }
+    var fieldCounts: [String] = []
+    for count in [10, 30, 100, 300, 1_000] {
+        let fields = (0..<count).map { #"{"key": "f\#($0)", "dataType": "String", "maxLength": 20, "required": true}"# }
+        let schema = #"{"id": "w", "fields": [\#(fields.joined(separator: ","))]}"#
+        let validator = try Validator(source: .documents(["w": Array(schema.utf8)]))
+        let wide = try validator.prepare("w")
+        let payload = Array(("{" + (0..<count).map { #""f\#($0)": "value \#($0)""# }.joined(separator: ",") + "}").utf8)
+        let repeats = max(1, 200_000 / count)
+        let time = measure(runs: runs) { for _ in 0..<repeats { _ = wide.validate(json: payload) } }
+        fieldCounts.append(#"{"fields": \#(count), "ns": \#(time / Double(repeats) * 1e9)}"#)
+    }
+    print(#"{"stringSize": [\#(sizes.joined(separator: ","))], "schemaSize": [\#(fieldCounts.joined(separator: ","))]}"#)
+
+default:
+    fail("usage: dce-benchmark generate|parsed|catalogue|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]")
+}
