@@ -79,10 +79,43 @@ final class CompiledField: Sendable {
     }
 }
 
-/// An immutable, shared set of attributes: passing one around costs a reference count, not a copy.
+/// An immutable, shared set of attributes: passing one around costs a reference count, and reading an attribute
+/// is a load, where copying a ``CompiledAttributes`` out of a box would retain every string and array in it.
 final class AttributeSet: Sendable {
-    let value: CompiledAttributes
-    init(_ value: CompiledAttributes) { self.value = value }
+    let name: String
+    let required: Bool
+    let forbidden: Bool
+    let nullable: Bool
+    let minLength: Int?
+    let maxLength: Int?
+    let minimum: DecimalNumber?
+    let maximum: DecimalNumber?
+    let minItems: Int?
+    let maxItems: Int?
+    let enumValues: [SchemaValue]?
+    let formats: [Format]
+    let validations: [CompiledValidation]
+    let message: String?
+    /// Whether any validation has a regex (so evaluation knows it needs match data).
+    let hasPatterns: Bool
+
+    init(_ value: CompiledAttributes) {
+        name = value.name
+        required = value.required
+        forbidden = value.forbidden
+        nullable = value.nullable
+        minLength = value.minLength
+        maxLength = value.maxLength
+        minimum = value.minimum
+        maximum = value.maximum
+        minItems = value.minItems
+        maxItems = value.maxItems
+        enumValues = value.enumValues
+        formats = value.formats
+        validations = value.validations
+        message = value.message
+        hasPatterns = value.validations.contains { $0.pattern != nil }
+    }
 }
 
 /// The checks a field's value must pass, after the overrides that apply have been laid on top.

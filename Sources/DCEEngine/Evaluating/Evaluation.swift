@@ -80,7 +80,7 @@ struct Evaluation {
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set.value
+        let attributes = set
         let name = attributes.name
         if attributes.forbidden {
             add(field, .forbidden, attributes.message ?? "\(name) must not be sent here", at: value)
@@ -132,11 +132,11 @@ struct Evaluation {
     }
 
     private mutating func checkString(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set.value
+        let attributes = set
         // Collect verdicts on the bytes first; messages are built only for what failed.
         var failures: [(ViolationCode, String?)] = []
         var length = 0
-        let scratch = attributes.validations.contains { $0.pattern != nil } ? matchScratch() : nil
+        let scratch = attributes.hasPatterns ? matchScratch() : nil
         document.withStringBytes(at: value) { bytes in
             for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
             if let min = attributes.minLength, length < min { failures.append((.minLength, nil)) }
@@ -183,7 +183,7 @@ struct Evaluation {
     }
 
     private mutating func checkNumber(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set.value
+        let attributes = set
         let name = attributes.name
         if attributes.minimum != nil || attributes.maximum != nil {
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
@@ -198,7 +198,7 @@ struct Evaluation {
     }
 
     private mutating func checkEnum(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set.value
+        let attributes = set
         guard let values = attributes.enumValues, !values.contains(where: { $0.matches(document, at: value) }) else { return }
         let list = values.map { value in
             if case .string(let text) = value { return text }
@@ -250,16 +250,16 @@ struct Evaluation {
                 path.append(.member(value - 1))
                 checkValue(value, of: child, attributes: set)
                 path.removeLast()
-            } else if set.value.required && !set.value.forbidden {
+            } else if set.required && !set.forbidden {
                 path.append(.missing(child.pointerToken))
-                add(child, .required, set.value.message ?? "\(set.value.name) is required", at: object)
+                add(child, .required, set.message ?? "\(set.name) is required", at: object)
                 path.removeLast()
             }
         }
     }
 
     private mutating func checkArray(_ array: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set.value
+        let attributes = set
         let count = document.count(of: array)
         if let min = attributes.minItems, count < min {
             add(field, .minItems, attributes.message ?? "\(attributes.name) must have at least \(min) item\(min == 1 ? "" : "s") (it has \(count))", at: array)
