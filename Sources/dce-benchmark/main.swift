@@ -3,6 +3,11 @@
 // and schema size. Every figure is the median of several runs; results are printed as JSON for the script.
 import DCEEngine
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Generator: RandomNumberGenerator {
     var state: UInt64
@@ -114,6 +119,21 @@ func measureParsed(schema: String, corpus: String, runs: Int) throws {
     print(#"{"payloads": \#(documents.count), "invalid": \#(invalid), "parsedNs": \#(perRun / Double(documents.count) * 1e9), "parseAndValidateNs": \#(parseAndValidate / Double(lines.count) * 1e9)}"#)
 }
 
+func spawnMeasured(_ command: [String]) throws {
+    guard !command.isEmpty else { fail("spawn needs a command") }
+    var pid = pid_t()
+    let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    guard posix_spawn(&pid, command[0], nil, nil, argv, environ) == 0 else { fail("cannot start \(command[0])") }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let elapsed = seconds(clock.now - start)
+    print(#"{"seconds": \#(elapsed), "maxrssKB": \#(usage.ru_maxrss), "status": \#((status >> 8) & 0xFF)}"#)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("dce-benchmark: \(message)\n".utf8))
     exit(2)
@@ -173,6 +193,12 @@ case "scaling":
         fieldCounts.append(#"{"fields": \#(count), "ns": \#(time / Double(repeats) * 1e9)}"#)
     }
     print(#"{"stringSize": [\#(sizes.joined(separator: ","))], "schemaSize": [\#(fieldCounts.joined(separator: ","))]}"#)
+
+case "spawn":
+    // spawn COMMAND ARGUMENTS...: runs a command with posix_spawn from this small process and reports its wall time
+    // and peak RSS. (A child forked from a large process, such as the Python harness, counts the parent's pages in
+    // its peak RSS until it execs.)
+    try spawnMeasured(Array(arguments.dropFirst()))
 
 default:
     fail("usage: dce-benchmark generate|parsed|catalogue|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]")

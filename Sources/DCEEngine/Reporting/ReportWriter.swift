@@ -14,6 +14,8 @@ public struct ReportWriter {
     private var invalidCount = 0
     private var errorCount = 0
     private var started = false
+    /// Whether a JSON payload or SARIF result was written, so the next one needs a comma.
+    private var emittedFragment = false
 
     /// Creates a writer.
     ///
@@ -36,21 +38,51 @@ public struct ReportWriter {
     ///
     /// - Parameter payload: The payload report.
     public mutating func add(_ payload: PayloadReport) {
+        add(payload, fragment: Self.fragment(for: payload, format: format, index: payloadCount, schema: schema, options: options))
+    }
+
+    /// Adds a payload whose part of the report was rendered beforehand, perhaps on another thread, by
+    /// ``fragment(for:format:index:schema:options:)``; only the separators and counts are done here, in order.
+    ///
+    /// - Parameters:
+    ///   - payload: The payload report.
+    ///   - fragment: Its rendered part of the report.
+    public mutating func add(_ payload: PayloadReport, fragment: String) {
         if !started { begin() }
         switch format {
-        case .text: emit(TextRenderer(color: options.color).lines(for: payload))
-        case .json: emit((payloadCount > 0 ? "," : "") + JSONRenderer().payload(payload))
-        case .junit: emit(JUnitRenderer().testsuite(for: payload, id: payloadCount, schema: schema, options: options))
-        case .sarif:
-            for error in payload.errors {
-                emit((errorCount > 0 ? "," : "") + SARIFRenderer().result(for: error, in: payload))
-                errorCount += 1
+        case .json, .sarif:
+            if !fragment.isEmpty {
+                if emittedFragment { emit(",") }
+                emit(fragment)
+                emittedFragment = true
             }
-        case .github: emit(GitHubRenderer().commands(for: payload))
+        case .text, .junit, .github:
+            if !fragment.isEmpty { emit(fragment) }
         }
         payloadCount += 1
         if !payload.valid { invalidCount += 1 }
-        if format != .sarif { errorCount += payload.errors.count }
+        errorCount += payload.errors.count
+    }
+
+    /// One payload's part of a report, independent of the other payloads, so that it can be rendered on any thread.
+    ///
+    /// - Parameters:
+    ///   - payload: The payload report.
+    ///   - format: The report format.
+    ///   - index: The payload's position in the run (JUnit's `testsuite` id).
+    ///   - schema: The schema id.
+    ///   - options: Rendering options.
+    /// - Returns: The text to pass to ``add(_:fragment:)``.
+    public static func fragment(
+        for payload: PayloadReport, format: ReportFormat, index: Int, schema: String, options: ReportOptions
+    ) -> String {
+        switch format {
+        case .text: TextRenderer(color: options.color).lines(for: payload)
+        case .json: JSONRenderer().payload(payload)
+        case .junit: JUnitRenderer().testsuite(for: payload, id: index, schema: schema, options: options)
+        case .sarif: payload.errors.map { SARIFRenderer().result(for: $0, in: payload) }.joined(separator: ",")
+        case .github: GitHubRenderer().commands(for: payload)
+        }
     }
 
     /// Closes the report (the summary line, or the closing brackets and tags).

@@ -10,8 +10,16 @@ struct BatchRunner {
     var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
-        case report(PayloadReport)
+        /// A verdict and its part of each report, rendered by the worker that validated it.
+        case report(PayloadReport, [String])
         case unreadable(String)
+    }
+
+    /// What a worker needs to render a payload's part of each report.
+    struct Rendering: Sendable {
+        var formats: [ReportFormat]
+        var options: [ReportOptions]
+        var schema: String
     }
 
     struct Summary {
@@ -24,11 +32,16 @@ struct BatchRunner {
     }
 
     func run(_ inputs: PayloadInputs, targets: [OutputTarget], options: ReportOptions) -> Summary {
-        var writers = targets.map { target in
+        let targetOptions = targets.map { target in
             var targetOptions = options
             targetOptions.color = target.wantsColor
-            return ReportWriter(format: target.format, schema: schema, options: targetOptions) { target.write($0) }
+            return targetOptions
         }
+        var writers = zip(targets, targetOptions).map { target, options in
+            ReportWriter(format: target.format, schema: schema, options: options) { target.write($0) }
+        }
+        let rendering = Rendering(formats: targets.map(\.format), options: targetOptions, schema: schema)
+        var position = 0
         var summary = Summary()
         var progress = Progress()
         let chunkSize = jobs * 256
@@ -36,21 +49,22 @@ struct BatchRunner {
         chunk.reserveCapacity(chunkSize)
 
         func drain() {
-            for outcome in validate(chunk) {
+            for outcome in validate(chunk, firstIndex: position, rendering: rendering) {
                 switch outcome {
                 case .unreadable(let message):
                     summary.unreadable += 1
                     Diagnostics.error(message)
-                case .report(let payload):
+                case .report(let payload, let fragments):
                     summary.payloads += 1
                     summary.errors += payload.errors.count
                     if !payload.valid { summary.invalid += 1 }
                     for violation in payload.errors where summary.firstErrors.count < 50 {
                         summary.firstErrors.append((payload.name, violation))
                     }
-                    for index in writers.indices { writers[index].add(payload) }
+                    for index in writers.indices { writers[index].add(payload, fragment: fragments[index]) }
                 }
             }
+            position += chunk.count
             chunk.removeAll(keepingCapacity: true)
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
         }
@@ -66,20 +80,20 @@ struct BatchRunner {
         return summary
     }
 
-    private func validate(_ items: [WorkItem]) -> [Outcome] {
+    private func validate(_ items: [WorkItem], firstIndex: Int, rendering: Rendering) -> [Outcome] {
         guard !items.isEmpty else { return [] }
-        if jobs == 1 { return items.map(outcome(for:)) }
+        if jobs == 1 { return items.indices.map { outcome(for: items[$0], index: firstIndex + $0, rendering: rendering) } }
         var outcomes = [Outcome](repeating: .unreadable(""), count: items.count)
         outcomes.withUnsafeMutableBufferPointer { results in
             let slots = ResultSlots(base: results.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                (slots.base + index).pointee = outcome(for: items[index])
+                (slots.base + index).pointee = outcome(for: items[index], index: firstIndex + index, rendering: rendering)
             }
         }
         return outcomes
     }
 
-    private func outcome(for item: WorkItem) -> Outcome {
+    private func outcome(for item: WorkItem, index: Int, rendering: Rendering) -> Outcome {
         let file: String
         let line: Int?
         let bytes: [UInt8]
@@ -98,7 +112,12 @@ struct BatchRunner {
             line = recordLine
             bytes = recordBytes
         }
-        return .report(PayloadReport(file: file, line: line, report: prepared.validate(json: bytes)))
+        let payload = PayloadReport(file: file, line: line, report: prepared.validate(json: bytes))
+        let fragments = rendering.formats.indices.map { target in
+            ReportWriter.fragment(
+                for: payload, format: rendering.formats[target], index: index, schema: rendering.schema, options: rendering.options[target])
+        }
+        return .report(payload, fragments)
     }
 }
 
