@@ -38,17 +38,18 @@ public struct ReportWriter {
     ///
     /// - Parameter payload: The payload report.
     public mutating func add(_ payload: PayloadReport) {
-        add(payload, fragment: Self.fragment(for: payload, format: format, index: payloadCount, schema: schema, options: options))
+        add(payload, fragment: Self.fragment(for: payload, format: format, options: options))
     }
 
     /// Adds a payload whose part of the report was rendered beforehand, perhaps on another thread, by
-    /// ``fragment(for:format:index:schema:options:)``; only the separators and counts are done here, in order.
+    /// ``fragment(for:format:options:)``; only the separators and counts are done here, in order.
     ///
     /// - Parameters:
     ///   - payload: The payload report.
-    ///   - fragment: Its rendered part of the report.
-    public mutating func add(_ payload: PayloadReport, fragment: String) {
+    ///   - fragment: Its rendered part of the report; `nil` for JUnit, whose ids follow the order of the run.
+    public mutating func add(_ payload: PayloadReport, fragment: String?) {
         if !started { begin() }
+        let fragment = fragment ?? JUnitRenderer().testsuite(for: payload, id: payloadCount, schema: schema, options: options)
         switch format {
         case .json, .sarif:
             if !fragment.isEmpty {
@@ -69,17 +70,13 @@ public struct ReportWriter {
     /// - Parameters:
     ///   - payload: The payload report.
     ///   - format: The report format.
-    ///   - index: The payload's position in the run (JUnit's `testsuite` id).
-    ///   - schema: The schema id.
     ///   - options: Rendering options.
-    /// - Returns: The text to pass to ``add(_:fragment:)``.
-    public static func fragment(
-        for payload: PayloadReport, format: ReportFormat, index: Int, schema: String, options: ReportOptions
-    ) -> String {
+    /// - Returns: The text to pass to ``add(_:fragment:)``; `nil` for JUnit, which numbers its test suites in order.
+    public static func fragment(for payload: PayloadReport, format: ReportFormat, options: ReportOptions) -> String? {
         switch format {
         case .text: TextRenderer(color: options.color).lines(for: payload)
         case .json: JSONRenderer().payload(payload)
-        case .junit: JUnitRenderer().testsuite(for: payload, id: index, schema: schema, options: options)
+        case .junit: nil
         case .sarif: payload.errors.map { SARIFRenderer().result(for: $0, in: payload) }.joined(separator: ",")
         case .github: GitHubRenderer().commands(for: payload)
         }

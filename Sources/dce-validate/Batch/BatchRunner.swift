@@ -10,8 +10,9 @@ struct BatchRunner {
     var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
-        /// A verdict and its part of each report, rendered by the worker that validated it.
-        case report(PayloadReport, [String])
+        /// A verdict and its part of each report, rendered by the worker that validated it (`nil` for the formats
+        /// that are rendered in order, by the writer).
+        case report(PayloadReport, [String?])
         case unreadable(String)
     }
 
@@ -41,15 +42,15 @@ struct BatchRunner {
             ReportWriter(format: target.format, schema: schema, options: options) { target.write($0) }
         }
         let rendering = Rendering(formats: targets.map(\.format), options: targetOptions, schema: schema)
-        var position = 0
         var summary = Summary()
         var progress = Progress()
-        let chunkSize = jobs * 256
+        let chunkSize = jobs * 2_048  // in payloads: enough pieces per phase for the workers to balance
         var chunk: [WorkItem] = []
+        var weight = 0
         chunk.reserveCapacity(chunkSize)
 
-        func drain() {
-            for outcome in validate(chunk, firstIndex: position, rendering: rendering) {
+        func emit(_ results: [[Outcome]]) {
+            for outcome in results.joined() {
                 switch outcome {
                 case .unreadable(let message):
                     summary.unreadable += 1
@@ -64,41 +65,70 @@ struct BatchRunner {
                     for index in writers.indices { writers[index].add(payload, fragment: fragments[index]) }
                 }
             }
-            position += chunk.count
-            chunk.removeAll(keepingCapacity: true)
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
+        }
+
+        func dispatch() {
+            guard !chunk.isEmpty else { return }
+            emit(validate(chunk, rendering: rendering))
+            chunk.removeAll(keepingCapacity: true)
+            weight = 0
         }
 
         for item in inputs {
             chunk.append(item)
-            if chunk.count == chunkSize { drain() }
+            weight += item.weight
+            if weight >= chunkSize { dispatch() }
         }
-        drain()
+        dispatch()
         progress.finish()
         for index in writers.indices { writers[index].finish() }
         for target in targets { target.close() }
         return summary
     }
 
-    private func validate(_ items: [WorkItem], firstIndex: Int, rendering: Rendering) -> [Outcome] {
+    /// The outcomes of each item, in order.
+    private func validate(_ items: [WorkItem], rendering: Rendering) -> [[Outcome]] {
         guard !items.isEmpty else { return [] }
-        if jobs == 1 { return items.indices.map { outcome(for: items[$0], index: firstIndex + $0, rendering: rendering) } }
-        var outcomes = [Outcome](repeating: .unreadable(""), count: items.count)
-        outcomes.withUnsafeMutableBufferPointer { results in
-            let slots = ResultSlots(base: results.baseAddress!)
+        if jobs == 1 { return items.map { outcomes(for: $0, rendering: rendering) } }
+        var results = [[Outcome]](repeating: [], count: items.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let slots = ResultSlots(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                (slots.base + index).pointee = outcome(for: items[index], index: firstIndex + index, rendering: rendering)
+                (slots.base + index).pointee = self.outcomes(for: items[index], rendering: rendering)
             }
         }
-        return outcomes
+        return results
     }
 
-    private func outcome(for item: WorkItem, index: Int, rendering: Rendering) -> Outcome {
+    /// Validates and renders the payloads of one item: one for a file or a record, every non-blank line for a block.
+    private func outcomes(for item: WorkItem, rendering: Rendering) -> [Outcome] {
+        guard case .block(let file, let firstLine, let bytes) = item else { return [outcome(for: item, rendering: rendering)] }
+        var results: [Outcome] = []
+        var line = firstLine
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            var recordEnd = end
+            if recordEnd > start && bytes[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
+            if bytes[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
+                let record = WorkItem.record(file: file, line: line, bytes: Array(bytes[start..<recordEnd]))
+                results.append(outcome(for: record, rendering: rendering))
+            }
+            line += 1
+            start = end + 1
+        }
+        return results
+    }
+
+    private func outcome(for item: WorkItem, rendering: Rendering) -> Outcome {
         let file: String
         let line: Int?
         let bytes: [UInt8]
         switch item {
         case .unreadable(let message): return .unreadable(message)
+        case .block: return .unreadable("internal error: a block reached outcome(for:)")
         case .file(let path):
             do {
                 bytes = try PayloadFile.read(path)
@@ -114,8 +144,7 @@ struct BatchRunner {
         }
         let payload = PayloadReport(file: file, line: line, report: prepared.validate(json: bytes))
         let fragments = rendering.formats.indices.map { target in
-            ReportWriter.fragment(
-                for: payload, format: rendering.formats[target], index: index, schema: rendering.schema, options: rendering.options[target])
+            ReportWriter.fragment(for: payload, format: rendering.formats[target], options: rendering.options[target])
         }
         return .report(payload, fragments)
     }
@@ -126,5 +155,5 @@ struct BatchRunner {
 /// `@unchecked Sendable`: each iteration writes only its own slot, the buffer outlives the call, and
 /// `concurrentPerform` returns only after every iteration has finished, so no slot is read while it is written.
 private struct ResultSlots: @unchecked Sendable {
-    let base: UnsafeMutablePointer<BatchRunner.Outcome>
+    let base: UnsafeMutablePointer<[BatchRunner.Outcome]>
 }

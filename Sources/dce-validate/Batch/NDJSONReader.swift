@@ -1,17 +1,26 @@
 import DCEEngine
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Reads an NDJSON file or standard input in 1 MiB blocks and yields one work item per non-blank line, so a
-/// stream of any length is read with bounded memory. A line longer than the JSON reader's document limit is
-/// not buffered: its record is reported as too large and the rest of the line is skipped.
+/// Reads an NDJSON file or standard input in blocks of about 1 MiB and hands out pieces of ~64 KiB that end at a
+/// line break, each with the number of its first line, so that workers can split, validate and render lines in
+/// parallel while memory stays bounded. A line longer than the JSON reader's document limit is not buffered: its
+/// record is reported as too large and the rest of the line is skipped.
 struct NDJSONReader {
     private let file: String
     private let handle: FileHandle
     private var buffer: [UInt8] = []
-    private var position = 0
-    private var line = 0
+    /// The number of the first line still in `buffer`.
+    private var nextLine = 1
     private var exhausted = false
+    private var pending: [WorkItem] = []
     private let limit = JSONReader.Limits.default.maxDocumentBytes
+    private static let blockSize = 1 << 20
+    private static let pieceSize = 32 << 10
 
     static func open(_ file: String) -> Result<NDJSONReader, PayloadInputs.ExpansionError> {
         if file == "-" { return .success(NDJSONReader(file: file, handle: .standardInput)) }
@@ -32,39 +41,60 @@ struct NDJSONReader {
 
     mutating func next() -> WorkItem? {
         while true {
-            if let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
-                line += 1
-                var end = newline
-                if end > position, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let record = Array(buffer[position..<end])
-                position = newline + 1
-                if position > 1 << 20 {
-                    buffer.removeFirst(position)
-                    position = 0
+            if !pending.isEmpty { return pending.removeFirst() }
+            while !exhausted && buffer.count < Self.blockSize { fill() }
+            guard !buffer.isEmpty else { return nil }
+            guard let lastBreak = buffer.lastIndex(of: UInt8(ascii: "\n")) else {
+                if exhausted {
+                    // The last line has no line break.
+                    pending.append(.block(file: file, firstLine: nextLine, bytes: buffer))
+                    buffer = []
+                    continue
                 }
-                if record.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                return .record(file: file, line: line, bytes: record)
-            }
-            if buffer.count - position > limit {
+                guard buffer.count > limit else {
+                    fill()
+                    continue
+                }
                 // An oversized line: report it without holding it, then drop bytes up to its end.
-                line += 1
-                let oversized = WorkItem.record(file: file, line: line, bytes: Array(buffer[position..<(position + limit + 1)]))
+                pending.append(.record(file: file, line: nextLine, bytes: Array(buffer[0..<(limit + 1)])))
+                nextLine += 1
                 skipRestOfLine()
-                return oversized
+                continue
             }
-            guard !exhausted else {
-                guard position < buffer.count else { return nil }
-                line += 1
-                let record = Array(buffer[position...])
-                position = buffer.count
-                return record.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ? nil : .record(file: file, line: line, bytes: record)
+            split(buffer[0...lastBreak])
+            buffer.removeFirst(lastBreak + 1)
+        }
+    }
+
+    /// Cuts complete lines into pieces at line breaks, counting lines so that each piece knows its first line.
+    private mutating func split(_ region: ArraySlice<UInt8>) {
+        var start = region.startIndex
+        while start < region.endIndex {
+            var end = min(start + Self.pieceSize, region.endIndex) - 1
+            while end < region.endIndex - 1 && region[end] != UInt8(ascii: "\n") { end += 1 }
+            let piece = Array(region[start...end])
+            pending.append(.block(file: file, firstLine: nextLine, bytes: piece))
+            nextLine += Self.countLineBreaks(piece)
+            start = end + 1
+        }
+    }
+
+    /// Line breaks in a piece, found with memchr (vectorised in the C library).
+    private static func countLineBreaks(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard var cursor = UnsafeRawPointer(buffer.baseAddress) else { return 0 }
+            let end = cursor + buffer.count
+            var count = 0
+            while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
+                count += 1
+                cursor = UnsafeRawPointer(found) + 1
             }
-            fill()
+            return count
         }
     }
 
     private mutating func fill() {
-        let block = handle.readData(ofLength: 1 << 20)
+        let block = handle.readData(ofLength: Self.blockSize)
         if block.isEmpty {
             exhausted = true
         } else {
@@ -74,9 +104,8 @@ struct NDJSONReader {
 
     private mutating func skipRestOfLine() {
         buffer.removeAll(keepingCapacity: true)
-        position = 0
         while true {
-            let block = handle.readData(ofLength: 1 << 20)
+            let block = handle.readData(ofLength: Self.blockSize)
             if block.isEmpty {
                 exhausted = true
                 return

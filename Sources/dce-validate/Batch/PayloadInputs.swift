@@ -9,7 +9,15 @@ import Darwin
 enum WorkItem: Sendable {
     case file(String)
     case record(file: String, line: Int, bytes: [UInt8])
+    /// Complete lines of an NDJSON stream, the first being line `firstLine` of the file.
+    case block(file: String, firstLine: Int, bytes: [UInt8])
     case unreadable(String)
+
+    /// Roughly how many payloads the item holds, to size the chunks handed to the workers.
+    var weight: Int {
+        if case .block(_, _, let bytes) = self { return max(1, bytes.count / 200) }
+        return 1
+    }
 }
 
 /// Expands the `PAYLOAD` arguments into work items, lazily: directories (recursively), globs, files, `-`, and
