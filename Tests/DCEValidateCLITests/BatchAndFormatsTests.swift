@@ -71,6 +71,41 @@ import Testing
         #expect(!result.err.contains("\r"))  // no progress display in a pipe
     }
 
+    @Test func oneJobAndAllJobsWriteTheSameReports() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("mixed.ndjson")
+        let lines = (0..<5_000).map { index in
+            index % 3 == 0 ? #"{"programName": "P", "currency": "EURO", "mobile": "1"}"# : #"{"programName": "P\#(index)", "currency": "EUR"}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n\n").utf8).write(to: file)
+        var outputs: [String] = []
+        for jobs in ["1", "2", "7"] {
+            for format in ["text", "json", "junit", "sarif", "github"] {
+                let result = try CLI.run([file.path, "--ndjson", "--schema", "card-create", "--format", format, "--jobs", jobs])
+                #expect(result.status == 1)
+                outputs.append(format + ":" + result.out.replacingOccurrences(of: #"timestamp="[^"]*""#, with: "", options: .regularExpression))
+            }
+        }
+        #expect(outputs[0..<5] == outputs[5..<10] && outputs[5..<10] == outputs[10..<15])
+    }
+
+    @Test func anOversizedNDJSONLineIsReportedAndTheNextLinesStillChecked() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("oversized.ndjson")
+        var bytes = Data("{\"programName\": \"".utf8)
+        bytes.append(Data(repeating: UInt8(ascii: "x"), count: 17 << 20))
+        bytes.append(Data("\"}\n{\"programName\": \"P\", \"currency\": \"EUR\"}\n".utf8))
+        try bytes.write(to: file)
+        let result = try CLI.run([file.path, "--ndjson", "--schema", "card-create", "--format", "json"])
+        #expect(result.status == 1)
+        let records = payloads(try json(result))
+        #expect(records.map { $0["line"] as? Int } == [1, 2])
+        #expect(records.map { $0["valid"] as? Bool } == [false, true])
+        #expect(((records[0]["errors"] as? [[String: Any]])?.first?["message"] as? String)?.contains("limit is 16777216") == true)
+    }
+
     @Test func severalReportsInOneRunAndEachValidatesAgainstItsSchema() throws {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
