@@ -30,8 +30,16 @@ public struct PreparedSchema: Sendable {
         do {
             document = try JSONDocument(bytes: json, limits: limits)
         } catch {
-            let violation = Violation(
-                path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
+            let violation: Violation
+            switch error.code {
+            case .tooDeep, .tooLarge, .stringTooLong:
+                violation = Violation(
+                    path: "", key: "", rule: ViolationCode(rawValue: error.code.rawValue), message: "the payload exceeds a limit: \(error.message)",
+                    position: error.position)
+            default:
+                violation = Violation(
+                    path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
+            }
             return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
         }
         return validate(document)

@@ -131,10 +131,10 @@ import Testing
         let deep = Data((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8)
         let result = try CLI.run(["-", "--schema", "card-create"], stdin: deep)
         #expect(result.status == 1)
-        #expect(result.out.contains("nesting deeper than 128 levels [json]"))
+        #expect(result.out.contains("nesting deeper than 128 levels [tooDeep]"))
         let huge = Data(("{\"programName\": \"" + String(repeating: "x", count: 17 << 20) + "\"}").utf8)
         let big = try CLI.run(["-", "--schema", "card-create"], stdin: huge)
         #expect(big.status == 1)
-        #expect(big.out.contains("the limit is 16777216 [json]"), "\(big.out.prefix(300))")
+        #expect(big.out.contains("the limit is 16777216 [tooLarge]"), "\(big.out.prefix(300))")
     }
 }

@@ -127,6 +127,9 @@ private struct Scanner {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw error(.encoding, "the document starts with a byte order mark, which JSON does not allow", at: 0)
         }
+        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+            throw error(.encoding, "the document is not UTF-8 (it starts with a UTF-16 or UTF-32 byte order mark)", at: 0)
+        }
         if bytes.count >= 2, (bytes[0] == 0 || bytes[1] == 0) {
             throw error(.encoding, "the document is not UTF-8 (it looks like UTF-16 or UTF-32)", at: 0)
         }

@@ -31,8 +31,15 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     /// Orders codes by identifier.
     public static func < (lhs: ViolationCode, rhs: ViolationCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The payload is not well-formed JSON (syntax, encoding or a reader limit).
+    /// The payload is not well-formed JSON: its syntax, or its encoding (invalid UTF-8, lone surrogates, a byte
+    /// order mark, UTF-16).
     public static let json = ViolationCode(rawValue: "json")
+    /// The payload nests arrays and objects deeper than ``JSONReader/Limits/maxDepth``.
+    public static let tooDeep = ViolationCode(rawValue: "tooDeep")
+    /// The payload is larger than ``JSONReader/Limits/maxDocumentBytes``.
+    public static let tooLarge = ViolationCode(rawValue: "tooLarge")
+    /// A string in the payload is longer than ``JSONReader/Limits/maxStringBytes``.
+    public static let stringTooLong = ViolationCode(rawValue: "stringTooLong")
     /// A required field is missing, or `null`.
     public static let required = ViolationCode(rawValue: "required")
     /// A field that must be absent is present.
@@ -69,6 +76,9 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
     public static let catalogue: [(code: ViolationCode, summary: String)] = [
         (.json, "The payload is not well-formed JSON."),
+        (.tooDeep, "The payload nests deeper than the reader's depth limit."),
+        (.tooLarge, "The payload is larger than the reader's size limit."),
+        (.stringTooLong, "A string is longer than the reader's string limit."),
         (.required, "A required field is missing or null."),
         (.forbidden, "A field that must be absent is present."),
         (.null, "A field that is not nullable is null."),
