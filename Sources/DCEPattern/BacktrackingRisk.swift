@@ -58,6 +58,7 @@ package enum BacktrackingRisk {
                 index = cursor + 1
             case "(":
                 stack.append(Group(start: index))
+                if let construct = unboundedConstruct(characters, at: index) { reasons.append(construct) }
                 index += 1
                 if index < characters.count, characters[index] == "?" {
                     // Skip the group's kind: (?:  (?=  (?!  (?<=  (?<!  (?>  (?<name>  (?i)
@@ -100,5 +101,49 @@ package enum BacktrackingRisk {
             if isUnboundedQuantifier(at: index) { stack[stack.count - 1].repeats = true }
         }
         return Array(Set(reasons)).sorted()
+    }
+
+    /// A construct at an opening parenthesis that PCRE2 may backtrack through without bound, or that runs code:
+    /// lookaround, recursion and subroutine calls, callouts and backtracking control verbs.
+    private static func unboundedConstruct(_ characters: [Unicode.Scalar], at index: Int) -> String? {
+        func starts(_ text: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            guard index + scalars.count <= characters.count else { return false }
+            return Array(characters[index..<(index + scalars.count)]) == scalars
+        }
+        if starts("(?=") || starts("(?!") || starts("(?<=") || starts("(?<!") || starts("(*pla:") || starts("(*nla:")
+            || starts("(*plb:") || starts("(*nlb:") || starts("(*positive_look") || starts("(*negative_look")
+        {
+            return "lookaround can make matching exponential"
+        }
+        let relativeCall = (starts("(?+") || starts("(?-")) && index + 3 < characters.count && ("0"..."9").contains(characters[index + 3])
+        if starts("(?R)") || starts("(?&") || starts("(?P>") || relativeCall
+            || (index + 2 < characters.count && characters[index + 1] == "?" && ("0"..."9").contains(characters[index + 2]))
+        {
+            return "recursion and subroutine calls can make matching exponential"
+        }
+        if starts("(?C") { return "callouts run code during a match" }
+        if starts("(*") { return "backtracking control verbs change how a match backtracks" }
+        return nil
+    }
+
+    /// Escapes that reach outside ordinary matching: `\C` (one code unit, breaks UTF-8) and `\g<…>` / `\g'…'` calls.
+    package static func unsafeEscapes(_ pattern: String) -> [String] {
+        var reasons: [String] = []
+        let characters = Array(pattern.unicodeScalars)
+        var index = 0
+        while index + 1 < characters.count {
+            if characters[index] == "\\" {
+                let next = characters[index + 1]
+                if next == "C" { reasons.append("\\C matches a single code unit and can split UTF-8") }
+                if next == "g", index + 2 < characters.count, characters[index + 2] == "<" || characters[index + 2] == "'" {
+                    reasons.append("recursion and subroutine calls can make matching exponential")
+                }
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return reasons
     }
 }

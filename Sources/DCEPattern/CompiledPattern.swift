@@ -27,13 +27,15 @@ package final class CompiledPattern: @unchecked Sendable {
     /// - Parameters:
     ///   - source: The PCRE2 pattern.
     ///   - limits: The limits applied to each match.
+    ///   - unicodeClasses: Whether `\d`, `\w`, `\s` and POSIX classes match Unicode properties (`PCRE2_UCP`)
+    ///     instead of ASCII only.
     /// - Throws: ``PatternError`` when PCRE2 rejects the pattern.
-    package init(_ source: String, limits: MatchLimits = .default) throws(PatternError) {
+    package init(_ source: String, limits: MatchLimits = .default, unicodeClasses: Bool = false) throws(PatternError) {
         self.source = source
         self.limits = limits
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let options = UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C)
+        let options = UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C) | (unicodeClasses ? UInt32(PCRE2_UCP) : 0)
         let compiled: OpaquePointer? = source.utf8.withContiguousStorageIfAvailable { buffer in
             pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
         } ?? Array(source.utf8).withUnsafeBufferPointer { buffer in

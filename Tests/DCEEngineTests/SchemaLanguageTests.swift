@@ -12,6 +12,31 @@ struct SchemaLanguageTests {
         return try validator.validate(json: Array(json.utf8), schema: "s", context: context, tenderType: tenderType)
     }
 
+    @Test(arguments: ["^(a+)+$", "(\\w*)*x", "^(\\d)\\1$", "^(?=a)a$", "^a(?!b)", "(?<=a)b", "^(a|(?R))$", "^(?1)(a)$",
+                      "^(?C1)a$", "^(*ACCEPT)a", "a\\g<0>?"])
+    func untrustedSchemasRefuseRegexesThatCanBacktrackWithoutBound(pattern: String) throws {
+        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
+        let schema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "\#(escaped)"}]}]}"#
+        do {
+            _ = try Fixtures.validator(["s": schema])
+            Issue.record("\(pattern) was accepted")
+        } catch let error as SchemaError {
+            #expect(error.problems.map(\.code) == [.unsafeRegex], "\(pattern): \(error)")
+            #expect(error.problems.first?.location.pointer == "/fields/0/additionalDataValidations/0/regex")
+        }
+        let trusted = schema.replacingOccurrences(of: #"{"id": "s", "#, with: #"{"id": "s", "trustedPatterns": true, "#)
+        #expect(throws: Never.self) { try Fixtures.validator(["s": trusted]) }
+    }
+
+    @Test func digitClassesAreASCIIUnlessAValidationAsksForUnicode() throws {
+        let ascii = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^\\d{4}$"}]}]}"#
+        let unicode = ascii.replacingOccurrences(of: #""regex""#, with: #""unicode": true, "regex""#)
+        let arabic = #"{"v": "\u0661\u0662\u0663\u0664"}"#
+        #expect(try validate(ascii, arabic).summary == ["regex@/v"])
+        #expect(try validate(unicode, arabic).valid)
+        #expect(try validate(ascii, #"{"v": "2024\n"}"#).summary == ["regex@/v"])  // $ does not match before a final newline
+    }
+
     @Test func dataTypesAreChecked() throws {
         let schema = #"""
             {"id": "s", "fields": [
@@ -140,7 +165,8 @@ struct SchemaLanguageTests {
     }
 
     @Test func aCatastrophicRegexGivesUpAtItsLimitInsteadOfHanging() throws {
-        let schema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#
+        // Trusted, so that it compiles: the point is that even then every match is bounded.
+        let schema = #"{"id": "s", "trustedPatterns": true, "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#
         let hostile = String(repeating: "a", count: 50_000) + "!"
         let clock = ContinuousClock()
         var report: ValidationReport?

@@ -15,9 +15,11 @@ import Testing
         let examples = root.appendingPathComponent("Examples/risky")
         try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: examples, withIntermediateDirectories: true)
-        try Data(#"{"id": "risky", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#.utf8)
+        try Data(#"{"id": "risky", "trustedPatterns": true, "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#.utf8)
             .write(to: schemas.appendingPathComponent("risky.json"))
         try Data("{\"id\": \"broken\",\n \"fields\": [{\"key\": \"x\", \"dataType\": \"Strin\"}]}".utf8).write(to: schemas.appendingPathComponent("broken.json"))
+        try Data(#"{"id": "untrusted", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "(\\d)\\1"}]}]}"#.utf8)
+            .write(to: schemas.appendingPathComponent("untrusted.json"))
         try Data(#"{"v": "aaa"}"#.utf8).write(to: examples.appendingPathComponent("valid-a.json"))
         try Data(#"{"v": "aaa"}"#.utf8).write(to: examples.appendingPathComponent("invalid-regex-a.json"))
         try Data(#"{"v": 1}"#.utf8).write(to: examples.appendingPathComponent("invalid-type-number.json"))
@@ -30,7 +32,8 @@ import Testing
         #expect(lines.contains { $0.contains("invalid-regex-a.json: error: expected rule 'regex', but the payload is valid [example]") })
         #expect(lines.contains { $0.contains("valid-b.json: error: expected valid, got regex [example]") })
         #expect(!lines.contains { $0.contains("invalid-type-number.json") })
-        #expect(lines.last == "lint: 2 schemas and 4 examples checked, 4 problems")
+        #expect(lines.contains { $0.contains("untrusted.json:1:") && $0.contains("the regex is refused: a backreference") && $0.hasSuffix("[unsafeRegex]") })
+        #expect(lines.last == "lint: 3 schemas and 4 examples checked, 5 problems")
     }
 
     @Test func aMissingDirectoryExitsTwo() throws {

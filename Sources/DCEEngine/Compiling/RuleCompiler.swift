@@ -13,6 +13,7 @@ struct RuleCompiler {
     private var contextValues: [String: [String]?] = [:]
     private var tenderTypes: [String] = []
     private var root: ResolvedField?
+    private var trustedPatterns = false
 
     init(limits: MatchLimits = .default) {
         self.limits = limits
@@ -21,6 +22,7 @@ struct RuleCompiler {
     mutating func compile(_ schema: ResolvedSchema) throws(SchemaError) -> CompiledSchema {
         root = schema.root
         tenderTypes = schema.tenderTypes
+        trustedPatterns = schema.trustedPatterns
         for (slot, context) in schema.contexts.enumerated() {
             if contextSlots[context.name] != nil {
                 report(.duplicate, "context '\(context.name)' is declared twice", context.location)
@@ -134,7 +136,9 @@ struct RuleCompiler {
                 }
                 return CompiledValidation(
                     minLength: definition.minLength, maxLength: definition.maxLength,
-                    pattern: definition.regex.flatMap { pattern($0, at: definition.regexLocation ?? definition.location) },
+                    pattern: definition.regex.flatMap {
+                        pattern($0, at: definition.regexLocation ?? definition.location, unicodeClasses: definition.unicode)
+                    },
                     message: definition.message)
             }
         }
@@ -148,12 +152,23 @@ struct RuleCompiler {
         return patch
     }
 
-    private mutating func pattern(_ source: String, at location: SchemaLocation) -> CompiledPattern? {
-        if let cached = patterns[source] { return cached }
+    /// Compiles a regex once per schema. An untrusted schema's regex is refused when it can backtrack without bound;
+    /// a trusted one compiles with a warning that `lint` reports.
+    private mutating func pattern(_ source: String, at location: SchemaLocation, unicodeClasses: Bool = false) -> CompiledPattern? {
+        let key = (unicodeClasses ? "u:" : "a:") + source
+        if let cached = patterns[key] { return cached }
+        let risks = BacktrackingRisk.assess(source) + BacktrackingRisk.unsafeEscapes(source)
+        if !trustedPatterns && !risks.isEmpty {
+            report(
+                .unsafeRegex,
+                "the regex is refused: \(Array(Set(risks)).sorted().joined(separator: "; ")) (set \"trustedPatterns\": true in a schema you control to allow it)",
+                location)
+            return nil
+        }
         do {
-            let compiled = try CompiledPattern(source, limits: limits)
-            patterns[source] = compiled
-            for reason in BacktrackingRisk.assess(source) {
+            let compiled = try CompiledPattern(source, limits: limits, unicodeClasses: unicodeClasses)
+            patterns[key] = compiled
+            for reason in risks {
                 warnings.append(SchemaProblem(code: .backtrackingRisk, message: "the regex \(source) is risky: \(reason)", location: location))
             }
             return compiled

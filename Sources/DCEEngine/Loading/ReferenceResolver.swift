@@ -29,7 +29,8 @@ struct ReferenceResolver {
         guard problems.isEmpty, let root else { throw SchemaError(problems: problems) }
         return ResolvedSchema(
             id: document.id, version: document.version, name: document.name, description: document.description,
-            file: document.file, contexts: contexts, tenderTypes: document.tenderTypes, root: root)
+            file: document.file, contexts: contexts, tenderTypes: document.tenderTypes, root: root,
+            trustedPatterns: document.trustedPatterns)
     }
 
     private mutating func resolve(_ field: FieldDefinition, in document: SchemaDocument) -> ResolvedField? {

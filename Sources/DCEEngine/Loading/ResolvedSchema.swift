@@ -9,6 +9,8 @@ struct ResolvedSchema: Sendable {
     var contexts: [ContextDefinition]
     var tenderTypes: [String]
     var root: ResolvedField
+    /// Whether the validated schema trusts its regexes (and those of the definitions it references).
+    var trustedPatterns: Bool
 }
 
 /// A field whose reference, if any, has been replaced by the definition's shape and attributes.

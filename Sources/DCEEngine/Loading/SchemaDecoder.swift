@@ -2,7 +2,7 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions",
+        "definitions", "trustedPatterns",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -16,7 +16,7 @@ struct SchemaDecoder {
     static let fieldAttributes =
         ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides"]
         + overridableAttributes + metadataAttributes
-    static let validationAttributes = ["minLength", "maxLength", "regex", "description", "message"]
+    static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
     static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null"]
 
@@ -56,7 +56,8 @@ struct SchemaDecoder {
             id: id, version: string(members["version"], pointer: "/version") ?? "0",
             name: root.attributes.name, description: string(members["description"], pointer: "/description"),
             file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
-            root: root, definitions: definitions)
+            root: root, definitions: definitions,
+            trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false)
     }
 
     // MARK: - Fields
@@ -204,6 +205,7 @@ struct SchemaDecoder {
             location: location(index, pointer), minLength: count(members["minLength"]), maxLength: count(members["maxLength"]),
             regex: string(members["regex"], pointer: pointer + "/regex"),
             regexLocation: members["regex"].map { location($0.index, $0.pointer) },
+            unicode: bool(members["unicode"], pointer: pointer + "/unicode") ?? false,
             description: string(members["description"], pointer: pointer + "/description"),
             message: string(members["message"], pointer: pointer + "/message"))
         if validation.minLength == nil, validation.maxLength == nil, validation.regex == nil {

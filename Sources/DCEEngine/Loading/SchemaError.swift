@@ -41,6 +41,9 @@ public struct SchemaProblem: Hashable, Sendable, Codable, CustomStringConvertibl
         public static let unknownField = Code(rawValue: "unknownField")
         /// A `format` the engine does not know.
         public static let unknownFormat = Code(rawValue: "unknownFormat")
+        /// A regex construct that can backtrack without bound (backreference, lookaround, recursion, callout,
+        /// nested unbounded repeat), refused unless the schema sets `trustedPatterns`.
+        public static let unsafeRegex = Code(rawValue: "unsafeRegex")
         /// A regex shaped for catastrophic backtracking (nested unbounded repeats, backreferences); a warning when
         /// compiling, an error for `dce-validate lint`.
         public static let backtrackingRisk = Code(rawValue: "backtrackingRisk")

@@ -105,6 +105,8 @@ struct ValidationDefinition: Sendable {
     var maxLength: Int?
     var regex: String?
     var regexLocation: SchemaLocation?
+    /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
+    var unicode: Bool
     var description: String?
     var message: String?
 }

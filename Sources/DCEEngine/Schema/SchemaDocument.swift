@@ -14,6 +14,9 @@ struct SchemaDocument: Sendable {
     var root: FieldDefinition
     /// Shared definitions by name, reachable as `#/definitions/Name` or `<id>#/definitions/Name`.
     var definitions: [String: FieldDefinition]
+    /// Whether the schema's regexes may use constructs that backtrack without bound (backreferences, lookaround,
+    /// recursion, nested unbounded repeats). Off by default: schemas may come from a server.
+    var trustedPatterns: Bool
 }
 
 /// A named value the caller supplies (`region=US`), with the values it may take and how to derive it when the
