@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Tests only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -56,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEEngineTests",
-            dependencies: ["DCEEngine"],
+            dependencies: ["DCEEngine", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -69,3 +71,15 @@ let package = Package(
         ),
     ]
 )
+
+// The fuzz target exists only for scripts/fuzz: libFuzzer supplies its main(), so an ordinary build must not see it.
+if Context.environment["DCE_FUZZ"] != nil {
+    package.products.append(.executable(name: "dce-fuzz", targets: ["dce-fuzz"]))
+    package.targets.append(
+        .executableTarget(
+            name: "dce-fuzz",
+            dependencies: ["DCEEngine"],
+            path: "Fuzz",
+            swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
+        ))
+}
