@@ -1,0 +1,118 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// Canary card data pushed through every output that exists: the five report formats, NDJSON batches, the API's
+/// reports and descriptions, reader and schema errors, lint and export. The bytes never contain a canary.
+@Suite(.serialized) struct CanaryLeakTests {
+    static let pan = "4111111111111111"
+    static let panPrefix = "41111111"
+    static let pin = "8264"
+    static let cvv = "739"
+    static let canaries = [pan, panPrefix, pin, cvv]
+
+    static let schema = """
+        {"id": "payment-card", "fields": [
+          {"key": "pan", "name": "Card number", "dataType": "String", "required": true, "format": "luhn",
+           "maskingRequired": true, "pciEncryptionRequired": true, "storageRestricted": true, "minLength": 16, "maxLength": 19},
+          {"key": "cvv", "name": "Security code", "dataType": "String", "storageRestricted": true,
+           "additionalDataValidations": [{"regex": "^[0-9]{3,4}$"}], "enum": ["000"]},
+          {"key": "pin", "name": "PIN", "dataType": "String", "pciEncryptionRequired": true, "storageRestricted": true,
+           "additionalDataValidations": [{"regex": "^[0-9]{4}$"}], "maxLength": 3},
+          {"key": "holder", "name": "Card holder", "dataType": "String", "minLength": 2}
+        ]}
+        """
+
+    /// Each payload breaks a rule on a field that holds a canary, or hides canaries in malformed JSON.
+    static let payloads = [
+        #"{"pan": "4111111111111112", "cvv": "739", "pin": "8264"}"#,  // luhn, enum, maxLength (canary-adjacent PAN)
+        #"{"pan": 4111111111111111, "cvv": 739, "pin": 8264}"#,  // wrong types
+        #"{"pan": "4111111111111111x", "cvv": "7399x", "pin": "8264 "}"#,
+        #"{"pan": "4111111111111111", "pan": "4111111111111111", "cvv": "739", "cvv": "739"}"#,  // duplicate keys
+        #"{"pan": "4111111111111111", "cvv": "739", "extra": "8264", "holder": "4"}"#,
+        #"{"pan": "4111111111111111", "cvv": "739", "pin": "8264"]"#,  // malformed
+        #"{"pan": "41111111111111\u0031\u0031", "cvv": "7\u00339x"}"#,
+        "{\"pan\": \"4111111111111111\u{1}\", \"pin\": \"8264\"}",
+        #"{"pan": "4111111111111111", "pin": 8264e0, "cvv": [739]}"#,
+        #"{"pan": "4111111111111111", "cvv": "739", "pin": "8264", "holder": {"pan": "4111111111111111"}}"#,
+    ]
+
+    private func expectClean(_ bytes: Data, _ context: String) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        for canary in Self.canaries {
+            #expect(!text.contains(canary), "\(canary) leaked in \(context): \(text.prefix(400))")
+        }
+    }
+
+    private func withSchemas(_ body: (URL) throws -> Void) throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.schema.utf8).write(to: directory.appendingPathComponent("payment-card.json"))
+        try body(directory)
+    }
+
+    @Test func everyReportFormatOfEveryPayload() throws {
+        try withSchemas { schemas in
+            for (offset, payload) in Self.payloads.enumerated() {
+                for format in ReportFormat.allCases {
+                    let result = try CLI.run(["-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format.rawValue],
+                                             stdin: Data(payload.utf8))
+                    #expect(result.status == 1, "payload \(offset) must be invalid")
+                    expectClean(result.allBytes, "payload \(offset) as \(format)")
+                }
+            }
+        }
+    }
+
+    @Test func ndjsonBatchesAndReportFiles() throws {
+        try withSchemas { schemas in
+            let directory = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let stream = Data(Self.payloads.map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n").utf8)
+            let junit = directory.appendingPathComponent("r.xml")
+            let sarif = directory.appendingPathComponent("r.sarif")
+            let result = try CLI.run(["-", "--ndjson", "--schema", "payment-card", "--schemas", schemas.path, "--format", "text",
+                                      "--format", "junit", "--output", junit.path, "--format", "sarif", "--output", sarif.path],
+                                     stdin: stream)
+            #expect(result.status == 1)
+            expectClean(result.allBytes, "NDJSON text")
+            expectClean(try Data(contentsOf: junit), "NDJSON JUnit file")
+            expectClean(try Data(contentsOf: sarif), "NDJSON SARIF file")
+        }
+    }
+
+    @Test func theAPIsReportsErrorsAndDescriptions() throws {
+        let validator = try Validator(source: .documents(["payment-card": Array(Self.schema.utf8)]))
+        for payload in Self.payloads {
+            let report = try validator.validate(json: Array(payload.utf8), schema: "payment-card")
+            #expect(!report.valid)
+            expectClean(try JSONEncoder().encode(report), "encoded report")
+            expectClean(Data("\(report) \(String(reflecting: report))".utf8), "report descriptions")
+            do {
+                _ = try JSONDocument(bytes: Array(payload.utf8))
+            } catch {
+                expectClean(Data("\(error) \(error.message)".utf8), "reader error")
+            }
+        }
+        expectClean(Data(Masking.mask(Self.pan).utf8).prefix(12), "the masked PAN's hidden part")
+    }
+
+    @Test func schemaErrorsLintAndExportOfASchemaWhoseDefaultIsACanary() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = Self.schema.replacingOccurrences(of: #""minLength": 16, "maxLength": 19}"#,
+                                                      with: #""minLength": 16, "maxLength": 19, "defaultValue": "4111111111111112"}"#)
+        try Data(broken.utf8).write(to: directory.appendingPathComponent("payment-card.json"))
+        do {
+            _ = try Validator(source: .documents(["payment-card": Array(broken.utf8)]))
+            Issue.record("a default that fails its own format must be refused")
+        } catch {
+            expectClean(Data("\(error)".utf8), "schema error")
+        }
+        let lint = try CLI.run(["lint", directory.path])
+        #expect(lint.status == 1)
+        expectClean(lint.allBytes, "lint")
+        let export = try CLI.run(["export", "--schema", "payment-card", "--schemas", directory.path, "--to", "json-schema"])
+        expectClean(export.allBytes, "export")
+    }
+}
