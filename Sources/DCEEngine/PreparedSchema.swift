@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A compiled schema with its context and tender type checked once, ready to validate many payloads.
 ///
 /// ```swift
@@ -11,11 +13,13 @@ public struct PreparedSchema: Sendable {
     public let tenderType: String?
     private let slots: [String?]
     private let context: [String: String]
+    private let now: @Sendable () -> Date
 
-    init(schema: CompiledSchema, context: [String: String], tenderType: String?) throws(ValidatorError) {
+    init(schema: CompiledSchema, context: [String: String], tenderType: String?, now: @escaping @Sendable () -> Date) throws(ValidatorError) {
         self.schema = schema
         self.tenderType = tenderType
         self.context = context
+        self.now = now
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
     }
 
@@ -55,6 +59,12 @@ public struct PreparedSchema: Sendable {
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
         var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
+        if schema.usesDate {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let parts = calendar.dateComponents([.year, .month], from: now())
+            evaluation.month = (parts.year ?? 0) * 12 + (parts.month ?? 1) - 1
+        }
         evaluation.run()
         var effective = context
         if schema.hasDeriveRules {

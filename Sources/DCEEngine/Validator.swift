@@ -13,6 +13,7 @@ public import DCEPattern
 /// A `Validator` is an immutable value: every pattern is compiled when it is built, and validation only reads it.
 public struct Validator: Sendable {
     private let schemas: [String: CompiledSchema]
+    private let now: @Sendable () -> Date
 
     /// Loads and compiles schemas.
     ///
@@ -20,8 +21,13 @@ public struct Validator: Sendable {
     ///   - source: Where the schema files are; the package's bundled schemas by default.
     ///   - schemaIDs: The schemas to compile (with what they reference); every schema of the source when `nil`.
     ///   - matchLimits: The limits applied to every regex match.
+    ///   - now: The clock for rules that depend on the date (`card-expiry`); the system clock by default.
     /// - Throws: ``SchemaError`` listing every problem found, with file, JSON Pointer, line and column.
-    public init(source: SchemaSource = .bundled, schemaIDs: [String]? = nil, matchLimits: MatchLimits = .default) throws(SchemaError) {
+    public init(
+        source: SchemaSource = .bundled, schemaIDs: [String]? = nil, matchLimits: MatchLimits = .default,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(SchemaError) {
+        self.now = now
         let ids: [String]
         if let schemaIDs { ids = schemaIDs } else { ids = try source.schemaIDs() }
         var loader = SchemaLoader(source: source)
@@ -77,7 +83,7 @@ public struct Validator: Sendable {
     /// - Returns: The prepared schema.
     /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
     public func prepare(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> PreparedSchema {
-        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType)
+        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType, now: now)
     }
 
     /// Validates a JSON payload held in `Data`.

@@ -17,6 +17,8 @@ public final class CompiledSchema: Sendable {
     public let tenderTypes: [String]
     /// Whether any context has derive rules (so evaluation can skip deriving when none does).
     let hasDeriveRules: Bool
+    /// Whether a format depends on the date (so evaluation reads the clock only then).
+    let usesDate: Bool
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
 
@@ -36,7 +38,13 @@ public final class CompiledSchema: Sendable {
         self.contextSlots = slots
         self.tenderTypes = tenderTypes
         self.hasDeriveRules = contexts.contains { !$0.derive.isEmpty }
+        self.usesDate = Self.usesDate(root)
         self.warnings = warnings
+    }
+
+    private static func usesDate(_ field: CompiledField) -> Bool {
+        if field.base.formats.contains(.cardExpiry) || field.variants.contains(where: { $0.formats.contains(.cardExpiry) }) { return true }
+        return field.fields.contains(where: usesDate) || (field.items.map(usesDate) ?? false)
     }
 
     /// The names of the contexts the schema understands, in declaration order.

@@ -11,6 +11,8 @@ enum Format: String, CaseIterable, Sendable {
     case uuid
     case date
     case dateTime = "date-time"
+    /// `MM/YY` (as printed on cards), not before the current month.
+    case cardExpiry = "card-expiry"
 
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
@@ -26,18 +28,24 @@ enum Format: String, CaseIterable, Sendable {
         case .uuid: "a UUID"
         case .date: "an ISO 8601 date (YYYY-MM-DD)"
         case .dateTime: "an ISO 8601 date-time with a time zone (YYYY-MM-DDThh:mm:ssZ)"
+        case .cardExpiry: "a card expiry date (MM/YY) that is not in the past"
         }
     }
 
     /// Whether a string has this format.
-    func accepts(_ value: String) -> Bool {
+    func accepts(_ value: String, month: Int = 0) -> Bool {
         var value = value
-        return value.withUTF8 { accepts($0) }
+        return value.withUTF8 { accepts($0, month: month) }
     }
 
     /// Whether UTF-8 bytes have this format.
-    func accepts(_ bytes: Bytes) -> Bool {
+    ///
+    /// - Parameters:
+    ///   - bytes: The value.
+    ///   - month: The current month as `year × 12 + month − 1` (UTC), for formats that depend on the date.
+    func accepts(_ bytes: Bytes, month: Int = 0) -> Bool {
         switch self {
+        case .cardExpiry: Self.isCardExpiry(bytes, notBefore: month)
         case .iso4217: CodeLists.isISO4217(bytes)
         case .iso3166Alpha2: CodeLists.isISO3166Alpha2(bytes)
         case .luhn: Self.isLuhn(bytes)
@@ -102,6 +110,13 @@ enum Format: String, CaseIterable, Sendable {
         let body = lines[1..<(lines.count - 1)]
         guard body.allSatisfy({ !$0.isEmpty && $0.count <= 64 }) else { return false }
         return Array(body.joined()).withUnsafeBufferPointer(isBase64)
+    }
+
+    static func isCardExpiry(_ bytes: Bytes, notBefore month: Int) -> Bool {
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: "/"), let mm = number(bytes, 0..<2), let yy = number(bytes, 3..<5),
+            (1...12).contains(mm)
+        else { return false }
+        return (2000 + yy) * 12 + mm - 1 >= month
     }
 
     static func isUUID(_ bytes: Bytes) -> Bool {

@@ -12,6 +12,8 @@ struct Evaluation {
     let tenderType: String?
     /// Whether violations carry line and column (not for requests encoded from Swift values).
     let positions: Bool
+    /// The current month (`year × 12 + month − 1`, UTC) for date-dependent formats; 0 when the schema has none.
+    var month = 0
     private(set) var violations: [Violation] = []
     /// The objects and arrays enclosing the value being checked, innermost last (relative pointers start here).
     private var containers: [JSONDocument.Index] = []
@@ -143,7 +145,7 @@ struct Evaluation {
             if let max = attributes.maxLength, length > max { failures.append((.maxLength, nil)) }
             if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, Format.date.article)) }
             if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, Format.dateTime.article)) }
-            if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(bytes) }) {
+            if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(bytes, month: month) }) {
                 failures.append((.format, attributes.formats.map(\.article).joined(separator: ", or ")))
             }
             for (offset, validation) in attributes.validations.enumerated() {

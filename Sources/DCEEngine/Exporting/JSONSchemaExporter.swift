@@ -23,8 +23,10 @@ struct JSONSchemaExporter {
     }
 
     mutating func export() -> JSONSchemaExport {
-        var root = objectSchema(schema.root, pathFromRoot: [])
-        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string("object")], front: true)
+        var root = schema.root.dataType == .array
+            ? valueSchema(schema.root, schema.root.base, pathFromRoot: nil)
+            : objectSchema(schema.root, pathFromRoot: [])
+        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string(schema.root.dataType == .array ? "array" : "object")], front: true)
         if !rootConditionals.isEmpty { root = appendAllOf(root, rootConditionals) }
         var header: [(String, SchemaValue)] = [("title", .string(schema.name ?? schema.id))]
         let given = schema.contexts.enumerated().compactMap { slot, definition in context[slot].map { "\(definition.name)=\($0)" } }
@@ -152,6 +154,9 @@ struct JSONSchemaExporter {
         case .luhn:
             note("Card numbers are checked for 12-19 digits; the Luhn check digit is not.")
             return pattern("^[0-9]{12,19}$")
+        case .cardExpiry:
+            note("Card expiry dates are checked for the MM/YY form; that they are not in the past is not (it depends on the day of validation).")
+            return pattern("^(0[1-9]|1[0-2])/[0-9]{2}$")
         case .pemCertificate:
             note("PEM certificates are checked for their BEGIN/END lines and base64 lines of at most 64 characters; that the lines join into valid base64 is not.")
             return pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{1,64}\\r?\\n)+-----END CERTIFICATE-----(?:\\r?\\n)?$")

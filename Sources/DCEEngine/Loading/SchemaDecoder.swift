@@ -2,7 +2,7 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns",
+        "definitions", "trustedPatterns", "dataType", "items", "minItems", "maxItems",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -37,12 +37,32 @@ struct SchemaDecoder {
             report(.invalidAttribute, "the schema id '\(id)' does not match the file name '\(expectedID).json'", members["id"]!.index, "/id")
         }
         let contexts = contextDefinitions(members["contexts"])
+        // The request is an object with `fields`, or, with "dataType": "Array", an array of `items` (as the DCE
+        // responses are).
+        var rootType = DataType.object
+        if let entry = members["dataType"], let raw = string(entry, pointer: "/dataType") {
+            switch raw {
+            case "Object": rootType = .object
+            case "Array": rootType = .array
+            default: report(.invalidAttribute, "a schema's dataType is Object or Array, not '\(raw)'", entry.index, "/dataType")
+            }
+        }
+        var rootAttributes = FieldAttributes(dataType: rootType)
+        rootAttributes.minItems = count(members["minItems"])
+        rootAttributes.maxItems = count(members["maxItems"])
         var root = FieldDefinition(
             location: location(document.root, ""), key: nil, ref: nil, refLocation: nil,
-            attributes: FieldAttributes(dataType: .object), metadata: FieldMetadata(),
-            fields: fieldList(members["fields"], pointer: "/fields", required: false) ?? [],
+            attributes: rootAttributes, metadata: FieldMetadata(),
+            fields: rootType == .object ? fieldList(members["fields"], pointer: "/fields", required: false) ?? [] : nil,
             additionalFields: bool(members["additionalFields"], pointer: "/additionalFields"),
-            items: nil, tenderTypes: [], overrides: [])
+            items: members["items"].flatMap { field(at: $0.index, pointer: "/items", keyed: false) }.map { [$0] },
+            tenderTypes: [], overrides: [])
+        if rootType == .array && members["items"] == nil {
+            report(.missingAttribute, "an Array schema needs 'items'", document.root, "")
+        }
+        if rootType == .object, let entry = members["items"] {
+            report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
+        }
         root.attributes.name = string(members["name"], pointer: "/name")
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
