@@ -24,7 +24,7 @@ import Testing
         let valid = try CLI.run(["Examples/card-create/valid-*.json", "--schema", "card-create", "--format", "json"])
         #expect(valid.status == 0)
         #expect(payloads(try json(valid)).count == 3)
-        let recursive = try CLI.run(["Examples/**/valid-google-*.json", "--schema", "card-tokenize", "--context", "scheme=VISA"])
+        let recursive = try CLI.run(["Examples/**/valid-google-pay-*.json", "--schema", "card-tokenize", "--context", "scheme=VISA"])
         #expect(recursive.status == 0)
         #expect(recursive.out.contains("1 payload checked"))
         let none = try CLI.run(["Examples/*.nothing", "--schema", "card-create"])

@@ -8,6 +8,7 @@ import Testing
         var file: String
         var schema: String
         var context: [String: String]?
+        var tenderType: String?
         var expect: String
         var path: String?
         var testDescription: String { file }
@@ -23,21 +24,28 @@ import Testing
     }()
 
     @Test func theManifestListsEveryExampleAndEachInvalidOneShowsADifferentRule() throws {
-        #expect(Self.examples.count >= 20)
+        #expect(Self.examples.count >= 100)
         let listed = Set(Self.examples.map(\.file))
         let enumerator = FileManager.default.enumerator(atPath: CLI.repository.appendingPathComponent("Examples").path)
-        let files = Set((enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") && $0 != "manifest.json" })
+        let files = Set((enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") && $0 != "manifest.json" && !$0.hasPrefix("ci/") })
         #expect(files == listed)
         for schema in Set(Self.examples.map(\.schema)) {
             let rules = Self.examples.filter { $0.schema == schema && $0.expect != "valid" }.map(\.expect)
             #expect(Set(rules).count == rules.count, "\(schema) has two invalid examples for one rule")
             #expect(Self.examples.contains { $0.schema == schema && $0.expect == "valid" })
         }
+        // Every shipped schema has examples, each invalid one naming its rule in its file name.
+        let ids = try Validator().schemaIDs
+        #expect(Set(Self.examples.map(\.schema)) == Set(ids).subtracting(["delivery-address"]))
+        for example in Self.examples where example.expect != "valid" {
+            #expect(example.file.contains("/invalid-\(example.expect)-"), "\(example.file)")
+        }
     }
 
     @Test(arguments: examples) func throughTheCLI(example: Example) throws {
         let context = (example.context ?? [:]).sorted { $0.key < $1.key }.flatMap { ["--context", "\($0.key)=\($0.value)"] }
-        let result = try CLI.run(["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context)
+        let tender = example.tenderType.map { ["--tender-type", $0] } ?? []
+        let result = try CLI.run(["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context + tender)
         #expect(result.status == (example.expect == "valid" ? 0 : 1), "\(result.err)")
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let errors = ((report["payloads"] as? [[String: Any]])?.first?["errors"] as? [[String: Any]]) ?? []
@@ -51,7 +59,7 @@ import Testing
 
     @Test(arguments: examples) func throughTheAPI(example: Example) throws {
         let bytes = try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(example.file)")))
-        let report = try Validator().validate(json: bytes, schema: example.schema, context: example.context ?? [:])
+        let report = try Validator().validate(json: bytes, schema: example.schema, context: example.context ?? [:], tenderType: example.tenderType)
         #expect(report.valid == (example.expect == "valid"))
         if example.expect != "valid" { #expect(report.errors.map(\.rule.rawValue) == [example.expect]) }
     }

@@ -1,0 +1,30 @@
+import ArgumentParser
+import DCEEngine
+import Foundation
+
+struct SchemasCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schemas",
+        abstract: "List the schemas: every id with its title.",
+        discussion: """
+            Example:
+              dce-validate schemas
+              card-create                    Create a prepaid card
+            """
+    )
+
+    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    var schemas: String?
+
+    func run() throws {
+        let validator = try SchemaOption.validator(directory: schemas, ids: nil)
+        let ids = validator.schemaIDs
+        let width = (ids.map(\.count).max() ?? 0) + 2
+        var output = ""
+        for id in ids {
+            let title = validator.schema(id)?.name ?? ""
+            output += id.padding(toLength: max(width, id.count + 1), withPad: " ", startingAt: 0) + title + "\n"
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+}
