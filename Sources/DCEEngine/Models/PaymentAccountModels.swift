@@ -1,0 +1,79 @@
+// Models of seed 004 (payment accounts).
+
+/// An address whose zip code rules follow its use (the `addressUse` context), validated by `address`.
+public struct Address: ValidatableRequest, Codable, Hashable {
+    /// `address`.
+    public static let schemaID = "address"
+    /// Address line 1.
+    public var line1: String
+    /// Address line 2.
+    public var line2: String?
+    /// The city.
+    public var city: String
+    /// The 2-letter state.
+    public var state: String?
+    /// The zip code: 9 digits for billing, 5 for a profile.
+    public var zipCode: String
+    /// The ISO 3166-1 alpha-2 country code.
+    public var country: String
+
+    /// Creates an address.
+    ///
+    /// - Parameters:
+    ///   - line1: Address line 1.
+    ///   - line2: Address line 2.
+    ///   - city: The city.
+    ///   - state: The state.
+    ///   - zipCode: The zip code.
+    ///   - country: The country code.
+    public init(line1: String, line2: String? = nil, city: String, state: String? = nil, zipCode: String, country: String) {
+        self.line1 = line1
+        self.line2 = line2
+        self.city = city
+        self.state = state
+        self.zipCode = zipCode
+        self.country = country
+    }
+}
+
+/// A payment account to add, validated by `payment-account` with a tender type (credit, debit, gift).
+public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
+    /// `payment-account`.
+    public static let schemaID = "payment-account"
+    /// The card number; never printed.
+    public var cardNumber: SensitiveString
+    /// The expiry, MM/YY.
+    public var expiry: String?
+    /// The security code; never printed.
+    public var securityCode: SensitiveString?
+    /// The cardholder's name.
+    public var cardholderName: String?
+    /// A nickname.
+    public var nickname: String?
+    /// The billing address.
+    public var billingAddress: Address?
+
+    /// Creates an account.
+    ///
+    /// - Parameters:
+    ///   - cardNumber: The card number.
+    ///   - expiry: The expiry.
+    ///   - securityCode: The security code.
+    ///   - cardholderName: The cardholder's name.
+    ///   - nickname: The nickname.
+    ///   - billingAddress: The billing address.
+    public init(
+        cardNumber: SensitiveString, expiry: String? = nil, securityCode: SensitiveString? = nil, cardholderName: String? = nil,
+        nickname: String? = nil, billingAddress: Address? = nil
+    ) {
+        self.cardNumber = cardNumber
+        self.expiry = expiry
+        self.securityCode = securityCode
+        self.cardholderName = cardholderName
+        self.nickname = nickname
+        self.billingAddress = billingAddress
+    }
+
+    /// The card number masked for display: `XXXXXXXXXXXX1111`.
+    public var maskedCardNumber: String { Masking.mask(cardNumber.revealed) }
+}

@@ -1,0 +1,265 @@
+// Models of seed 002 (prepaid cards): requests with public initialisers, responses decoded from the service.
+
+/// The status of a card (`CardStatus`).
+public enum CardStatus: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Active and usable.
+    case active = "ACTIVE"
+    /// Application in progress.
+    case applied = "APPLIED"
+    /// Expired.
+    case expired = "EXPIRED"
+    /// Digital (virtual or electronic).
+    case digital = "DIGITAL"
+    /// Unknown.
+    case unknown = "UNKNOWN"
+}
+
+/// The type of a card (`CardType`).
+public enum CardType: String, Codable, Sendable, Hashable, CaseIterable {
+    /// A physical card.
+    case physical = "PHYSICAL"
+    /// A virtual card.
+    case virtual = "VIRTUAL"
+    /// Unknown.
+    case unknown = "UNKNOWN"
+}
+
+/// The scheme of a card (`CardScheme`).
+public enum CardScheme: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Mastercard.
+    case mastercard = "MC"
+    /// Visa.
+    case visa = "VISA"
+    /// Unknown.
+    case unknown = "UNKNOWN"
+}
+
+/// The status of a mobile wallet tokenization (`MobileWalletStatus`).
+public enum MobileWalletStatus: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Completed.
+    case completed = "COMPLETED"
+    /// Initiated.
+    case initiated = "INITIATED"
+    /// Unknown (responses only).
+    case unknown = "UNKNOWN"
+}
+
+/// Filters for listing cards (`CardParameters`), validated by `card-list-query`.
+public struct CardParameters: ValidatableRequest, Codable, Hashable {
+    /// `card-list-query`.
+    public static let schemaID = "card-list-query"
+    /// Only cards of this type.
+    public var cardType: CardType?
+    /// At most this many cards.
+    public var limit: Int?
+    /// Skip this many cards.
+    public var offset: Int?
+    /// Only cards in these statuses.
+    public var status: [CardStatus]?
+    /// Extra information to include (`TOKENIZATIONS`).
+    public var include: [String]?
+
+    /// Creates filters; `nil` members are left out.
+    ///
+    /// - Parameters:
+    ///   - cardType: The card type.
+    ///   - limit: The page size.
+    ///   - offset: The starting position.
+    ///   - status: The statuses.
+    ///   - include: The extra information.
+    public init(cardType: CardType? = nil, limit: Int? = nil, offset: Int? = nil, status: [CardStatus]? = nil, include: [String]? = nil) {
+        self.cardType = cardType
+        self.limit = limit
+        self.offset = offset
+        self.status = status
+        self.include = include
+    }
+}
+
+/// A card status change or PIN update (`CardUpdateRequest`), validated by `card-update`.
+public struct CardUpdateRequest: ValidatableRequest, Codable, Hashable {
+    /// `card-update`.
+    public static let schemaID = "card-update"
+    /// The new status.
+    public var status: CardStatus?
+    /// Why the status changes.
+    public var statusReason: String?
+    /// The new 4-digit PIN; never printed.
+    public var pin: SensitiveString?
+
+    /// Creates an update; `nil` members are left out.
+    ///
+    /// - Parameters:
+    ///   - status: The new status.
+    ///   - statusReason: The reason.
+    ///   - pin: The new PIN.
+    public init(status: CardStatus? = nil, statusReason: String? = nil, pin: SensitiveString? = nil) {
+        self.status = status
+        self.statusReason = statusReason
+        self.pin = pin
+    }
+}
+
+/// A tokenization status update (`MobileWallet`), validated by `tokenization-status`.
+public struct MobileWallet: ValidatableRequest, Codable, Hashable {
+    /// `tokenization-status`.
+    public static let schemaID = "tokenization-status"
+    /// The device PAN reference.
+    public var dpanRef: String
+    /// The Google Pay wallet id.
+    public var walletId: String?
+    /// The wallet.
+    public var walletType: CardTokenizationRequest.WalletType?
+    /// The new status.
+    public var status: MobileWalletStatus
+
+    /// Creates an update.
+    ///
+    /// - Parameters:
+    ///   - dpanRef: The device PAN reference.
+    ///   - walletId: The Google Pay wallet id.
+    ///   - walletType: The wallet.
+    ///   - status: The new status.
+    public init(dpanRef: String, walletId: String? = nil, walletType: CardTokenizationRequest.WalletType? = nil, status: MobileWalletStatus) {
+        self.dpanRef = dpanRef
+        self.walletId = walletId
+        self.walletType = walletType
+        self.status = status
+    }
+}
+
+/// A card's tokenization for a mobile wallet (`MobileWalletTokenization`).
+public struct MobileWalletTokenization: Codable, Sendable, Hashable {
+    /// The device PAN reference.
+    public let dpanRef: String
+    /// The wallet id (Google Pay).
+    public let walletId: String?
+    /// The wallet (`APPLE_PAY`, `GOOGLE_PAY`, `SAMSUNG_PAY`, `UNKNOWN`).
+    public let walletType: String?
+    /// The tokenization's status.
+    public let status: MobileWalletStatus?
+}
+
+/// A prepaid card (`Card`), validated by `card-response`.
+public struct Card: ValidatableRequest, Codable, Hashable {
+    /// `card-response`.
+    public static let schemaID = "card-response"
+    /// The card id.
+    public let cardId: String
+    /// The status.
+    public let status: CardStatus
+    /// The expiry.
+    public let expiry: String?
+    /// The last four digits of the card number.
+    public let lastFour: String?
+    /// The first six to eight digits of the card number.
+    public let bin: String?
+    /// The customer id.
+    public let customerId: String?
+    /// The card type.
+    public let cardType: CardType?
+    /// The program name.
+    public let programName: String?
+    /// The ISO 4217 currency code.
+    public let currency: String?
+    /// The mobile phone number.
+    public let mobile: String?
+    /// The delivery address.
+    public let deliveryAddress: DeliveryAddress?
+    /// When the card was created (ISO 8601).
+    public let createdDate: String?
+    /// The account id.
+    public let accountId: String?
+    /// The scheme.
+    public let scheme: CardScheme?
+    /// When the card was activated (ISO 8601).
+    public let activationDate: String?
+    /// Whether a PIN is set.
+    public let isPinSet: Bool?
+    /// The merchant's identifier.
+    public let externalId: String?
+    /// Mobile wallet tokenizations (with `include=TOKENIZATIONS`).
+    public let tokenizations: [MobileWalletTokenization]?
+}
+
+/// Paging information of a card list (`PagingResultMeta`).
+public struct PagingResultMeta: Codable, Sendable, Hashable {
+    /// The total number of records.
+    public let numberOfRecords: Int
+    /// The page size.
+    public let limit: Int
+    /// The current page.
+    public let page: Int
+}
+
+/// A page of cards (`CardList`), validated by `card-list-response`.
+public struct CardList: ValidatableRequest, Codable, Hashable {
+    /// `card-list-response`.
+    public static let schemaID = "card-list-response"
+    /// The cards.
+    public let cards: [Card]
+    /// The paging information.
+    public let meta: PagingResultMeta?
+}
+
+/// The card holder details of a tokenization.
+public struct TokenizationCustomer: Codable, Sendable, Hashable {
+    /// Address line 1.
+    public let address1: String?
+    /// Address line 2.
+    public let address2: String?
+    /// Address line 3.
+    public let address3: String?
+    /// The city.
+    public let city: String?
+    /// The ISO 3166-1 alpha-2 country code.
+    public let countryCode: String?
+    /// The state.
+    public let state: String?
+    /// The postal code.
+    public let postalCode: String?
+    /// The name.
+    public let name: String?
+    /// The mobile phone number.
+    public let mobile: String?
+}
+
+/// What a wallet needs to add a card (`CardTokenization`), validated by `card-tokenization-response`.
+public struct CardTokenization: ValidatableRequest, Codable, Hashable {
+    /// `card-tokenization-response`.
+    public static let schemaID = "card-tokenization-response"
+    /// Activation data (base64).
+    public let activationData: String?
+    /// Apple Pay's encrypted pass data (base64).
+    public let encryptedPassData: String?
+    /// Apple Pay's ephemeral public key (base64).
+    public let ephemeralPublicKey: String?
+    /// Google Pay's opaque payment card.
+    public let opaquePaymentCard: String?
+    /// The card network.
+    public let cardNetwork: String?
+    /// The token provider.
+    public let tokenProvider: String?
+    /// The card's last digits.
+    public let cardLastDigits: String?
+    /// The card holder.
+    public let customer: TokenizationCustomer?
+}
+
+/// A card's sensitive details, validated by `card-details-response`: the number and security code are
+/// ``SensitiveString``s, which print as `<redacted>`.
+public struct CardSensitiveDetails: ValidatableRequest, Codable, Hashable {
+    /// `card-details-response`.
+    public static let schemaID = "card-details-response"
+    /// The card number.
+    public let pan: SensitiveString
+    /// The security code.
+    public let cvv: SensitiveString
+    /// The expiry (MM/YY).
+    public let expiry: String
+    /// The card holder's name.
+    public let cardHolderName: String?
+
+    /// The card number masked for display: `XXXXXXXXXXXX4215`.
+    public var maskedPAN: String { Masking.mask(pan.revealed) }
+}

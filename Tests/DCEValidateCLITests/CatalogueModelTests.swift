@@ -1,0 +1,93 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// The typed models of the catalogue: every valid example decodes into its model, and the model encodes back to a
+/// payload its schema accepts through `validate(request)`.
+struct CatalogueModelTests {
+    typealias Check = @Sendable (Data, Validator, [String: String], String?) throws -> ValidationReport
+
+    static func check<Model: ValidatableRequest & Decodable>(_ type: Model.Type) -> Check {
+        { data, validator, context, tenderType in
+            try validator.validate(JSONDecoder().decode(Model.self, from: data), context: context, tenderType: tenderType)
+        }
+    }
+
+    static let models: [String: Check] = [
+        "card-create": check(CardRequest.self), "card-tokenize": check(CardTokenizationRequest.self),
+        "card-list-query": check(CardParameters.self), "card-update": check(CardUpdateRequest.self),
+        "tokenization-status": check(MobileWallet.self), "card-list-response": check(CardList.self),
+        "card-response": check(Card.self), "card-tokenization-response": check(CardTokenization.self),
+        "card-details-response": check(CardSensitiveDetails.self), "virtual-card-provision": check(ProvisionVirtualCardInput.self),
+        "virtual-card-update": check(UpdateVirtualCardInput.self), "provisional-card-response": check(ProvisionalVirtualCard.self),
+        "virtual-card-response": check(VirtualCard.self), "gift-cards-response": check(GiftCardsResponse.self),
+        "card-arts-response": check(CardArtsResponse.self), "transaction-history-response": check(CardEntity.self),
+        "payment-account": check(PaymentAccount.self), "address": check(Address.self),
+    ]
+
+    @Test func everySchemaExceptSharedDefinitionsHasAModel() throws {
+        #expect(Set(Self.models.keys) == Set(try Validator().schemaIDs).subtracting(["delivery-address"]))
+    }
+
+    @Test(arguments: ExamplesTests.examples.filter { $0.expect == "valid" })
+    func validExamplesRoundTripThroughTheirModels(example: ExamplesTests.Example) throws {
+        let data = try Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(example.file)"))
+        let check = try #require(Self.models[example.schema])
+        let report = try check(data, try Validator(), example.context ?? [:], example.tenderType)
+        #expect(report.valid, "\(example.file): \(report.errors.map(\.message))")
+    }
+
+    @Test func patchesEncodeAbsentNullAndValue() throws {
+        let update = UpdateVirtualCardInput(id: "card-id-1", billingAddress: .remove, metadata: .set(["alias": "Banking"]))
+        let json = String(decoding: try JSONEncoder.sorted.encode(update), as: UTF8.self)
+        #expect(json == #"{"billingAddress":null,"id":"card-id-1","metadata":{"alias":"Banking"}}"#)
+        let decoded = try JSONDecoder().decode(UpdateVirtualCardInput.self, from: Data(json.utf8))
+        #expect(decoded == update)
+        #expect(decoded.cardHolder == .absent && decoded.alias == .absent)
+        let validator = try Validator()
+        #expect(try validator.validate(update).valid)
+        let removal = UpdateVirtualCardInput(id: "card-id-1", cardHolder: .remove)
+        #expect(try validator.validate(removal).errors.map(\.rule.rawValue) == ["null"])
+        #expect(try validator.validate(removal).errors.first?.message == "Card holder cannot be null (leave it out instead)")
+    }
+
+    @Test func cardExpiryFollowsTheValidatorsClock() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let november2026 = try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: 30, hour: 23)))
+        let validator = try Validator(now: { november2026 })
+        func verdict(_ expiry: String) throws -> [String] {
+            let account = PaymentAccount(cardNumber: "6006491234567890", expiry: expiry)
+            return try validator.validate(account, tenderType: "gift").errors.map(\.rule.rawValue)
+        }
+        #expect(try verdict("11/26") == [])
+        #expect(try verdict("10/26") == ["format"])
+        #expect(try verdict("01/27") == [])
+        #expect(try verdict("13/27") == ["format"])
+        #expect(try verdict("1/27") == ["format"])
+    }
+
+    @Test func sensitiveModelsPrintNoSecretsAndMaskForDisplay() throws {
+        let data = try Data(contentsOf: CLI.repository.appendingPathComponent("Examples/card-details-response/valid-details.json"))
+        let details = try JSONDecoder().decode(CardSensitiveDetails.self, from: data)
+        #expect(details.maskedPAN == "XXXXXXXXXXXX4444")
+        let printed = "\(details) \(String(reflecting: details))"
+        #expect(!printed.contains("5555555555554444") && !printed.contains("\"123\""))
+    }
+
+    @Test func theSchemasCommandListsEveryIdWithItsTitle() throws {
+        let result = try CLI.run(["schemas"])
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 19)
+        #expect(lines.contains { $0.hasPrefix("virtual-card-update ") && $0.hasSuffix("Update a virtual card") })
+    }
+}
+
+extension JSONEncoder {
+    fileprivate static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
