@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A compiled schema with its context and tender type checked once, ready to validate many payloads.
 ///

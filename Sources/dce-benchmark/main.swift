@@ -157,7 +157,7 @@ case "generate":
     for _ in 0..<count {
         text += (schema == "card-tokenize" ? Corpus.cardTokenize(&random) : Corpus.cardCreate(&random)) + "\n"
     }
-    FileManager.default.createFile(atPath: option("out", "corpus.ndjson"), contents: Data(text.utf8))
+    guard FileManager.default.createFile(atPath: option("out", "corpus.ndjson"), contents: Data(text.utf8)) else { fail("cannot write the corpus") }
 
 case "parsed":
     // parsed --schema ID --corpus FILE: median ns per payload to validate payloads already read, all errors.

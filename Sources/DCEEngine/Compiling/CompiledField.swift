@@ -16,7 +16,6 @@ final class CompiledField: Sendable {
     let base: CompiledAttributes
     let overrides: [CompiledOverride]
     let fields: [CompiledField]
-    let fieldIndex: [String: Int]
     /// The fields by the bytes of their keys, for lookups during evaluation.
     let keyTable: KeyTable
     /// The key escaped as a JSON Pointer token, computed once.
@@ -52,9 +51,6 @@ final class CompiledField: Sendable {
         self.base = base
         self.overrides = overrides
         self.fields = fields
-        var index: [String: Int] = [:]
-        for (offset, field) in fields.enumerated() { if let key = field.key { index[key] = offset } }
-        self.fieldIndex = index
         self.keyTable = KeyTable(keys: fields.map(\.key))
         self.baseSet = AttributeSet(base)
         self.overrideConditions = overrides.map(\.condition)

@@ -249,7 +249,7 @@ struct Evaluation {
             let set = attributes(of: child)
             let value = found[base + offset]
             if value >= 0 {
-                path.append(.member(value - 1))
+                path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
                 checkValue(value, of: child, attributes: set)
                 path.removeLast()
             } else if set.required && !set.forbidden {

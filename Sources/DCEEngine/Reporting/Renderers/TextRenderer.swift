@@ -36,9 +36,4 @@ struct TextRenderer {
         return "\(verdict): \(payloads) payload\(payloads == 1 ? "" : "s") checked against \(schema), "
             + "\(payloads - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")\n"
     }
-
-    func render(_ run: ValidationRun) -> String {
-        run.payloads.map(lines(for:)).joined()
-            + summary(schema: run.schema, payloads: run.payloads.count, invalid: run.payloads.filter { !$0.valid }.count, errors: run.errorCount)
-    }
 }
