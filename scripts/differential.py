@@ -21,11 +21,24 @@ import jsonschema_rs
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
-COMBINATIONS = [
-    ("card-create", {}), ("card-create", {"region": "US"}), ("card-create", {"region": "EU"}),
-    ("card-tokenize", {}), ("card-tokenize", {"scheme": "VISA"}), ("card-tokenize", {"scheme": "MC"}),
-    ("delivery-address", {}), ("delivery-address", {"region": "US"}), ("delivery-address", {"region": "EU"}),
+EXTRA_COMBINATIONS = [
+    ("card-create", {}, None), ("card-create", {"region": "US"}, None), ("card-create", {"region": "EU"}, None),
+    ("card-tokenize", {}, None), ("card-tokenize", {"scheme": "VISA"}, None), ("card-tokenize", {"scheme": "MC"}, None),
+    ("delivery-address", {}, None), ("delivery-address", {"region": "US"}, None), ("delivery-address", {"region": "EU"}, None),
 ]
+
+
+def combinations():
+    """Every schema with each context and tender type its valid examples use, plus the extra cases above."""
+    manifest = json.load(open(os.path.join(ROOT, "Examples", "manifest.json")))["examples"]
+    seen = []
+    for entry in manifest:
+        if entry["expect"] != "valid":
+            continue
+        combination = (entry["schema"], entry.get("context", {}), entry.get("tenderType"))
+        if combination not in seen and not any(c[0] == combination[0] and c[1] == combination[1] and c[2] == combination[2] for c in EXTRA_COMBINATIONS):
+            seen.append(combination)
+    return EXTRA_COMBINATIONS + seen
 
 PEM_BODY = "MIIBhDCCASmgAwIBAgIUO9pn2DwDHxz+ri0ifMgOhMZ5YXswCgYIKoZIzj0EAwIwFzEVMBMGA1UEAwwMRXhhbXBsZSBMZWFmMB4XDTI2"
 PEM = "-----BEGIN CERTIFICATE-----\n" + PEM_BODY[:64] + "\n" + PEM_BODY[64:] + "\n-----END CERTIFICATE-----\n"
@@ -86,39 +99,54 @@ def seeds(schema):
     if schema == "delivery-address":
         return addresses, addresses
     own = [json.load(open(path)) for path in sorted(glob.glob(os.path.join(ROOT, "Examples", schema, "valid-*.json")))]
-    return own, addresses
+    # Objects found inside the valid examples are swapped in by mutations, so nested shapes get mixed up too.
+    nested = [value for document in own if isinstance(document, dict) for value in document.values() if isinstance(value, dict)]
+    return own, addresses + nested
 
 
-def run(binary, schema, context, corpus_path):
-    arguments = [binary, corpus_path, "--ndjson", "--schema", schema, "--format", "json"]
+def options_for(context, tender_type):
+    arguments = []
     for key, value in sorted(context.items()):
         arguments += ["--context", f"{key}={value}"]
+    return arguments + (["--tender-type", tender_type] if tender_type else [])
+
+
+def run(binary, schema, context, tender_type, corpus_path):
+    arguments = [binary, corpus_path, "--ndjson", "--schema", schema, "--format", "json"] + options_for(context, tender_type)
     completed = subprocess.run(arguments, capture_output=True)
     if completed.returncode not in (0, 1):
         sys.exit(f"dce-validate failed ({completed.returncode}): {completed.stderr.decode()}")
     report = json.loads(completed.stdout)
-    return {payload["line"]: payload["valid"] for payload in report["payloads"]}
+    return {payload["line"]: (payload["valid"], payload["errors"]) for payload in report["payloads"]}
 
 
-def export(binary, schema, context):
-    arguments = [binary, "export", "--schema", schema, "--to", "json-schema"]
-    for key, value in sorted(context.items()):
-        arguments += ["--context", f"{key}={value}"]
+# What the export says it cannot express (its $comment): dce-validate may reject such a payload while a JSON
+# Schema validator accepts it. Recognised by the format message of the violation.
+DOCUMENTED = ("valid Luhn check digit", "that is not in the past", "a PEM certificate")
+
+
+def documented_limitation(errors):
+    return bool(errors) and all(e["rule"] == "format" and any(text in e["message"] for text in DOCUMENTED) for e in errors)
+
+
+def export(binary, schema, context, tender_type):
+    arguments = [binary, "export", "--schema", schema, "--to", "json-schema"] + options_for(context, tender_type)
     return json.loads(subprocess.run(arguments, capture_output=True, check=True).stdout)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--count", type=int, default=1500)
+    parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20261121)
     options = parser.parse_args()
     rng = random.Random(options.seed)
     total = mismatches = 0
     agree_invalid = 0
     control_disagreements = 0
-    for schema, context in COMBINATIONS:
-        exported = export(options.binary, schema, context)
+    documented = 0
+    for schema, context, tender_type in combinations():
+        exported = export(options.binary, schema, context, tender_type)
         validator = jsonschema_rs.validator_for(exported, validate_formats=True)
         # The negative control: the export without its conditionals and closed members must disagree somewhere,
         # or the comparison has no teeth.
@@ -133,25 +161,28 @@ def main():
                 handle.write(json.dumps(document, ensure_ascii=False) + "\n")
             corpus_path = handle.name
         try:
-            verdicts = run(options.binary, schema, context, corpus_path)
+            verdicts = run(options.binary, schema, context, tender_type, corpus_path)
         finally:
             os.unlink(corpus_path)
         shown = 0
         for line, document in enumerate(corpus, start=1):
-            ours = verdicts[line]
+            ours, errors = verdicts[line]
             theirs = validator.is_valid(document)
             if control.is_valid(document) != ours:
                 control_disagreements += 1
             total += 1
-            if ours != theirs:
+            if ours != theirs and not ours and documented_limitation(errors):
+                documented += 1
+            elif ours != theirs:
                 mismatches += 1
                 if shown < 5:
                     shown += 1
-                    print(f"mismatch {schema} {context}: dce-validate {ours}, jsonschema-rs {theirs}: {json.dumps(document)}", file=sys.stderr)
+                    print(f"mismatch {schema} {context} {tender_type}: dce-validate {ours}, jsonschema-rs {theirs}: {json.dumps(document)}", file=sys.stderr)
             elif not ours:
                 agree_invalid += 1
-        print(f"{schema} {json.dumps(context)}: {len(corpus)} payloads")
-    print(f"differential: {total} payloads ({total - agree_invalid} valid, {agree_invalid} invalid), {mismatches} mismatches; "
+        print(f"{schema} {json.dumps(context)} {tender_type or ''}: {len(corpus)} payloads")
+    print(f"differential: {total} payloads ({total - agree_invalid - documented} valid, {agree_invalid} invalid), {mismatches} mismatches, "
+          f"{documented} rejected by dce-validate for a documented limitation of the export; "
           f"negative control (export without conditionals): {control_disagreements} disagreements")
     sys.exit(1 if mismatches or control_disagreements == 0 else 0)
 
