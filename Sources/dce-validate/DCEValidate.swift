@@ -19,7 +19,7 @@ struct DCEValidate: ParsableCommand {
             2 usage error, unknown schema, broken schema, or unreadable file.
             Run 'dce-validate help validate' for every option.
             """,
-        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self],
+        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self],
         defaultSubcommand: ValidateCommand.self
     )
 

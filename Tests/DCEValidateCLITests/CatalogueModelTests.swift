@@ -91,3 +91,17 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+/// `dce-validate describe` from the outside.
+struct DescribeCommandTests {
+    @Test func textAndJSON() throws {
+        let text = try CLI.run(["describe", "--schema", "payment-account", "--tender-type", "credit"])
+        #expect(text.status == 0)
+        #expect(text.out.contains("  Card number (/cardNumber): required, numeric, 15-16 characters, masked, never stored, encrypted, cannot be updated, reverified when changed\n"))
+        let json = try CLI.run(["describe", "--schema", "card-create", "--context", "region=US", "--format", "json"])
+        #expect(json.status == 0)
+        let form = try JSONDecoder().decode(FormDescription.self, from: json.stdout)
+        #expect(form.groups.flatMap(\.fields).first { $0.key == "cardPin" }?.forbidden == true)
+        #expect(try CLI.run(["describe", "--schema", "card-create", "--context", "region=CA"]).status == 2)
+    }
+}

@@ -1,0 +1,196 @@
+internal import DCEPattern
+import Foundation
+
+/// What a screen needs to build a form from metadata alone: the fields of a schema, for one context and tender
+/// type, in `order` and grouped by `dataGroup`.
+///
+/// ```swift
+/// let form = try validator.schema("payment-account")!.describeForm(tenderType: "credit")
+/// for group in form.groups { for field in group.fields { print(field.label, field.required, field.inputHint) } }
+/// ```
+public struct FormDescription: Codable, Sendable, Hashable {
+    /// The schema id.
+    public var schema: String
+    /// The schema's title.
+    public var title: String?
+    /// The context the form was described for.
+    public var context: [String: String]
+    /// The tender type the form was described for.
+    public var tenderType: String?
+    /// The groups, in the order of their first field.
+    public var groups: [Group]
+
+    /// The fields of one `dataGroup` (`nil` for fields without one).
+    public struct Group: Codable, Sendable, Hashable {
+        /// The data group, such as `CARD_INFORMATION`.
+        public var dataGroup: String?
+        /// The fields, in `order` (then as written).
+        public var fields: [Field]
+    }
+
+    /// One input of the form.
+    public struct Field: Codable, Sendable, Hashable {
+        /// The JSON Pointer of the value in the request.
+        public var path: String
+        /// The member name.
+        public var key: String
+        /// The label (`name`).
+        public var label: String
+        /// The `dataType`.
+        public var dataType: String
+        /// Whether the field must be filled in for this context and tender type.
+        public var required: Bool
+        /// Whether another field's value can make it required (a rule the form should re-check as the user types).
+        public var conditionallyRequired: Bool
+        /// Whether the field must not be sent for this context and tender type (a form hides it).
+        public var forbidden: Bool
+        /// The minimum length, in characters.
+        public var minLength: Int?
+        /// The maximum length, in characters.
+        public var maxLength: Int?
+        /// The allowed values, when the field is a choice.
+        public var options: [String]?
+        /// How to present the input: `text`, `numeric`, `phone`, `date`, `datetime`, `toggle`, `choice`, `currency`,
+        /// `country`, `group` (nested fields) or `list`.
+        public var inputHint: String
+        /// Whether the value is shown masked (`XXXXXXXXXXXX4215`).
+        public var masked: Bool
+        /// Whether the value must never be written to storage, logs or drafts.
+        public var storageRestricted: Bool
+        /// Whether the value is encrypted before it is sent.
+        public var pciEncryptionRequired: Bool
+        /// Whether an update may change it (`nil`: the schema does not say).
+        public var updatesAllowed: Bool?
+        /// Whether a change needs reverification.
+        public var reverificationRequired: Bool
+        /// Whether it is skipped when provisioning a new account.
+        public var ignoreForProvisioning: Bool
+        /// The `order` attribute.
+        public var order: Int?
+    }
+}
+
+extension CompiledSchema {
+    /// Describes the schema's form for a context and tender type.
+    ///
+    /// Overrides that depend only on the context or the tender type are applied; an override that depends on the
+    /// value of another field marks the field ``FormDescription/Field/conditionallyRequired`` when it can make it
+    /// required.
+    ///
+    /// - Parameters:
+    ///   - context: Context values, such as `["region": "US"]`.
+    ///   - tenderType: The tender type.
+    /// - Returns: The form.
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
+    public func describeForm(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> FormDescription {
+        let slots = try contextSlots(context, tenderType: tenderType)
+        // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
+        var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
+        func visit(_ field: CompiledField, path: String, inheritedGroup: String?, rank: [Int]) {
+            for (position, child) in field.fields.enumerated() {
+                guard let key = child.key else { continue }
+                let childPath = JSONPointer.appending(key, to: path)
+                let (attributes, conditional) = formAttributes(of: child, slots: slots, tenderType: tenderType)
+                let group = child.metadata.dataGroup ?? inheritedGroup
+                let childRank = rank + [child.metadata.order ?? Int.max, position]
+                fields.append((describe(child, key: key, path: childPath, attributes: attributes, conditional: conditional), group, childRank))
+                if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank) }
+            }
+        }
+        visit(root, path: "", inheritedGroup: nil, rank: [])
+        var groups: [FormDescription.Group] = []
+        for entry in fields {
+            if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
+                groups[index].fields.append(entry.field)
+            } else {
+                groups.append(FormDescription.Group(dataGroup: entry.group, fields: [entry.field]))
+            }
+        }
+        let ranks = Dictionary(fields.map { ($0.field.path, $0.rank) }) { first, _ in first }
+        for index in groups.indices {
+            groups[index].fields.sort { (ranks[$0.path] ?? []).lexicographicallyPrecedes(ranks[$1.path] ?? []) }
+        }
+        return FormDescription(schema: id, title: name, context: context, tenderType: tenderType, groups: groups)
+    }
+
+    /// The attributes in force for a form, and whether a field-dependent override can make the field required.
+    private func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (CompiledAttributes, Bool) {
+        var attributes = field.base
+        var conditional = false
+        for override in field.overrides {
+            switch staticTruth(override.condition, slots: slots, tenderType: tenderType) {
+            case true?: attributes = attributes.applying(override.patch)
+            case false?: break
+            case nil: if override.patch.required == true { conditional = true }
+            }
+        }
+        return (attributes, conditional && !attributes.required)
+    }
+
+    /// A condition's value when it reads only the context and tender type; `nil` when it reads the request, or a
+    /// context left out that the schema derives from the request.
+    private func staticTruth(_ condition: CompiledCondition, slots: [String?], tenderType: String?) -> Bool? {
+        switch condition {
+        case .context(let slot, let test):
+            if slots[slot] == nil && !contexts[slot].derive.isEmpty { return nil }
+            return test.holds(forContext: slots[slot])
+        case .tenderType(let test): return test.holds(forContext: tenderType)
+        case .field: return nil
+        case .not(let part): return staticTruth(part, slots: slots, tenderType: tenderType).map { !$0 }
+        case .all(let parts):
+            let values = parts.map { staticTruth($0, slots: slots, tenderType: tenderType) }
+            if values.contains(false) { return false }
+            return values.contains(nil) ? nil : true
+        case .any(let parts):
+            let values = parts.map { staticTruth($0, slots: slots, tenderType: tenderType) }
+            if values.contains(true) { return true }
+            return values.contains(nil) ? nil : false
+        }
+    }
+
+    private func describe(
+        _ field: CompiledField, key: String, path: String, attributes: CompiledAttributes, conditional: Bool
+    ) -> FormDescription.Field {
+        let options = attributes.enumValues?.compactMap { value -> String? in
+            if case .string(let text) = value { return text }
+            return value.json
+        }
+        let lengthsFromValidations = attributes.validations.compactMap(\.maxLength).min()
+        return FormDescription.Field(
+            path: path, key: key, label: attributes.name, dataType: field.dataType.rawValue, required: attributes.required,
+            conditionallyRequired: conditional, forbidden: attributes.forbidden, minLength: attributes.minLength,
+            maxLength: attributes.maxLength ?? lengthsFromValidations, options: options,
+            inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
+            masked: field.sensitivity.contains(.maskingRequired), storageRestricted: field.sensitivity.contains(.storageRestricted),
+            pciEncryptionRequired: field.sensitivity.contains(.pciEncryptionRequired), updatesAllowed: field.metadata.updatesAllowed,
+            reverificationRequired: field.metadata.reverificationRequired ?? false,
+            ignoreForProvisioning: field.metadata.ignoreForProvisioning ?? false, order: field.metadata.order)
+    }
+
+    /// The kind of input a field wants, from its type, its formats and its patterns.
+    private static func inputHint(_ field: CompiledField, _ attributes: CompiledAttributes, hasOptions: Bool) -> String {
+        switch field.dataType {
+        case .boolean: return "toggle"
+        case .date: return "date"
+        case .dateTime: return "datetime"
+        case .object: return "group"
+        case .array: return "list"
+        case .integer, .number: return "numeric"
+        case .string: break
+        }
+        if hasOptions { return "choice" }
+        if attributes.formats.contains(.iso4217) { return "currency" }
+        if attributes.formats.contains(.iso3166Alpha2) { return "country" }
+        if attributes.formats.contains(.luhn) || attributes.formats.contains(.cardExpiry) { return "numeric" }
+        let patterns = attributes.validations.compactMap { $0.pattern?.source }
+        if patterns.contains(where: { $0.hasPrefix("^\\+") }) { return "phone" }
+        if !patterns.isEmpty, patterns.allSatisfy(isDigitsOnly) { return "numeric" }
+        return "text"
+    }
+
+    /// Whether a pattern accepts only digits: built from `[0-9]` or `\d`, counts, groups and alternatives.
+    private static func isDigitsOnly(_ pattern: String) -> Bool {
+        let stripped = pattern.replacingOccurrences(of: "[0-9]", with: "D").replacingOccurrences(of: "\\d", with: "D")
+        return stripped.contains("D") && stripped.allSatisfy { "D^$(){},|?0123456789".contains($0) }
+    }
+}

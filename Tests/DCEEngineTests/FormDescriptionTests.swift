@@ -1,0 +1,63 @@
+import DCEEngine
+import Testing
+
+/// The form description a screen builds from: order, groups, requirements for a context and tender type, hints.
+struct FormDescriptionTests {
+    private func form(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws -> FormDescription {
+        try #require(Fixtures.validator.schema(schema)).describeForm(context: context, tenderType: tenderType)
+    }
+
+    private func field(_ form: FormDescription, _ path: String) throws -> FormDescription.Field {
+        try #require(form.groups.flatMap(\.fields).first { $0.path == path })
+    }
+
+    @Test func fieldsComeInOrderGroupedByDataGroupWithNestedFieldsUnderTheirParent() throws {
+        let credit = try form("payment-account", tenderType: "credit")
+        #expect(credit.groups.map(\.dataGroup) == ["CARD_INFORMATION", "BILLING_INFORMATION"])
+        #expect(credit.groups[0].fields.map(\.key) == ["cardNumber", "expiry", "securityCode", "cardholderName", "nickname"])
+        #expect(credit.groups[1].fields.map(\.path).prefix(3) == ["/billingAddress", "/billingAddress/line1", "/billingAddress/line2"])
+    }
+
+    @Test func tenderTypesAndContextsChangeWhatIsRequiredAndItsLengths() throws {
+        let credit = try field(try form("payment-account", tenderType: "credit"), "/cardNumber")
+        #expect(credit.required && credit.minLength == 15 && credit.maxLength == 16)
+        #expect(credit.masked && credit.storageRestricted && credit.pciEncryptionRequired && credit.updatesAllowed == false)
+        #expect(credit.inputHint == "numeric" && credit.reverificationRequired)
+        let gift = try form("payment-account", tenderType: "gift")
+        #expect(try field(gift, "/cardNumber").minLength == 16)
+        #expect(try !field(gift, "/securityCode").required)
+        #expect(try field(try form("payment-account", tenderType: "debit"), "/securityCode").required)
+        let us = try form("card-create", context: ["region": "US"])
+        #expect(try field(us, "/cardPin").forbidden)
+        #expect(try field(us, "/termsAndConditionsAccepted").required)
+        let eu = try form("card-create", context: ["region": "EU"])
+        #expect(try !field(eu, "/cardPin").forbidden && !field(eu, "/termsAndConditionsAccepted").required)
+        #expect(try field(eu, "/deliveryAddress/postalCode").maxLength == 16)
+    }
+
+    @Test func rulesThatDependOnOtherFieldsAreMarkedConditional() throws {
+        let unknownRegion = try form("card-create")
+        let terms = try field(unknownRegion, "/termsAndConditionsAccepted")
+        #expect(!terms.required && terms.conditionallyRequired)  // a US delivery address makes the customer a US customer
+        #expect(try field(unknownRegion, "/deliveryAddress").conditionallyRequired)  // physical programs
+        let visa = try form("card-tokenize", context: ["scheme": "VISA"])
+        #expect(try field(visa, "/clientDeviceId").conditionallyRequired)
+        #expect(try !field(try form("card-tokenize", context: ["scheme": "MC"]), "/clientDeviceId").conditionallyRequired)
+    }
+
+    @Test func inputHintsAndOptions() throws {
+        let create = try form("card-create")
+        #expect(try field(create, "/currency").inputHint == "currency")
+        #expect(try field(create, "/mobile").inputHint == "phone")
+        #expect(try field(create, "/deliveryAddress/countryCode").inputHint == "country")
+        #expect(try field(create, "/eDisclosureAccepted").inputHint == "toggle")
+        let tokenize = try form("card-tokenize")
+        #expect(try field(tokenize, "/walletType").options == ["APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY"])
+        #expect(try field(form("address", context: ["addressUse": "billing"]), "/zipCode").inputHint == "numeric")
+    }
+
+    @Test func unknownContextsAreCallerErrors() {
+        #expect(throws: ValidatorError.self) { try form("card-create", context: ["region": "CA"]) }
+        #expect(throws: ValidatorError.self) { try form("payment-account", tenderType: "prepaid") }
+    }
+}
