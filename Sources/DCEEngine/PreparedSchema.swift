@@ -49,6 +49,36 @@ public struct PreparedSchema: Sendable {
         return validate(document)
     }
 
+    /// Validates an update against the record it changes.
+    ///
+    /// Changing a field whose `updatesAllowed` is false is a violation (rule `updateNotAllowed`); every changed field
+    /// whose `reverificationRequired` is true is listed in ``ValidationReport/reverificationRequired``; and a value
+    /// that did not change is not failed by any rule (ratcheting), so a record stored under an older, looser schema
+    /// stays updatable.
+    ///
+    /// - Parameters:
+    ///   - json: The update.
+    ///   - original: The record as stored.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: The report.
+    public func validate(json: [UInt8], original: [UInt8], limits: JSONReader.Limits = .default) -> ValidationReport {
+        var report = validate(json: json, limits: limits)
+        guard let update = try? JSONDocument(bytes: json, limits: limits) else { return report }
+        guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
+            report.errors.append(Violation(path: "", key: "", rule: .json, message: "the original record is not well-formed JSON"))
+            report.valid = false
+            return report
+        }
+        let check = UpdateCheck(update: update, original: stored)
+        let (violations, reverify) = check.changes(in: schema)
+        let kept = report.errors.filter { !check.isUnchanged(at: $0.path) }
+        var result = ValidationReport(
+            schema: report.schema, schemaVersion: report.schemaVersion, errors: kept + violations, context: report.context,
+            tenderType: report.tenderType)
+        result.reverificationRequired = reverify
+        return result
+    }
+
     /// Validates a payload that has already been read.
     ///
     /// - Parameter document: The payload.

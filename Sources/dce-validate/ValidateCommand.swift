@@ -44,6 +44,11 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
+    @Option(help: ArgumentHelp(
+        "Validate each payload as an update of this stored record: fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
+        valueName: "file"))
+    var original: String?
+
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
@@ -83,7 +88,15 @@ struct ValidateCommand: ParsableCommand {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
-        let runner = BatchRunner(prepared: prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        var runner = BatchRunner(prepared: prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        if let original {
+            do {
+                runner.original = try PayloadFile.read(original)
+            } catch {
+                Diagnostics.error("\(error)")
+                throw ExitStatus.failure
+            }
+        }
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
         if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }

@@ -105,3 +105,22 @@ struct DescribeCommandTests {
         #expect(try CLI.run(["describe", "--schema", "card-create", "--context", "region=CA"]).status == 2)
     }
 }
+
+/// `--original` from the outside.
+@Suite(.serialized) struct OriginalOptionTests {
+    @Test func updatesAreCheckedAgainstTheStoredRecord() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = directory.appendingPathComponent("stored.json")
+        try Data(#"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#.utf8).write(to: original)
+        let update = Data(#"{"cardNumber": "5555555555554444", "expiry": "09/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#.utf8)
+        let text = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path], stdin: update)
+        #expect(text.status == 1)
+        #expect(text.out.contains("-:1:16: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
+        #expect(text.out.contains("-: note: /cardNumber changed and requires reverification"))
+        #expect(text.out.contains("-: note: /expiry changed and requires reverification"))
+        let json = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format", "json"], stdin: update)
+        #expect(json.out.contains(#""reverificationRequired":["/cardNumber","/expiry"]"#))
+        #expect(try CLI.run(["-", "--schema", "payment-account", "--original", "/nonexistent.json"], stdin: update).status == 2)
+    }
+}

@@ -12,6 +12,8 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var context: [String: String]
     /// The tender type the request was checked for, if any.
     public var tenderType: String?
+    /// For an update checked against its original: the JSON Pointers of changed fields that require reverification.
+    public var reverificationRequired: [String] = []
 
     /// Creates a report.
     ///

@@ -8,6 +8,8 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     public var valid: Bool
     /// The payload's violations.
     public var errors: [Violation]
+    /// Changed fields that require reverification (updates checked against an original).
+    public var reverificationRequired: [String] = []
 
     /// Creates a payload report.
     ///
@@ -20,6 +22,7 @@ public struct PayloadReport: Hashable, Sendable, Codable {
         self.line = line
         self.valid = report.valid
         self.errors = report.errors
+        self.reverificationRequired = report.reverificationRequired
         if let line {
             // A record's positions are relative to the record, which is one line of the file.
             for index in errors.indices where errors[index].line != nil { errors[index].line = line }

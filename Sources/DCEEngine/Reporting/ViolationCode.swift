@@ -72,6 +72,8 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     public static let unknownField = ViolationCode(rawValue: "unknownField")
     /// A member name that appears more than once in one object.
     public static let duplicateKey = ViolationCode(rawValue: "duplicateKey")
+    /// An update changes a field whose `updatesAllowed` is false.
+    public static let updateNotAllowed = ViolationCode(rawValue: "updateNotAllowed")
 
     /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
     public static let catalogue: [(code: ViolationCode, summary: String)] = [
@@ -95,5 +97,6 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
         (.regexLimit, "A regular expression match exceeded its limits; the value is rejected."),
         (.unknownField, "A member that the schema does not define."),
         (.duplicateKey, "A member name appears more than once in one object."),
+        (.updateNotAllowed, "An update changes a field that updates may not change."),
     ]
 }

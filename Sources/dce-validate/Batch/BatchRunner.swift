@@ -7,6 +7,8 @@ struct BatchRunner {
     let prepared: PreparedSchema
     /// How many payloads are validated at once; 1 validates on the calling thread only.
     let jobs: Int
+    /// The stored record each payload updates (`--original`), or `nil` to validate payloads on their own.
+    var original: [UInt8]?
     var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
@@ -142,7 +144,8 @@ struct BatchRunner {
             line = recordLine
             bytes = recordBytes
         }
-        let payload = PayloadReport(file: file, line: line, report: prepared.validate(json: bytes))
+        let report = original.map { prepared.validate(json: bytes, original: $0) } ?? prepared.validate(json: bytes)
+        let payload = PayloadReport(file: file, line: line, report: report)
         let fragments = rendering.formats.indices.map { target in
             ReportWriter.fragment(for: payload, format: rendering.formats[target], options: rendering.options[target])
         }

@@ -26,7 +26,16 @@ struct JSONRenderer {
             }
             output.append("}")
         }
-        output.append("]}")
+        output.append("]")
+        if !payload.reverificationRequired.isEmpty {
+            output.append(",\"reverificationRequired\":[")
+            for (index, path) in payload.reverificationRequired.enumerated() {
+                if index > 0 { output.append(",") }
+                output.appendJSONString(path)
+            }
+            output.append("]")
+        }
+        output.append("}")
         return output.string
     }
 }

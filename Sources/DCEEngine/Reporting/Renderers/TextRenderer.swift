@@ -5,7 +5,7 @@ struct TextRenderer {
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     func lines(for payload: PayloadReport) -> String {
-        guard !payload.errors.isEmpty else { return "" }
+        guard !payload.errors.isEmpty || !payload.reverificationRequired.isEmpty else { return "" }
         var output = ByteBuilder(capacity: payload.errors.count * 160)
         for error in payload.errors {
             if color { output.append("\u{1B}[1m") }
@@ -27,6 +27,12 @@ struct TextRenderer {
             output.append(color ? " \u{1B}[2m[" : " [")
             output.append(error.rule.rawValue)
             output.append(color ? "]\u{1B}[0m\n" : "]\n")
+        }
+        for path in payload.reverificationRequired {
+            output.append(payload.name)
+            output.append(": note: ")
+            output.append(path)
+            output.append(" changed and requires reverification\n")
         }
         return output.string
     }

@@ -1,0 +1,82 @@
+/// Compares an update with the record it changes: fields that may not change, fields whose change needs
+/// reverification, and violations on values that did not change (ratcheting, as Kubernetes does for its
+/// resources: a rule tightened after a value was stored does not block updating the rest of the record).
+struct UpdateCheck {
+    let update: JSONDocument
+    let original: JSONDocument
+
+    /// Violations for fields with `updatesAllowed: false` whose value changed, and the paths of changed fields that
+    /// require reverification.
+    func changes(in schema: CompiledSchema) -> (violations: [Violation], reverify: [String]) {
+        var violations: [Violation] = []
+        var reverify: [String] = []
+        func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String) {
+            for child in field.fields {
+                guard let key = child.key else { continue }
+                let childPath = JSONPointer.appending(key, to: path)
+                let newValue = new.flatMap { update.kind(of: $0) == .object ? update.member(key, of: $0) : nil }
+                let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
+                let changed = !Self.equal(update, newValue, original, oldValue)
+                if changed && child.metadata.updatesAllowed == false {
+                    violations.append(Violation(
+                        path: childPath, key: key, rule: .updateNotAllowed,
+                        message: "\(child.base.name) cannot be changed by an update",
+                        position: newValue.map { update.position(of: $0) } ?? new.map { update.position(of: $0) }))
+                }
+                if changed && child.metadata.reverificationRequired == true { reverify.append(childPath) }
+                if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath) }
+            }
+        }
+        visit(schema.root, new: update.root, old: original.root, path: "")
+        return (violations, reverify)
+    }
+
+    /// Whether the value at a violation's path is the same in the update and the original (both missing counts).
+    func isUnchanged(at pointer: String) -> Bool {
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return false }
+        return Self.equal(update, update.value(at: tokens), original, original.value(at: tokens))
+    }
+
+    /// Deep equality of two values of two documents; two missing values are equal.
+    static func equal(_ lhs: JSONDocument, _ left: JSONDocument.Index?, _ rhs: JSONDocument, _ right: JSONDocument.Index?) -> Bool {
+        guard let left, let right else { return left == nil && right == nil }
+        let kind = lhs.kind(of: left)
+        guard kind == rhs.kind(of: right) else { return false }
+        switch kind {
+        case .null: return true
+        case .boolean: return lhs.boolean(at: left) == rhs.boolean(at: right)
+        case .number: return DecimalNumber(lexeme: lhs.numberLexeme(at: left)) == DecimalNumber(lexeme: rhs.numberLexeme(at: right))
+        case .string: return lhs.string(at: left) == rhs.string(at: right)
+        case .array:
+            let leftElements = Array(lhs.elements(of: left))
+            let rightElements = Array(rhs.elements(of: right))
+            return leftElements.count == rightElements.count
+                && zip(leftElements, rightElements).allSatisfy { equal(lhs, $0, rhs, $1) }
+        case .object:
+            guard lhs.count(of: left) == rhs.count(of: right) else { return false }
+            return lhs.members(of: left).allSatisfy { member in
+                equal(lhs, member.value, rhs, rhs.member(lhs.string(at: member.key), of: right))
+            }
+        }
+    }
+}
+
+extension JSONDocument {
+    /// The value at a pointer's tokens, or `nil` when it does not exist.
+    func value(at tokens: [String]) -> Index? {
+        var current = root
+        for token in tokens {
+            switch kind(of: current) {
+            case .object:
+                guard let next = member(token, of: current) else { return nil }
+                current = next
+            case .array:
+                guard let position = Int(token), position >= 0, position < count(of: current) else { return nil }
+                current = Array(elements(of: current))[position]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}
