@@ -49,6 +49,23 @@ public struct PreparedSchema: Sendable {
         return validate(document)
     }
 
+    /// Builds what is sent: absent fields get their `defaultValue`, and with the context `operation=provision` the
+    /// fields marked `ignoreForProvisioning` are left out; then validates that payload.
+    ///
+    /// - Parameters:
+    ///   - json: The payload as the app built it.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: The report and, when valid, the payload to send.
+    public func resolve(json: [UInt8], limits: JSONReader.Limits = .default) -> ResolvedRequest {
+        guard let document = try? JSONDocument(bytes: json, limits: limits) else {
+            return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
+        }
+        let resolved = Array(RequestResolver(document: document, provisioning: context["operation"] == "provision")
+            .resolve(schema.root).json.utf8)
+        let report = validate(json: resolved, limits: limits)
+        return ResolvedRequest(report: report, payload: report.valid ? resolved : nil)
+    }
+
     /// Validates an update against the record it changes.
     ///
     /// Changing a field whose `updatesAllowed` is false is a violation (rule `updateNotAllowed`); every changed field
@@ -89,6 +106,7 @@ public struct PreparedSchema: Sendable {
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
         var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
+        evaluation.provisioning = context["operation"] == "provision"
         if schema.usesDate {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -14,6 +14,9 @@ struct Evaluation {
     let positions: Bool
     /// The current month (`year × 12 + month − 1`, UTC) for date-dependent formats; 0 when the schema has none.
     var month = 0
+    /// Whether the operation is provisioning a new account (context `operation=provision`): fields marked
+    /// `ignoreForProvisioning` are not checked.
+    var provisioning = false
     private(set) var violations: [Violation] = []
     /// The objects and arrays enclosing the value being checked, innermost last (relative pointers start here).
     private var containers: [JSONDocument.Index] = []
@@ -246,6 +249,7 @@ struct Evaluation {
         }
         for offset in fields.indices {
             let child = fields[offset]
+            if provisioning && child.metadata.ignoreForProvisioning == true { continue }
             let set = attributes(of: child)
             let value = found[base + offset]
             if value >= 0 {

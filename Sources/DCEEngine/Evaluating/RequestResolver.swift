@@ -1,0 +1,48 @@
+/// Builds the payload that is actually sent: every absent field that has a `defaultValue` gets it, and when the
+/// operation is provisioning a new account (context `operation=provision`) the fields marked
+/// `ignoreForProvisioning` are left out. Values are written back as compact JSON, numbers exactly as they came.
+struct RequestResolver {
+    let document: JSONDocument
+    let provisioning: Bool
+
+    func resolve(_ root: CompiledField) -> SchemaValue {
+        value(document.root, of: root)
+    }
+
+    private func value(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
+        switch (document.kind(of: index), field.dataType) {
+        case (.object, .object):
+            var members: [SchemaValue.Member] = []
+            var seen: Set<String> = []
+            for (keyIndex, valueIndex) in document.members(of: index) {
+                let key = document.string(at: keyIndex)
+                seen.insert(key)
+                if let child = field.fields.first(where: { $0.key == key }) {
+                    if provisioning && child.metadata.ignoreForProvisioning == true { continue }
+                    members.append(.init(key: key, value: value(valueIndex, of: child)))
+                } else {
+                    members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
+                }
+            }
+            for child in field.fields {
+                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue else { continue }
+                if provisioning && child.metadata.ignoreForProvisioning == true { continue }
+                members.append(.init(key: key, value: defaultValue))
+            }
+            return .object(members)
+        case (.array, .array):
+            guard let items = field.items else { return SchemaValue(document: document, at: index) }
+            return .array(document.elements(of: index).map { value($0, of: items) })
+        default:
+            return SchemaValue(document: document, at: index)
+        }
+    }
+}
+
+/// A request ready to be sent: its report and, when it is valid, the payload after defaults.
+public struct ResolvedRequest: Sendable, Hashable {
+    /// The verdict on the payload after defaults.
+    public var report: ValidationReport
+    /// The payload to send (UTF-8 JSON), when the report is valid; `nil` otherwise.
+    public var payload: [UInt8]?
+}
