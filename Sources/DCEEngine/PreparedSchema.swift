@@ -23,6 +23,17 @@ public struct PreparedSchema: Sendable {
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
     }
 
+    /// The context values by slot, as checked when the schema was prepared.
+    var contextSlotValues: [String?] { slots }
+
+    /// The current month (`year × 12 + month − 1`, UTC) by the prepared clock.
+    var currentMonth: Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month], from: now())
+        return (parts.year ?? 0) * 12 + (parts.month ?? 1) - 1
+    }
+
     /// Validates a JSON payload; a payload that is not JSON gets a report with rule `json`.
     ///
     /// - Parameters:
@@ -107,12 +118,7 @@ public struct PreparedSchema: Sendable {
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
         var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
         evaluation.provisioning = context["operation"] == "provision"
-        if schema.usesDate {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            let parts = calendar.dateComponents([.year, .month], from: now())
-            evaluation.month = (parts.year ?? 0) * 12 + (parts.month ?? 1) - 1
-        }
+        if schema.usesDate { evaluation.month = currentMonth }
         evaluation.run()
         var effective = context
         if schema.hasDeriveRules {

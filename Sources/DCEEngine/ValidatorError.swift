@@ -21,6 +21,8 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidContextValue = Code(rawValue: "invalidContextValue")
         /// The schema declares no such tender type.
         public static let unknownTenderType = Code(rawValue: "unknownTenderType")
+        /// A JSON Pointer names no field of the schema.
+        public static let unknownField = Code(rawValue: "unknownField")
         /// A typed request could not be encoded to JSON.
         public static let encoding = Code(rawValue: "encoding")
     }

@@ -122,6 +122,29 @@ package final class CompiledPattern: @unchecked Sendable {
         return Self.outcome(of: result)
     }
 
+    /// Whether a string could still match if more characters were typed after it: `.match` when it matches now,
+    /// `.partial` when it is the beginning of a possible match, `.noMatch` when no continuation can match.
+    ///
+    /// - Parameter subject: The text typed so far.
+    /// - Returns: The verdict; partial matching runs on the interpreter, under the same limits.
+    package func matchPrefix(_ subject: String) -> PrefixOutcome {
+        guard let matchData = pcre2_match_data_create_8(1, nil) else { return .noMatch }
+        defer { pcre2_match_data_free_8(matchData) }
+        var text = subject
+        let result = text.withUTF8 { buffer in
+            let empty: [UInt8] = [0]
+            return empty.withUnsafeBufferPointer { fallback in
+                pcre2_match_8(
+                    code, buffer.baseAddress ?? fallback.baseAddress, buffer.count, 0,
+                    UInt32(PCRE2_PARTIAL_SOFT) | UInt32(PCRE2_NO_JIT) | UInt32(PCRE2_NO_UTF_CHECK), matchData, interpreterContext)
+            }
+        }
+        if result >= 0 { return .match }
+        if result == PCRE2_ERROR_PARTIAL { return .partial }
+        if result == PCRE2_ERROR_NOMATCH { return .noMatch }
+        return .limitExceeded
+    }
+
     private static func outcome(of result: Int32) -> MatchOutcome {
         if result >= 0 { return .match }
         switch result {
@@ -153,4 +176,16 @@ package final class MatchScratch {
     deinit {
         pcre2_match_data_free_8(data)
     }
+}
+
+/// The verdict of ``CompiledPattern/matchPrefix(_:)``.
+package enum PrefixOutcome: Hashable, Sendable {
+    /// The text matches as it is.
+    case match
+    /// The text does not match yet, but more characters could make it match.
+    case partial
+    /// No continuation of the text can match.
+    case noMatch
+    /// The match gave up at a limit.
+    case limitExceeded
 }

@@ -114,7 +114,7 @@ extension CompiledSchema {
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
-    private func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (CompiledAttributes, Bool) {
+    func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (CompiledAttributes, Bool) {
         var attributes = field.base
         var conditional = false
         for override in field.overrides {

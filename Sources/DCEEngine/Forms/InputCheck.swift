@@ -1,0 +1,140 @@
+internal import DCEPattern
+
+/// The verdict on one field's input while a person is still typing it.
+public enum InputVerdict: Hashable, Sendable {
+    /// The input is valid as it is.
+    case valid
+    /// The input is not valid yet but can still become valid with more characters (`41` for a card number).
+    case incomplete
+    /// No continuation can make the input valid (a letter in a PIN); the rule it breaks.
+    case invalid(ViolationCode)
+}
+
+extension PreparedSchema {
+    /// Checks one field's partial input, for feedback on every keystroke.
+    ///
+    /// The field's rules for this prepared context and tender type apply; rules that depend on other fields' values
+    /// are checked when the whole request is validated.
+    ///
+    /// - Parameters:
+    ///   - text: The characters typed so far.
+    ///   - pointer: The field's JSON Pointer, such as `/cardNumber` or `/billingAddress/zipCode`.
+    /// - Returns: Valid, incomplete, or invalid with the rule.
+    /// - Throws: ``ValidatorError`` when the pointer names no field.
+    public func checkInput(_ text: String, at pointer: String) throws(ValidatorError) -> InputVerdict {
+        guard let field = schema.field(at: pointer) else {
+            throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
+        }
+        let (attributes, _) = schema.formAttributes(of: field, slots: contextSlotValues, tenderType: tenderType)
+        var verdicts: [InputVerdict] = []
+        switch field.dataType {
+        case .boolean:
+            verdicts.append(text == "true" || text == "false" ? .valid : ("true".hasPrefix(text) || "false".hasPrefix(text)) ? .incomplete : .invalid(.type))
+        case .integer, .number:
+            verdicts.append(Self.numberVerdict(text, integer: field.dataType == .integer, attributes: attributes))
+        case .object, .array:
+            verdicts.append(.invalid(.type))
+        case .string, .date, .dateTime:
+            let length = text.unicodeScalars.count
+            let maxLength = ([attributes.maxLength] + attributes.validations.map(\.maxLength)).compactMap { $0 }.min()
+            let minLength = ([attributes.minLength] + attributes.validations.map(\.minLength)).compactMap { $0 }.max()
+            if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
+            if let minLength, length < minLength { verdicts.append(.incomplete) }
+            if let options = attributes.enumValues {
+                let strings = options.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
+                verdicts.append(strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum))
+            }
+            var formats = attributes.formats
+            if field.dataType == .date { formats.append(.date) }
+            if field.dataType == .dateTime { formats.append(.dateTime) }
+            if !formats.isEmpty {
+                let each = formats.map { Self.formatVerdict(text, $0, month: currentMonth) }
+                verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
+            }
+            for validation in attributes.validations {
+                guard let pattern = validation.pattern else { continue }
+                switch pattern.matchPrefix(text) {
+                case .match: break
+                case .partial: verdicts.append(.incomplete)
+                case .noMatch where text.isEmpty: verdicts.append(.incomplete)  // PCRE2 reports no partial match for ""
+                case .noMatch: verdicts.append(.invalid(.regex))
+                case .limitExceeded: verdicts.append(.invalid(.regexLimit))
+                }
+            }
+        }
+        if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
+        return verdicts.contains(.incomplete) ? .incomplete : .valid
+    }
+
+    private static func numberVerdict(_ text: String, integer: Bool, attributes: CompiledAttributes) -> InputVerdict {
+        if text.isEmpty || text == "-" { return .incomplete }
+        guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number else {
+            // "1." and "1e" can still become numbers; anything else cannot.
+            let prefix = text.last == "." || text.last == "e" || text.last == "E" || text.hasSuffix("e-") || text.hasSuffix("e+")
+            return prefix && !integer && (try? JSONDocument(bytes: Array(text.dropLast(text.hasSuffix("e-") || text.hasSuffix("e+") ? 2 : 1).utf8))) != nil
+                ? .incomplete : .invalid(.type)
+        }
+        let number = DecimalNumber(lexeme: document.numberLexeme(at: document.root))
+        if integer && !number.isIntegral { return .invalid(.type) }
+        if let max = attributes.maximum, max < number { return number.isNegative ? .incomplete : .invalid(.maximum) }
+        if let min = attributes.minimum, number < min { return number.isNegative ? .invalid(.minimum) : .incomplete }
+        if let values = attributes.enumValues, !values.contains(.number(number)) { return .invalid(.enum) }
+        return .valid
+    }
+
+    /// Whether text has a format, could still get it by typing more, or cannot.
+    static func formatVerdict(_ text: String, _ format: Format, month: Int) -> InputVerdict {
+        if format.accepts(text, month: month) { return .valid }
+        let bytes = Array(text.utf8)
+        func fits(_ template: String) -> Bool {
+            let shape = Array(template.utf8)
+            guard bytes.count <= shape.count else { return false }
+            return zip(bytes, shape).allSatisfy { byte, slot in
+                switch slot {
+                case UInt8(ascii: "9"): byte &- 0x30 < 10
+                case UInt8(ascii: "x"): JSONReader.hexValue(byte) != nil
+                default: byte == slot
+                }
+            }
+        }
+        let possible: Bool
+        switch format {
+        case .iso4217: possible = CodeLists.iso4217.contains { $0.hasPrefix(text) }
+        case .iso3166Alpha2: possible = CodeLists.iso3166Alpha2.contains { $0.hasPrefix(text) }
+        case .luhn: possible = bytes.count < 19 && bytes.allSatisfy { $0 &- 0x30 < 10 }
+        case .hex: possible = bytes.allSatisfy { JSONReader.hexValue($0) != nil }
+        case .base64:
+            let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+            possible = padding <= 2 && bytes.dropLast(padding).allSatisfy { byte in
+                byte &- 65 < 26 || byte &- 97 < 26 || byte &- 48 < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+            } && (padding == 0 || bytes.count % 4 != 0)
+        case .uuid: possible = fits("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+        case .date: possible = fits("9999-99-99") && bytes.count < 10
+        case .dateTime: possible = bytes.count < 20 && fits("9999-99-99T99:99:99")
+        case .cardExpiry:
+            possible = fits("99/99") && bytes.count < 5 && (bytes.first.map { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") } ?? true)
+        case .pemCertificate:
+            let begin = "-----BEGIN CERTIFICATE-----"
+            possible = begin.hasPrefix(text) || text.hasPrefix(begin)
+        }
+        return possible ? .incomplete : .invalid(.format)
+    }
+}
+
+extension CompiledSchema {
+    /// The field at a JSON Pointer (array elements by index).
+    func field(at pointer: String) -> CompiledField? {
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        var current = root
+        for token in tokens {
+            if current.dataType == .array, let items = current.items, Int(token) != nil {
+                current = items
+            } else if let next = current.fields.first(where: { $0.key == token }) {
+                current = next
+            } else {
+                return nil
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,53 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// One field's input as a person types it: valid, incomplete (can still become valid) or invalid (never can).
+struct InputCheckTests {
+    private func verdict(_ text: String, _ pointer: String, schema: String, context: [String: String] = [:], tenderType: String? = nil) throws -> InputVerdict {
+        try Fixtures.validator.prepare(schema, context: context, tenderType: tenderType).checkInput(text, at: pointer)
+    }
+
+    @Test(arguments: [("", InputVerdict.incomplete), ("4", .incomplete), ("41", .incomplete), ("4111111111111111", .valid),
+                      ("4111111111111112", .incomplete), ("41111111111111111111", .invalid(.maxLength)), ("41a", .invalid(.format))])
+    func cardNumbers(text: String, expected: InputVerdict) throws {
+        #expect(try verdict(text, "/cardNumber", schema: "payment-account", tenderType: "debit") == expected, "\(text)")
+    }
+
+    @Test(arguments: [("", InputVerdict.incomplete), ("12", .incomplete), ("1234", .valid), ("12a", .invalid(.regex)), ("12345", .invalid(.regex))])
+    func pins(text: String, expected: InputVerdict) throws {
+        #expect(try verdict(text, "/cardPin", schema: "card-create", context: ["region": "EU"]) == expected, "\(text)")
+    }
+
+    @Test func choicesCodesAndPhoneNumbers() throws {
+        #expect(try verdict("GOO", "/walletType", schema: "card-tokenize") == .incomplete)
+        #expect(try verdict("GOOGLE_PAY", "/walletType", schema: "card-tokenize") == .valid)
+        #expect(try verdict("PAY", "/walletType", schema: "card-tokenize") == .invalid(.enum))
+        #expect(try verdict("EU", "/currency", schema: "card-create") == .incomplete)
+        #expect(try verdict("EUR", "/currency", schema: "card-create") == .valid)
+        #expect(try verdict("EUX", "/currency", schema: "card-create") == .invalid(.format))
+        #expect(try verdict("+1 12", "/mobile", schema: "card-create") == .incomplete)
+        #expect(try verdict("+1 123456789", "/mobile", schema: "card-create") == .valid)
+        #expect(try verdict("1 123", "/mobile", schema: "card-create") == .invalid(.regex))
+    }
+
+    @Test func contextsAndDatesApply() throws {
+        #expect(try verdict("2050", "/zipCode", schema: "address", context: ["addressUse": "billing"]) == .incomplete)
+        #expect(try verdict("20500", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .valid)
+        #expect(try verdict("205001", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .invalid(.regex))
+        #expect(try verdict("0", "/expiry", schema: "payment-account") == .incomplete)
+        #expect(try verdict("08/3", "/expiry", schema: "payment-account") == .incomplete)
+        #expect(try verdict("08/39", "/expiry", schema: "payment-account") == .valid)
+        #expect(try verdict("2", "/expiry", schema: "payment-account") == .invalid(.format))
+        #expect(try verdict("01/20", "/expiry", schema: "payment-account") == .invalid(.format))  // expired can never become valid
+        #expect(try verdict("Sofia-1", "/deliveryAddress/city", schema: "card-create") == .invalid(.regex))
+    }
+
+    @Test func numbersAndUnknownFields() throws {
+        #expect(try verdict("-", "/offset", schema: "card-list-query") == .incomplete)
+        #expect(try verdict("-1", "/offset", schema: "card-list-query") == .invalid(.minimum))
+        #expect(try verdict("20", "/limit", schema: "card-list-query") == .valid)
+        #expect(try verdict("2.5", "/limit", schema: "card-list-query") == .invalid(.type))
+        #expect(throws: ValidatorError.self) { try verdict("x", "/nope", schema: "card-create") }
+    }
+}
