@@ -35,7 +35,8 @@ let package = Package(
             name: "DCEEngine",
             dependencies: ["DCEPattern"],
             // The schemas are data kept at the top of the repository; they ship inside the engine's bundle.
-            resources: [.copy("../../Schemas")],
+            // The message catalogues (one JSON file per language) ship the same way.
+            resources: [.copy("../../Schemas"), .copy("Messages")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -11,12 +11,18 @@ public struct PreparedSchema: Sendable {
     public let schema: CompiledSchema
     /// The tender type whose overrides apply.
     public let tenderType: String?
+    /// The language of the messages.
+    public let messages: MessageCatalogue
     private let slots: [String?]
     private let context: [String: String]
     private let now: @Sendable () -> Date
 
-    init(schema: CompiledSchema, context: [String: String], tenderType: String?, now: @escaping @Sendable () -> Date) throws(ValidatorError) {
+    init(
+        schema: CompiledSchema, context: [String: String], tenderType: String?, messages: MessageCatalogue = .english,
+        now: @escaping @Sendable () -> Date
+    ) throws(ValidatorError) {
         self.schema = schema
+        self.messages = messages
         self.tenderType = tenderType
         self.context = context
         self.now = now
@@ -48,12 +54,12 @@ public struct PreparedSchema: Sendable {
             let violation: Violation
             switch error.code {
             case .tooDeep, .tooLarge, .stringTooLong:
+                let rule = ViolationCode(rawValue: error.code.rawValue)
                 violation = Violation(
-                    path: "", key: "", rule: ViolationCode(rawValue: error.code.rawValue), message: "the payload exceeds a limit: \(error.message)",
-                    position: error.position)
+                    path: "", key: "", rule: rule, message: messages.message(rule, .init(detail: error.message)), position: error.position)
             default:
                 violation = Violation(
-                    path: "", key: "", rule: .json, message: "not well-formed JSON: \(error.message)", position: error.position)
+                    path: "", key: "", rule: .json, message: messages.message(.json, .init(detail: error.message)), position: error.position)
             }
             return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
         }
@@ -93,12 +99,12 @@ public struct PreparedSchema: Sendable {
         var report = validate(json: json, limits: limits)
         guard let update = try? JSONDocument(bytes: json, limits: limits) else { return report }
         guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
-            report.errors.append(Violation(path: "", key: "", rule: .json, message: "the original record is not well-formed JSON"))
+            report.errors.append(Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
             report.valid = false
             return report
         }
         let check = UpdateCheck(update: update, original: stored)
-        let (violations, reverify) = check.changes(in: schema)
+        let (violations, reverify) = check.changes(in: schema, messages: messages)
         let kept = report.errors.filter { !check.isUnchanged(at: $0.path) }
         var result = ValidationReport(
             schema: report.schema, schemaVersion: report.schemaVersion, errors: kept + violations, context: report.context,
@@ -116,7 +122,8 @@ public struct PreparedSchema: Sendable {
     }
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
-        var evaluation = Evaluation(document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions)
+        var evaluation = Evaluation(
+            document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions, messages: messages)
         evaluation.provisioning = context["operation"] == "provision"
         if schema.usesDate { evaluation.month = currentMonth }
         evaluation.run()

@@ -80,10 +80,13 @@ public struct Validator: Sendable {
     ///   - schema: The schema id.
     ///   - context: Context values; each must be declared by the schema.
     ///   - tenderType: The payment type whose overrides apply.
+    ///   - messages: The language of the reports' messages (``MessageCatalogue/english`` unless given).
     /// - Returns: The prepared schema.
     /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
-    public func prepare(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> PreparedSchema {
-        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType, now: now)
+    public func prepare(
+        _ schema: String, context: [String: String] = [:], tenderType: String? = nil, messages: MessageCatalogue = .english
+    ) throws(ValidatorError) -> PreparedSchema {
+        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType, messages: messages, now: now)
     }
 
     /// Validates a JSON payload held in `Data`.

@@ -25,6 +25,10 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let unknownField = Code(rawValue: "unknownField")
         /// A typed request could not be encoded to JSON.
         public static let encoding = Code(rawValue: "encoding")
+        /// A message catalogue is not a catalogue, or a template names an unknown placeholder.
+        public static let invalidCatalogue = Code(rawValue: "invalidCatalogue")
+        /// The package ships no message catalogue for that language.
+        public static let unknownLanguage = Code(rawValue: "unknownLanguage")
     }
 
     /// The kind of mistake.

@@ -41,6 +41,11 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The tender type (payment type) whose overrides apply.", valueName: "type"))
     var tenderType: String?
 
+    @Option(help: ArgumentHelp(
+        "The language of the messages: \(MessageCatalogue.bundledLanguages.joined(separator: " or ")) (default en), or a catalogue file (.json).",
+        valueName: "language"))
+    var language = "en"
+
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
@@ -75,7 +80,11 @@ struct ValidateCommand: ParsableCommand {
         let prepared: PreparedSchema
         do {
             // Checks the call once (schema, contexts, tender type) so that every payload gets a report.
-            prepared = try validator.prepare(schema, context: context, tenderType: tenderType)
+            let messages =
+                language.hasSuffix(".json")
+                ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
+                : try MessageCatalogue.bundled(language: language)
+            prepared = try validator.prepare(schema, context: context, tenderType: tenderType, messages: messages)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

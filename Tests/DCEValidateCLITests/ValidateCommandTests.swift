@@ -20,6 +20,20 @@ import Testing
             """)
     }
 
+    @Test func messagesInTheLanguageAsked() throws {
+        let german = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de"])
+        #expect(german.status == 1)
+        #expect(german.out.contains("/currency: Currency muss ein Währungscode nach ISO 4217 sein [format]"))
+        let unknown = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "xx"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err.contains("no message catalogue for 'xx' (shipped: de, en)"))
+        let scratch = try CLI.scratchDirectory()
+        let catalogue = scratch.appendingPathComponent("fr.json")
+        try Data(#"{"language": "fr", "messages": {"format": "{name} doit être {expected}"}}"#.utf8).write(to: catalogue)
+        let french = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", catalogue.path])
+        #expect(french.out.contains("/currency: Currency doit être an ISO 4217 currency code [format]"))
+    }
+
     @Test func jsonFormatFollowsTheContract() throws {
         let result = try CLI.run([
             "Examples/card-create/valid-eu-virtual.json", "Examples/card-create/invalid-required-physical-address.json",

@@ -92,6 +92,7 @@ final class AttributeSet: Sendable {
     let formats: [Format]
     let validations: [CompiledValidation]
     let message: String?
+    let messages: FieldMessages?
     /// Whether any validation has a regex (so evaluation knows it needs match data).
     let hasPatterns: Bool
 
@@ -110,6 +111,7 @@ final class AttributeSet: Sendable {
         formats = value.formats
         validations = value.validations
         message = value.message
+        messages = value.messages
         hasPatterns = value.validations.contains { $0.pattern != nil }
     }
 }
@@ -130,6 +132,7 @@ struct CompiledAttributes: Sendable {
     var formats: [Format] = []
     var validations: [CompiledValidation] = []
     var message: String?
+    var messages: FieldMessages?
 
     /// These attributes with an override's written attributes on top.
     func applying(_ patch: CompiledPatch) -> CompiledAttributes {
@@ -148,6 +151,7 @@ struct CompiledAttributes: Sendable {
         if let value = patch.formats { result.formats = value }
         if let value = patch.validations { result.validations = value }
         if let value = patch.message { result.message = value }
+        if let value = patch.messages { result.messages = result.messages.map { $0.merging(value) } ?? value }
         return result
     }
 }
@@ -168,6 +172,23 @@ struct CompiledPatch: Sendable {
     var formats: [Format]?
     var validations: [CompiledValidation]?
     var message: String?
+    var messages: FieldMessages?
+}
+
+/// A field's own messages, by rule code and language (`*`: any language), placeholders checked when compiled.
+struct FieldMessages: Sendable {
+    var byRule: [String: [String: MessageTemplate]]
+
+    /// The text for a rule in a language, or in any language; `nil` leaves the message to the catalogue.
+    func template(for rule: ViolationCode, language: String) -> MessageTemplate? {
+        guard let texts = byRule[rule.rawValue] else { return nil }
+        return texts[language] ?? texts["*"]
+    }
+
+    /// These messages with another set's rules taking precedence.
+    func merging(_ other: FieldMessages) -> FieldMessages {
+        FieldMessages(byRule: byRule.merging(other.byRule) { _, new in new })
+    }
 }
 
 /// An override whose condition is evaluated per request.

@@ -115,6 +115,14 @@ struct RuleCompiler {
             minLength: attributes.minLength, maxLength: attributes.maxLength, minimum: attributes.minimum,
             maximum: attributes.maximum, minItems: attributes.minItems, maxItems: attributes.maxItems,
             enumValues: attributes.enumValues, formats: nil, validations: nil, message: attributes.message)
+        if let messages = attributes.messages {
+            var byRule: [String: [String: MessageTemplate]] = [:]
+            for (rule, texts) in messages {
+                // The decoder has checked every placeholder, with the text's own pointer.
+                for (language, text) in texts { byRule[rule, default: [:]][language] = try? MessageTemplate(text) }
+            }
+            patch.messages = FieldMessages(byRule: byRule)
+        }
         if let names = attributes.formats {
             var formats: [Format] = []
             for name in names {

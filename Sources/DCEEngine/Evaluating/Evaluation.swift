@@ -12,6 +12,8 @@ struct Evaluation {
     let tenderType: String?
     /// Whether violations carry line and column (not for requests encoded from Swift values).
     let positions: Bool
+    /// The language of the messages.
+    let messages: MessageCatalogue
     /// The current month (`year × 12 + month − 1`, UTC) for date-dependent formats; 0 when the schema has none.
     var month = 0
     /// Whether the operation is provisioning a new account (context `operation=provision`): fields marked
@@ -35,8 +37,12 @@ struct Evaluation {
     /// Match data for this evaluation's regex matches, created on first use.
     private var scratch: MatchScratch?
 
-    init(document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool) {
+    init(
+        document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool,
+        messages: MessageCatalogue = .english
+    ) {
         self.document = document
+        self.messages = messages
         self.schema = schema
         self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
         self.tenderType = tenderType
@@ -88,21 +94,25 @@ struct Evaluation {
         let attributes = set
         let name = attributes.name
         if attributes.forbidden {
-            add(field, .forbidden, attributes.message ?? "\(name) must not be sent here", at: value)
+            add(field, .forbidden, text(.forbidden, attributes, fallback: attributes.message, .init(name: name)), at: value)
             return
         }
         let kind = document.kind(of: value)
         if kind == .null {
             if attributes.required {
-                add(field, .required, "\(name) is required and cannot be null", at: value)
+                add(field, .required, text(.required, attributes, variant: "null", .init(name: name)), at: value)
             } else if !attributes.nullable {
-                add(field, .null, "\(name) cannot be null (leave it out instead)", at: value)
+                add(field, .null, text(.null, attributes, .init(name: name)), at: value)
             }
             return
         }
         guard typeMatches(kind, value, field.dataType) else {
-            let found = kind == .number && field.dataType == .integer ? "a number with a fraction" : kind.description
-            add(field, .type, "\(name) must be \(field.dataType.article), not \(found)", at: value)
+            let found =
+                kind == .number && field.dataType == .integer
+                ? messages.term("kind.fraction", english: "a number with a fraction")
+                : messages.term("kind.\(kind.description)", english: kind.description)
+            let expected = messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
+            add(field, .type, text(.type, attributes, .init(name: name, expected: expected, found: found)), at: value)
             return
         }
         switch field.dataType {
@@ -146,10 +156,10 @@ struct Evaluation {
             for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
             if let min = attributes.minLength, length < min { failures.append((.minLength, nil)) }
             if let max = attributes.maxLength, length > max { failures.append((.maxLength, nil)) }
-            if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, Format.date.article)) }
-            if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, Format.dateTime.article)) }
+            if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, "date")) }
+            if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, "dateTime")) }
             if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(bytes, month: month) }) {
-                failures.append((.format, attributes.formats.map(\.article).joined(separator: ", or ")))
+                failures.append((.format, nil))
             }
             for (offset, validation) in attributes.validations.enumerated() {
                 if let min = validation.minLength, length < min { failures.append((.minLength, "\(offset)")) }
@@ -165,23 +175,35 @@ struct Evaluation {
         if attributes.enumValues != nil { checkEnum(value, field: field, attributes: set) }
         guard !failures.isEmpty else { return }
         let name = attributes.name
-        let actual = field.sensitivity.isEmpty ? " (it has \(length))" : ""
+        // The length of a sensitive value is not shown: a PIN's length is a clue to it.
+        let count = field.sensitivity.isEmpty ? "\(length)" : nil
+        let variant = count == nil ? nil : "count"
         for (code, detail) in failures {
             let validation = (code == .format ? nil : detail.flatMap(Int.init)).map { attributes.validations[$0] }
             let message: String
             switch code {
             case .minLength:
                 let min = validation?.minLength ?? attributes.minLength ?? 0
-                message = validation?.message ?? attributes.message ?? "\(name) must be at least \(min) characters\(actual)"
+                message = text(
+                    .minLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                    .init(name: name, min: "\(min)", count: count))
             case .maxLength:
                 let max = validation?.maxLength ?? attributes.maxLength ?? 0
-                message = validation?.message ?? attributes.message ?? "\(name) must be at most \(max) characters\(actual)"
+                message = text(
+                    .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                    .init(name: name, max: "\(max)", count: count))
             case .format:
-                message = (field.dataType == .string ? attributes.message : nil) ?? "\(name) must be \(detail ?? "")"
+                let formats: [Format] = detail == "date" ? [.date] : detail == "dateTime" ? [.dateTime] : attributes.formats
+                let expected = formats.map { messages.term("format.\($0.rawValue)", english: $0.article) }
+                    .joined(separator: messages.term("or", english: ", or "))
+                message = text(
+                    .format, attributes, fallback: field.dataType == .string ? attributes.message : nil,
+                    .init(name: name, expected: expected))
             case .regex:
-                message = validation?.message ?? "\(name) must match the pattern \(validation?.pattern?.source ?? "")"
+                message = text(
+                    .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.pattern?.source ?? ""))
             default:
-                message = "\(name) could not be checked against the pattern \(validation?.pattern?.source ?? ""): the match exceeded its limits"
+                message = text(code, attributes, .init(name: name, pattern: validation?.pattern?.source ?? ""))
             }
             add(field, code, message, at: value)
         }
@@ -193,10 +215,10 @@ struct Evaluation {
         if attributes.minimum != nil || attributes.maximum != nil {
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
             if let min = attributes.minimum, number < min {
-                add(field, .minimum, attributes.message ?? "\(name) must be at least \(min)", at: value)
+                add(field, .minimum, text(.minimum, attributes, fallback: attributes.message, .init(name: name, min: "\(min)")), at: value)
             }
             if let max = attributes.maximum, max < number {
-                add(field, .maximum, attributes.message ?? "\(name) must be at most \(max)", at: value)
+                add(field, .maximum, text(.maximum, attributes, fallback: attributes.message, .init(name: name, max: "\(max)")), at: value)
             }
         }
         checkEnum(value, field: field, attributes: set)
@@ -209,8 +231,10 @@ struct Evaluation {
             if case .string(let text) = value { return text }
             return value.json
         }
-        let expected = list.count == 1 ? list[0] : "one of " + list.joined(separator: ", ")
-        add(field, .enum, attributes.message ?? "\(attributes.name) must be \(expected)", at: value)
+        let message = text(
+            .enum, attributes, variant: list.count == 1 ? nil : "list", fallback: attributes.message,
+            .init(name: attributes.name, expected: list.joined(separator: ", ")))
+        add(field, .enum, message, at: value)
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
@@ -229,7 +253,7 @@ struct Evaluation {
                 if found[base + offset] >= 0 {
                     let child = fields[offset]
                     path.append(.member(keyIndex))
-                    add(child, .duplicateKey, "\(child.base.name) appears more than once", at: keyIndex)
+                    add(child, .duplicateKey, text(.duplicateKey, nil, .init(name: child.base.name)), at: keyIndex)
                     path.removeLast()
                 } else {
                     found[base + offset] = valueIndex
@@ -240,10 +264,13 @@ struct Evaluation {
             path.append(.member(keyIndex))
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
-                add(key: key, .duplicateKey, "'\(key)' appears more than once", at: keyIndex)
+                add(key: key, .duplicateKey, text(.duplicateKey, nil, variant: "unknown", .init(key: key)), at: keyIndex)
             } else if !field.additionalFields {
-                let hint = Suggestion.hint(for: key, in: fields.compactMap(\.key))
-                add(key: key, .unknownField, "'\(key)' is not a field of \(field.base.name)\(hint)", at: keyIndex)
+                let suggestion = Suggestion.closest(to: key, in: fields.compactMap(\.key))
+                let message = text(
+                    .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
+                    .init(name: field.base.name, key: key, suggestion: suggestion))
+                add(key: key, .unknownField, message, at: keyIndex)
             }
             path.removeLast()
         }
@@ -258,7 +285,7 @@ struct Evaluation {
                 path.removeLast()
             } else if set.required && !set.forbidden {
                 path.append(.missing(child.pointerToken))
-                add(child, .required, set.message ?? "\(set.name) is required", at: object)
+                add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
                 path.removeLast()
             }
         }
@@ -268,10 +295,16 @@ struct Evaluation {
         let attributes = set
         let count = document.count(of: array)
         if let min = attributes.minItems, count < min {
-            add(field, .minItems, attributes.message ?? "\(attributes.name) must have at least \(min) item\(min == 1 ? "" : "s") (it has \(count))", at: array)
+            let message = text(
+                .minItems, attributes, variant: min == 1 ? "one" : nil, fallback: attributes.message,
+                .init(name: attributes.name, min: "\(min)", count: "\(count)"))
+            add(field, .minItems, message, at: array)
         }
         if let max = attributes.maxItems, count > max {
-            add(field, .maxItems, attributes.message ?? "\(attributes.name) must have at most \(max) item\(max == 1 ? "" : "s") (it has \(count))", at: array)
+            let message = text(
+                .maxItems, attributes, variant: max == 1 ? "one" : nil, fallback: attributes.message,
+                .init(name: attributes.name, max: "\(max)", count: "\(count)"))
+            add(field, .maxItems, message, at: array)
         }
         checkEnum(array, field: field, attributes: set)
         guard let items = field.items else { return }
@@ -342,6 +375,17 @@ struct Evaluation {
     }
 
     // MARK: - Reporting
+
+    /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
+    /// older `message` / validation `message` (`fallback`), else the catalogue's.
+    private func text(
+        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: String? = nil,
+        _ parameters: MessageParameters
+    ) -> String {
+        if let template = attributes?.messages?.template(for: rule, language: messages.language) { return template.render(parameters) }
+        if let fallback { return fallback }
+        return messages.message(rule, variant: variant, parameters)
+    }
 
     /// The JSON Pointer of the value being checked.
     private var pointer: String {

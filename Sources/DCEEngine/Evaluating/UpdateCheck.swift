@@ -7,7 +7,7 @@ struct UpdateCheck {
 
     /// Violations for fields with `updatesAllowed: false` whose value changed, and the paths of changed fields that
     /// require reverification.
-    func changes(in schema: CompiledSchema) -> (violations: [Violation], reverify: [String]) {
+    func changes(in schema: CompiledSchema, messages: MessageCatalogue = .english) -> (violations: [Violation], reverify: [String]) {
         var violations: [Violation] = []
         var reverify: [String] = []
         func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String) {
@@ -20,7 +20,9 @@ struct UpdateCheck {
                 if changed && child.metadata.updatesAllowed == false {
                     violations.append(Violation(
                         path: childPath, key: key, rule: .updateNotAllowed,
-                        message: "\(child.base.name) cannot be changed by an update",
+                        message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
+                            .render(.init(name: child.base.name))
+                            ?? messages.message(.updateNotAllowed, .init(name: child.base.name)),
                         position: newValue.map { update.position(of: $0) } ?? new.map { update.position(of: $0) }))
                 }
                 if changed && child.metadata.reverificationRequired == true { reverify.append(childPath) }

@@ -7,7 +7,7 @@ struct SchemaDecoder {
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
         "name", "description", "required", "forbidden", "nullable", "minLength", "maxLength", "minimum", "maximum",
-        "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue", "message",
+        "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue", "message", "messages",
     ]
     static let metadataAttributes = [
         "order", "dataGroup", "ignoreForProvisioning", "pciEncryptionRequired", "storageRestricted", "maskingRequired",
@@ -176,6 +176,7 @@ struct SchemaDecoder {
         attributes.minimum = number(members["minimum"])
         attributes.maximum = number(members["maximum"])
         attributes.message = string(members["message"], pointer: pointer + "/message")
+        if let entry = members["messages"] { attributes.messages = messages(entry) }
         if let entry = members["enum"] {
             if document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 {
                 attributes.enumValues = document.elements(of: entry.index).map { SchemaValue(document: document, at: $0) }
@@ -204,6 +205,49 @@ struct SchemaDecoder {
             attributes.locations[name] = location(entry.index, entry.pointer)
         }
         return attributes
+    }
+
+    /// `messages`: rule code to a text for every language, or to an object of texts by language code.
+    private mutating func messages(_ entry: Entry) -> [String: [String: String]]? {
+        guard let rules = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of messages by rule code")
+        else { return nil }
+        var result: [String: [String: String]] = [:]
+        let codes = ViolationCode.catalogue.map(\.code.rawValue)
+        for (rule, text) in rules {
+            guard codes.contains(rule) else {
+                report(.invalidAttribute, "'\(rule)' is not a rule code\(Suggestion.hint(for: rule, in: codes))", text.index, text.pointer)
+                continue
+            }
+            switch document.kind(of: text.index) {
+            case .string:
+                if let checked = template(text) { result[rule] = ["*": checked] }
+            case .object:
+                var byLanguage: [String: String] = [:]
+                for (language, value) in object(at: text.index, pointer: text.pointer, allowed: nil, what: "texts by language") ?? [:] {
+                    if document.kind(of: value.index) != .string {
+                        report(.invalidAttribute, "a message is a text", value.index, value.pointer)
+                    } else if let checked = template(value) {
+                        byLanguage[language] = checked
+                    }
+                }
+                result[rule] = byLanguage
+            default:
+                report(.invalidAttribute, "a message is a text, or an object of texts by language code", text.index, text.pointer)
+            }
+        }
+        return result
+    }
+
+    /// A message text whose placeholders are known, or `nil` after reporting the one that is not.
+    private mutating func template(_ entry: Entry) -> String? {
+        let text = document.string(at: entry.index)
+        do {
+            _ = try MessageTemplate(text)
+            return text
+        } catch {
+            report(.invalidAttribute, error.problem, entry.index, entry.pointer)
+            return nil
+        }
     }
 
     private mutating func metadata(_ members: [String: Entry]) -> FieldMetadata {

@@ -44,6 +44,8 @@ struct FieldAttributes: Sendable {
     var additionalDataValidations: [ValidationDefinition]?
     var defaultValue: SchemaValue?
     var message: String?
+    /// Messages by rule code, then by language code (`*` for any language).
+    var messages: [String: [String: String]]?
     /// Where each attribute was written, by attribute name, for compile-time problems.
     var locations: [String: SchemaLocation] = [:]
 
@@ -67,6 +69,7 @@ struct FieldAttributes: Sendable {
         if let value = other.additionalDataValidations { result.additionalDataValidations = value }
         if let value = other.defaultValue { result.defaultValue = value }
         if let value = other.message { result.message = value }
+        if let value = other.messages { result.messages = (result.messages ?? [:]).merging(value) { _, new in new } }
         result.locations.merge(other.locations) { _, new in new }
         return result
     }

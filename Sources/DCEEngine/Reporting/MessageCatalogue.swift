@@ -1,0 +1,188 @@
+public import Foundation
+
+/// The messages of every rule in one language, keyed by the stable rule code.
+///
+/// A catalogue is a JSON file: `language`, `messages` (a template per rule code, with optional variants such as
+/// `required.null` or `maxLength.count`) and `terms` (how the language names types, formats and JSON kinds).
+/// Templates name their parameters in braces: `{name}`, `{min}`, `{max}`, `{count}`, `{expected}`, `{found}`,
+/// `{pattern}`, `{key}`, `{suggestion}`, `{detail}`. English and German ship with the package; an app adds a
+/// language by loading its own file:
+///
+/// ```swift
+/// let prepared = try validator.prepare("card-create", context: ["region": "EU"], messages: .bundled(language: "de"))
+/// let french = try MessageCatalogue(json: Data(contentsOf: frenchURL))
+/// ```
+///
+/// A message or term the catalogue lacks falls back to English, so a partial translation still reads.
+public struct MessageCatalogue: Sendable, Hashable {
+    /// The language code (`en`, `de`), matched against per-language messages in schemas.
+    public let language: String
+    let templates: [String: MessageTemplate]
+    let terms: [String: String]
+
+    /// The placeholders a template may use.
+    public static let parameters: Set<String> = [
+        "name", "min", "max", "count", "expected", "found", "pattern", "key", "suggestion", "detail",
+    ]
+
+    /// Reads a catalogue.
+    ///
+    /// - Parameter json: The catalogue file's bytes.
+    /// - Throws: ``ValidatorError`` when the file is not a catalogue or a template names an unknown placeholder.
+    public init(json: Data) throws(ValidatorError) {
+        guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any],
+            let language = object["language"] as? String,
+            let messages = object["messages"] as? [String: String]
+        else {
+            throw ValidatorError(
+                code: .invalidCatalogue, message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)")
+        }
+        var templates: [String: MessageTemplate] = [:]
+        for (key, text) in messages {
+            do {
+                templates[key] = try MessageTemplate(text)
+            } catch {
+                throw ValidatorError(code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)")
+            }
+        }
+        self.language = language
+        self.templates = templates
+        self.terms = object["terms"] as? [String: String] ?? [:]
+    }
+
+    /// The English messages every report uses unless told otherwise.
+    public static let english: MessageCatalogue = (try? bundled(language: "en")) ?? MessageCatalogue(language: "en")
+
+    /// The languages shipped with the package.
+    public static let bundledLanguages = ["de", "en"]
+
+    /// A catalogue shipped with the package.
+    ///
+    /// - Parameter language: `en` or `de`.
+    /// - Throws: ``ValidatorError`` with code `unknownLanguage` for a language the package does not ship.
+    public static func bundled(language: String) throws(ValidatorError) -> MessageCatalogue {
+        guard bundledLanguages.contains(language),
+            let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Messages"),
+            let data = try? Data(contentsOf: url)
+        else {
+            throw ValidatorError(
+                code: .unknownLanguage,
+                message: "no message catalogue for '\(language)' (shipped: \(bundledLanguages.joined(separator: ", ")))")
+        }
+        return try MessageCatalogue(json: data)
+    }
+
+    private init(language: String) {
+        self.language = language
+        self.templates = [:]
+        self.terms = [:]
+    }
+
+    /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
+    func message(_ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters) -> String {
+        let key = variant.map { rule.rawValue + "." + $0 }
+        for catalogue in self.language == "en" ? [self] : [self, .english] {
+            if let key, let template = catalogue.templates[key] { return template.render(parameters) }
+            if let template = catalogue.templates[rule.rawValue] { return template.render(parameters) }
+        }
+        return "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
+    }
+
+    /// Whether this catalogue itself has a message for the rule (without falling back to English).
+    ///
+    /// - Parameter rule: The rule code.
+    /// - Returns: `true` when the catalogue has a template for the code.
+    public func has(_ rule: ViolationCode) -> Bool { templates[rule.rawValue] != nil }
+
+    /// How this language names something, falling back to the English text given.
+    func term(_ key: String, english: String) -> String { terms[key] ?? english }
+}
+
+/// The values a message template may show. None of them is ever a request value.
+struct MessageParameters {
+    var name: String?
+    var min: String?
+    var max: String?
+    var count: String?
+    var expected: String?
+    var found: String?
+    var pattern: String?
+    var key: String?
+    var suggestion: String?
+    var detail: String?
+
+    subscript(parameter: String) -> String? {
+        switch parameter {
+        case "name": name
+        case "min": min
+        case "max": max
+        case "count": count
+        case "expected": expected
+        case "found": found
+        case "pattern": pattern
+        case "key": key
+        case "suggestion": suggestion
+        case "detail": detail
+        default: nil
+        }
+    }
+}
+
+/// A message with its placeholders found once, when the catalogue or schema is read.
+struct MessageTemplate: Sendable, Hashable {
+    enum Segment: Sendable, Hashable {
+        case text(String)
+        case parameter(String)
+    }
+
+    struct Problem: Error {
+        var problem: String
+    }
+
+    let segments: [Segment]
+
+    /// Parses a template; `{{` and `}}` stand for literal braces.
+    init(_ text: String) throws(Problem) {
+        var segments: [Segment] = []
+        var literal = ""
+        var pending = Array(text.unicodeScalars)[...]
+        while let scalar = pending.popFirst() {
+            switch scalar {
+            case "{" where pending.first == "{":
+                pending.removeFirst()
+                literal.unicodeScalars.append("{")
+            case "}" where pending.first == "}":
+                pending.removeFirst()
+                literal.unicodeScalars.append("}")
+            case "{":
+                guard let close = pending.firstIndex(of: "}") else { throw Problem(problem: "a '{' is never closed") }
+                let name = String(String.UnicodeScalarView(pending[..<close]))
+                guard MessageCatalogue.parameters.contains(name) else {
+                    let hint = Suggestion.hint(for: name, in: MessageCatalogue.parameters.sorted())
+                    throw Problem(problem: "unknown placeholder '{\(name)}'\(hint)")
+                }
+                if !literal.isEmpty { segments.append(.text(literal)) }
+                literal = ""
+                segments.append(.parameter(name))
+                pending = pending[pending.index(after: close)...]
+            case "}":
+                throw Problem(problem: "a '}' without its '{' (write '}}' for a brace)")
+            default:
+                literal.unicodeScalars.append(scalar)
+            }
+        }
+        if !literal.isEmpty { segments.append(.text(literal)) }
+        self.segments = segments
+    }
+
+    func render(_ parameters: MessageParameters) -> String {
+        var result = ""
+        for segment in segments {
+            switch segment {
+            case .text(let text): result += text
+            case .parameter(let name): result += parameters[name] ?? ""
+            }
+        }
+        return result
+    }
+}

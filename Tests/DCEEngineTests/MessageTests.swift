@@ -1,0 +1,82 @@
+import DCEEngine
+import Foundation
+import Testing
+
+/// Messages: a default per rule code, a field's own message per rule, and catalogues per language.
+struct MessageTests {
+    private let pin = #"{"currency": "EUR", "programName": "P", "cardPin": "12a4"}"#
+
+    @Test(arguments: MessageCatalogue.bundledLanguages)
+    func everyRuleHasAMessageInEveryShippedLanguage(language: String) throws {
+        let catalogue = try MessageCatalogue.bundled(language: language)
+        #expect(catalogue.language == language)
+        for (code, _) in ViolationCode.catalogue {
+            #expect(catalogue.has(code), "\(language) has no message for \(code)")
+        }
+    }
+
+    @Test func reportsAreEnglishUnlessAnotherLanguageIsChosen() throws {
+        let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
+        let english = try validator.prepare("card-create", context: ["region": "EU"]).validate(json: Array(pin.utf8))
+        #expect(english.errors.map(\.message).contains("Card PIN must be exactly 4 digits"))
+        let german = try validator.prepare("card-create", context: ["region": "EU"], messages: .bundled(language: "de"))
+            .validate(json: Array(#"{"currency": 1, "cardPin": "12a4"}"#.utf8))
+        #expect(german.errors.map(\.message) == [
+            "Die Karten-PIN muss aus genau 4 Ziffern bestehen",  // the schema's own German text for the rule
+            "Currency muss eine Zeichenkette sein, nicht eine Zahl",  // the catalogue's, with its own terms
+            "Program name ist ein Pflichtfeld",
+        ])
+        #expect(german.errors.map(\.rule) == [.regex, .type, .required])
+    }
+
+    @Test func aFieldsOwnMessagePerRuleWinsAndFallsBackByLanguage() throws {
+        let schema = #"""
+            {"id": "s", "fields": [
+              {"key": "code", "name": "Code", "dataType": "String", "required": true, "maxLength": 3,
+               "messages": {"maxLength": "{name}: {max} at most, please", "required": {"de": "Bitte {name} angeben"}},
+               "overrides": [{"when": {"context": "strict", "equals": "yes"}, "maxLength": 2,
+                              "messages": {"maxLength": "strict: {max}"}}]}
+            ], "contexts": {"strict": {"values": ["yes", "no"]}}}
+            """#
+        let validator = try Fixtures.validator(["s": schema])
+        let german = try MessageCatalogue.bundled(language: "de")
+        func messages(_ json: String, context: [String: String] = [:], _ catalogue: MessageCatalogue = .english) throws -> [String] {
+            try validator.prepare("s", context: context, messages: catalogue).validate(json: Array(json.utf8)).errors.map(\.message)
+        }
+        #expect(try messages(#"{"code": "ABCD"}"#) == ["Code: 3 at most, please"])  // "*": every language
+        #expect(try messages(#"{"code": "ABCD"}"#, german) == ["Code: 3 at most, please"])
+        #expect(try messages(#"{"code": "ABC"}"#, context: ["strict": "yes"]) == ["strict: 2"])  // overrides merge per rule
+        #expect(try messages("{}", german) == ["Bitte Code angeben"])
+        #expect(try messages("{}") == ["Code is required"])  // no English text for the rule: the catalogue's
+    }
+
+    @Test func schemaMessagesAreCheckedWhenCompiled() throws {
+        let placeholder = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "messages": {"maxLength": "{nam} too long"}}]}"#
+        let error = try #require(throws: SchemaError.self) { try Fixtures.validator(["s": placeholder]) }
+        #expect(error.description.contains("unknown placeholder '{nam}' (did you mean 'name'?)"))
+        #expect(error.problems.first?.location.pointer == "/fields/0/messages/maxLength")
+        let rule = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "messages": {"maxLenght": "too long"}}]}"#
+        let ruleError = try #require(throws: SchemaError.self) { try Fixtures.validator(["s": rule]) }
+        #expect(ruleError.description.contains("'maxLenght' is not a rule code (did you mean 'maxLength'?)"))
+        #expect(ruleError.problems.first?.location.pointer == "/fields/0/messages/maxLenght")
+    }
+
+    @Test func anAppCanBringItsOwnLanguageAndMissingMessagesFallBackToEnglish() throws {
+        let french = try MessageCatalogue(json: Data(#"{"language": "fr", "messages": {"required": "{name} est obligatoire"}}"#.utf8))
+        let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
+        let report = try validator.prepare("card-create", context: ["region": "EU"], messages: french)
+            .validate(json: Array(#"{"currency": "EUR", "cardPin": "123"}"#.utf8))
+        #expect(report.errors.map(\.message) == ["Card PIN must be exactly 4 digits", "Program name est obligatoire"])
+        #expect(throws: ValidatorError.self) { try MessageCatalogue(json: Data(#"{"language": "fr", "messages": {"x": "{bad}"}}"#.utf8)) }
+        #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: "xx") }
+    }
+
+    @Test func theLengthOfASensitiveValueIsNotShown() throws {
+        let schema = #"""
+            {"id": "s", "fields": [{"key": "pin", "dataType": "String", "maxLength": 4, "storageRestricted": true},
+                                   {"key": "nick", "dataType": "String", "maxLength": 4}]}
+            """#
+        let report = try Fixtures.validator(["s": schema]).validate(json: Array(#"{"pin": "123456", "nick": "abcdef"}"#.utf8), schema: "s")
+        #expect(report.errors.map(\.message) == ["nick must be at most 4 characters (it has 6)", "pin must be at most 4 characters"])
+    }
+}
