@@ -29,6 +29,25 @@ public struct PreparedSchema: Sendable {
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
     }
 
+    /// The fields checked; `nil` checks them all.
+    private var subset: FieldSubset?
+
+    /// This prepared schema restricted to part of its fields, for validating one step of a form.
+    ///
+    /// Only the selected fields are checked (a selected field that is missing is still `required`); members
+    /// outside them are neither checked nor reported as unknown. Conditions (`overrides`, `derive`) still read the
+    /// whole payload, so a cross-field rule on a selected field runs whenever the fields it reads are present,
+    /// whatever state the rest of the payload is in.
+    ///
+    /// - Parameter selection: Data groups, or fields by pointer.
+    /// - Returns: The restricted schema.
+    /// - Throws: ``ValidatorError`` with code `unknownField` when a group or pointer names nothing in the schema.
+    public func restricted(to selection: FieldSelection) throws(ValidatorError) -> PreparedSchema {
+        var copy = self
+        copy.subset = try FieldSubset(selection, in: schema)
+        return copy
+    }
+
     /// The context values by slot, as checked when the schema was prepared.
     var contextSlotValues: [String?] { slots }
 
@@ -125,6 +144,7 @@ public struct PreparedSchema: Sendable {
         var evaluation = Evaluation(
             document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions, messages: messages)
         evaluation.provisioning = context["operation"] == "provision"
+        evaluation.subset = subset
         if schema.usesDate { evaluation.month = currentMonth }
         evaluation.run()
         var effective = context

@@ -46,6 +46,14 @@ struct ValidateCommand: ParsableCommand {
         valueName: "language"))
     var language = "en"
 
+    @Option(help: ArgumentHelp(
+        "Check only the fields of this dataGroup (one step of a form); repeat for several. Conditions still read the whole payload.",
+        valueName: "group"))
+    var dataGroup: [String] = []
+
+    @Option(help: ArgumentHelp("Check only this field, by its JSON Pointer (/deliveryAddress/postalCode); repeat for several.", valueName: "pointer"))
+    var field: [String] = []
+
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
@@ -66,6 +74,7 @@ struct ValidateCommand: ParsableCommand {
     func validate() throws {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
+        if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
         _ = try ContextOption.parse(contexts)
         do {
             _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
@@ -84,7 +93,10 @@ struct ValidateCommand: ParsableCommand {
                 language.hasSuffix(".json")
                 ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
                 : try MessageCatalogue.bundled(language: language)
-            prepared = try validator.prepare(schema, context: context, tenderType: tenderType, messages: messages)
+            let whole = try validator.prepare(schema, context: context, tenderType: tenderType, messages: messages)
+            prepared =
+                !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
+                : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

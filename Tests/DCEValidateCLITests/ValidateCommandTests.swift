@@ -34,6 +34,19 @@ import Testing
         #expect(french.out.contains("/currency: Currency doit être an ISO 4217 currency code [format]"))
     }
 
+    @Test func oneStepOfAForm() throws {
+        let draft = Data(#"{"programName": "SKRILL-PHYSICAL-MC-EEA", "currency": 12, "cardPin": "1a"}"#.utf8)
+        let address = try CLI.run(["-", "--schema", "card-create", "--data-group", "DELIVERY_ADDRESS"], stdin: draft)
+        #expect(address.status == 1)
+        #expect(address.out.contains("/deliveryAddress: Delivery address is required for a physical card program [required]"))
+        #expect(!address.out.contains("/currency") && !address.out.contains("/cardPin"))
+        let pin = try CLI.run(["-", "--schema", "card-create", "--field", "/cardPin"], stdin: draft)
+        #expect(pin.out.hasPrefix("-:1:70: error: /cardPin: Card PIN must be exactly 4 digits [regex]\n"))
+        let wrong = try CLI.run(["-", "--schema", "card-create", "--data-group", "ADDRESS"], stdin: draft)
+        #expect(wrong.status == 2)
+        #expect(wrong.err.contains("has no data group 'ADDRESS'"))
+    }
+
     @Test func jsonFormatFollowsTheContract() throws {
         let result = try CLI.run([
             "Examples/card-create/valid-eu-virtual.json", "Examples/card-create/invalid-required-physical-address.json",

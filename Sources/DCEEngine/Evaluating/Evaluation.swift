@@ -19,6 +19,10 @@ struct Evaluation {
     /// Whether the operation is provisioning a new account (context `operation=provision`): fields marked
     /// `ignoreForProvisioning` are not checked.
     var provisioning = false
+    /// When set, only these fields are checked (one step of a form); the objects around them are walked through.
+    var subset: FieldSubset?
+    /// Whether the walk is outside every selected field (only while a subset is set).
+    private var selecting = false
     private(set) var violations: [Violation] = []
     /// The objects and arrays enclosing the value being checked, innermost last (relative pointers start here).
     private var containers: [JSONDocument.Index] = []
@@ -55,7 +59,43 @@ struct Evaluation {
     /// Checks the whole request.
     mutating func run() {
         deriveContexts()
-        checkValue(document.root, of: schema.root, attributes: schema.root.baseSet)
+        if subset != nil {
+            selecting = true
+            walkThrough(document.root, of: schema.root)
+        } else {
+            checkValue(document.root, of: schema.root, attributes: schema.root.baseSet)
+        }
+    }
+
+    /// Walks an object or array that encloses selected fields without checking it: only what is selected inside
+    /// it is checked (and missing selected fields are reported), so one step of a form can be validated alone.
+    private mutating func walkThrough(_ value: JSONDocument.Index, of field: CompiledField) {
+        guard let subset else { return }
+        switch (document.kind(of: value), field.dataType) {
+        case (.object, .object):
+            containers.append(value)
+            checkObject(value, of: field)
+            containers.removeLast()
+        case (.array, .array):
+            guard let items = field.items else { return }
+            let id = ObjectIdentifier(items)
+            guard subset.selected.contains(id) || subset.enclosing.contains(id) else { return }
+            containers.append(value)
+            for (offset, element) in document.elements(of: value).enumerated() {
+                path.append(.index(offset))
+                if subset.selected.contains(id) {
+                    selecting = false
+                    checkValue(element, of: items, attributes: attributes(of: items))
+                    selecting = true
+                } else {
+                    walkThrough(element, of: items)
+                }
+                path.removeLast()
+            }
+            containers.removeLast()
+        default:
+            break
+        }
     }
 
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
@@ -260,6 +300,7 @@ struct Evaluation {
                 }
                 continue
             }
+            if selecting { continue }  // a member outside the selected fields is not this step's concern
             let key = document.string(at: keyIndex)
             path.append(.member(keyIndex))
             if unknownSeen == nil { unknownSeen = [] }
@@ -277,17 +318,35 @@ struct Evaluation {
         for offset in fields.indices {
             let child = fields[offset]
             if provisioning && child.metadata.ignoreForProvisioning == true { continue }
-            let set = attributes(of: child)
             let value = found[base + offset]
-            if value >= 0 {
-                path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
-                checkValue(value, of: child, attributes: set)
-                path.removeLast()
-            } else if set.required && !set.forbidden {
-                path.append(.missing(child.pointerToken))
-                add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
-                path.removeLast()
+            if selecting, let subset {
+                let id = ObjectIdentifier(child)
+                if subset.selected.contains(id) {
+                    selecting = false
+                    checkMember(child, value: value, in: object)
+                    selecting = true
+                } else if value >= 0, subset.enclosing.contains(id) {
+                    path.append(.member(value - 1))
+                    walkThrough(value, of: child)
+                    path.removeLast()
+                }
+                continue
             }
+            checkMember(child, value: value, in: object)
+        }
+    }
+
+    /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
+    private mutating func checkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        let set = attributes(of: child)
+        if value >= 0 {
+            path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
+            checkValue(value, of: child, attributes: set)
+            path.removeLast()
+        } else if set.required && !set.forbidden {
+            path.append(.missing(child.pointerToken))
+            add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
+            path.removeLast()
         }
     }
 
