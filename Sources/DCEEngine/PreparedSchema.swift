@@ -96,8 +96,9 @@ public struct PreparedSchema: Sendable {
         guard let document = try? JSONDocument(bytes: json, limits: limits) else {
             return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
         }
-        let resolved = Array(RequestResolver(document: document, provisioning: context["operation"] == "provision")
-            .resolve(schema.root).json.utf8)
+        let resolver = RequestResolver(
+            document: document, provisioning: context["operation"] == "provision", numericBooleans: schema.numericBooleans)
+        let resolved = Array(resolver.resolve(schema.root).json.utf8)
         let report = validate(json: resolved, limits: limits)
         return ResolvedRequest(report: report, payload: report.valid ? resolved : nil)
     }

@@ -39,3 +39,42 @@ struct ResolveTests {
         #expect(try resolve("{").payload == nil)
     }
 }
+
+/// `numericBooleans`: booleans wrapped as numbers by older clients are accepted where a schema says so, and sent
+/// as `true` / `false`.
+struct NumericBooleanTests {
+    private let schema = #"{"id": "s", "numericBooleans": true, "fields": [{"key": "ok", "dataType": "Boolean"}]}"#
+
+    @Test(arguments: ["1", "0", "1.0", "1e0", "true", "false"])
+    func zeroAndOneAreBooleansWhereTheSchemaSaysSo(value: String) throws {
+        let validator = try Fixtures.validator(["s": schema, "strict": #"{"id": "strict", "fields": [{"key": "ok", "dataType": "Boolean"}]}"#])
+        #expect(try validator.validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "s").valid)
+        let strict = try validator.validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "strict")
+        #expect(strict.valid == (value == "true" || value == "false"))
+    }
+
+    @Test(arguments: ["2", "-1", "0.5", "\"1\"", "\"true\""])
+    func otherValuesAreStillTypeErrors(value: String) throws {
+        let report = try Fixtures.validator(["s": schema]).validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "s")
+        #expect(report.errors.map(\.rule) == [.type])
+    }
+
+    @Test func whatIsSentCarriesTrueAndFalse() throws {
+        let prepared = try Validator(source: .bundled, schemaIDs: ["card-create"]).prepare("card-create", context: ["region": "US"])
+        let resolved = prepared.resolve(json: Array(#"{"programName": "P", "currency": "USD", "termsAndConditionsAccepted": 1, "eDisclosureAccepted": 0}"#.utf8))
+        let sent = try #require(resolved.payload)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sent)) as? [String: Any])
+        #expect(String(decoding: sent, as: UTF8.self).contains(#""termsAndConditionsAccepted":true"#))
+        #expect(String(decoding: sent, as: UTF8.self).contains(#""eDisclosureAccepted":false"#))
+        #expect(object.count == 4)
+    }
+
+    @Test func theExportedJSONSchemaAcceptsTheSame() throws {
+        let compiled = try #require(try Fixtures.validator(["s": schema]).schema("s"))
+        let property = try #require(try JSONSerialization.jsonObject(with: Data(compiled.exportJSONSchema().json.utf8)) as? [String: Any])
+        let ok = try #require((property["properties"] as? [String: Any])?["ok"] as? [String: Any])
+        let anyOf = try #require(ok["anyOf"] as? [[String: Any]])
+        #expect(anyOf.first?["type"] as? String == "boolean")
+        #expect(anyOf.last?["enum"] as? [Int] == [0, 1])
+    }
+}

@@ -17,13 +17,13 @@ import Testing
         let expected = try FileManager.default.contentsOfDirectory(atPath: CLI.repository.appendingPathComponent("Examples/card-create").path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "Examples/card-create/\($0)" }
         #expect(files == expected)
-        #expect(files.count == 13)
+        #expect(files.count == 14)
     }
 
     @Test func quotedGlobsAreExpanded() throws {
         let valid = try CLI.run(["Examples/card-create/valid-*.json", "--schema", "card-create", "--format", "json"])
         #expect(valid.status == 0)
-        #expect(payloads(try json(valid)).count == 3)
+        #expect(payloads(try json(valid)).count == 4)
         let recursive = try CLI.run(["Examples/**/valid-google-pay-*.json", "--schema", "card-tokenize", "--context", "scheme=VISA"])
         #expect(recursive.status == 0)
         #expect(recursive.out.contains("1 payload checked"))
@@ -118,7 +118,7 @@ import Testing
             "--format=json", "--output=\(jsonReport.path)",
         ])
         #expect(result.status == 1, "\(result.err)")
-        #expect(result.out.hasSuffix("invalid: 14 payloads checked against card-create, 4 valid, 10 invalid, 10 errors\n"))
+        #expect(result.out.hasSuffix("invalid: 15 payloads checked against card-create, 5 valid, 10 invalid, 10 errors\n"))
         #expect(!result.out.contains("\u{1B}["))  // no colour outside a terminal
 
         let junitCheck = try CLI.checkReports("junit", [junit])
@@ -127,7 +127,7 @@ import Testing
         #expect(sarifCheck.status == 0, "\(sarifCheck.err)")
 
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.components(separatedBy: "<testsuite ").count - 1 == 14)
+        #expect(xml.components(separatedBy: "<testsuite ").count - 1 == 15)
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 10)
         #expect(xml.contains(#"<testcase name="/currency format" classname="Examples/card-create/invalid-format-currency.json" time="0"><failure message="Currency must be an ISO 4217 currency code" type="format">Examples/card-create/invalid-format-currency.json:3:15:"#))
 
@@ -145,7 +145,7 @@ import Testing
         #expect(run["columnKind"] as? String == "unicodeCodePoints")
 
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: jsonReport)) as? [String: Any])
-        #expect(payloads(report).count == 14)
+        #expect(payloads(report).count == 15)
     }
 
     @Test func reportsForNDJSONRecordsAndTheRootPathAreSchemaValidToo() throws {

@@ -19,13 +19,16 @@ public final class CompiledSchema: Sendable {
     let hasDeriveRules: Bool
     /// Whether a format depends on the date (so evaluation reads the clock only then).
     let usesDate: Bool
+    /// Whether `Boolean` fields also accept the numbers 0 and 1 (converted to `false` / `true` in what is sent).
+    let numericBooleans: Bool
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
-        contexts: [CompiledContext], tenderTypes: [String], warnings: [SchemaProblem] = []
+        contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, warnings: [SchemaProblem] = []
     ) {
+        self.numericBooleans = numericBooleans
         self.id = id
         self.version = version
         self.name = name

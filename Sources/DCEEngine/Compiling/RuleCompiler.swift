@@ -45,7 +45,8 @@ struct RuleCompiler {
         guard problems.isEmpty, let compiledRoot else { throw SchemaError(problems: problems) }
         let compiled = CompiledSchema(
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
-            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, warnings: warnings)
+            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
+            warnings: warnings)
         checkDefaults(compiledRoot, in: compiled)
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         return compiled

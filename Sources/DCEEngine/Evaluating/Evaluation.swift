@@ -180,10 +180,16 @@ struct Evaluation {
         case .integer:
             kind == .number && (document.isIntegerLiteral(at: value) || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
         case .number: kind == .number
-        case .boolean: kind == .boolean
+        case .boolean: kind == .boolean || (schema.numericBooleans && kind == .number && isZeroOrOne(value))
         case .object: kind == .object
         case .array: kind == .array
         }
+    }
+
+    /// Whether a number is 0 or 1 (`1`, `1.0`, `1e0`): a boolean wrapped in `NSNumber` by an older client.
+    private func isZeroOrOne(_ value: JSONDocument.Index) -> Bool {
+        let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
+        return number == DecimalNumber(lexeme: "0") || number == DecimalNumber(lexeme: "1")
     }
 
     private mutating func checkString(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {

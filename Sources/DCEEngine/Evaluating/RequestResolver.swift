@@ -4,6 +4,8 @@
 struct RequestResolver {
     let document: JSONDocument
     let provisioning: Bool
+    /// Whether `Boolean` fields may hold 0 or 1, which are sent as `false` and `true`.
+    var numericBooleans = false
 
     func resolve(_ root: CompiledField) -> SchemaValue {
         value(document.root, of: root)
@@ -33,6 +35,11 @@ struct RequestResolver {
         case (.array, .array):
             guard let items = field.items else { return SchemaValue(document: document, at: index) }
             return .array(document.elements(of: index).map { value($0, of: items) })
+        case (.number, .boolean) where numericBooleans:
+            let number = DecimalNumber(lexeme: document.numberLexeme(at: index))
+            if number == DecimalNumber(lexeme: "1") { return .boolean(true) }
+            if number == DecimalNumber(lexeme: "0") { return .boolean(false) }
+            return SchemaValue(document: document, at: index)
         default:
             return SchemaValue(document: document, at: index)
         }

@@ -94,9 +94,13 @@ struct JSONSchemaExporter {
         case .object: typeName = "object"
         case .array: typeName = "array"
         }
-        var members: [SchemaValue.Member] = [
-            .init(key: "type", value: allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName))
-        ]
+        let type: SchemaValue = allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName)
+        var members: [SchemaValue.Member] = [.init(key: "type", value: type)]
+        if field.dataType == .boolean && schema.numericBooleans {
+            // Older clients send booleans wrapped in NSNumber: 0 and 1 are accepted too.
+            let zeroOrOne: SchemaValue = .object([.init(key: "enum", value: .array([.number(DecimalNumber(lexeme: "0")), .number(DecimalNumber(lexeme: "1"))]))])
+            members = [.init(key: "anyOf", value: .array([.object([.init(key: "type", value: type)]), zeroOrOne]))]
+        }
         if let description = field.description { members.append(.init(key: "description", value: .string(description))) }
         func add(_ key: String, _ value: SchemaValue) { members.append(.init(key: key, value: value)) }
         if let value = attributes.minLength { add("minLength", .number(DecimalNumber(lexeme: String(value)))) }

@@ -11,6 +11,8 @@ struct ResolvedSchema: Sendable {
     var root: ResolvedField
     /// Whether the validated schema trusts its regexes (and those of the definitions it references).
     var trustedPatterns: Bool
+    /// Whether `Boolean` fields also accept 0 and 1 (the validated schema's setting, for every field it compiles).
+    var numericBooleans: Bool
 }
 
 /// A field whose reference, if any, has been replaced by the definition's shape and attributes.

@@ -2,7 +2,7 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns", "dataType", "items", "minItems", "maxItems",
+        "definitions", "trustedPatterns", "numericBooleans", "dataType", "items", "minItems", "maxItems",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -77,7 +77,8 @@ struct SchemaDecoder {
             name: root.attributes.name, description: string(members["description"], pointer: "/description"),
             file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
             root: root, definitions: definitions,
-            trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false)
+            trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
+            numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false)
     }
 
     // MARK: - Fields

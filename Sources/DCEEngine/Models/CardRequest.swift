@@ -50,6 +50,39 @@ public struct CardRequest: ValidatableRequest, Codable, Hashable {
         self.termsAndConditionsAccepted = termsAndConditionsAccepted
         self.eDisclosureAccepted = eDisclosureAccepted
     }
+
+    /// Decodes a request; the consents also accept 0 and 1, as the `card-create` schema does (`numericBooleans`).
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when a member has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        programName = try container.decode(String.self, forKey: .programName)
+        currency = try container.decode(String.self, forKey: .currency)
+        mobile = try container.decodeIfPresent(String.self, forKey: .mobile)
+        cardPin = try container.decodeIfPresent(SensitiveString.self, forKey: .cardPin)
+        externalId = try container.decodeIfPresent(String.self, forKey: .externalId)
+        deliveryAddress = try container.decodeIfPresent(DeliveryAddress.self, forKey: .deliveryAddress)
+        termsAndConditionsAccepted = try container.decodeNumericBoolean(forKey: .termsAndConditionsAccepted)
+        eDisclosureAccepted = try container.decodeNumericBoolean(forKey: .eDisclosureAccepted)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case programName, currency, mobile, cardPin, externalId, deliveryAddress, termsAndConditionsAccepted, eDisclosureAccepted
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A Boolean sent as `true`/`false`, or as 0/1 by an older client that wraps it in `NSNumber` (seed 004).
+    func decodeNumericBoolean(forKey key: Key) throws -> Bool? {
+        if let value = try? decodeIfPresent(Bool.self, forKey: key) { return value }
+        switch try decodeIfPresent(Int.self, forKey: key) {
+        case nil: return nil
+        case 0: return false
+        case 1: return true
+        default: throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "a Boolean is true, false, 0 or 1")
+        }
+    }
 }
 
 /// A card's delivery address (`DeliveryAddress`, seed 002), validated by the `delivery-address` schema.

@@ -17,6 +17,9 @@ struct SchemaDocument: Sendable {
     /// Whether the schema's regexes may use constructs that backtrack without bound (backreferences, lookaround,
     /// recursion, nested unbounded repeats). Off by default: schemas may come from a server.
     var trustedPatterns: Bool
+    /// Whether `Boolean` fields also accept the numbers 0 and 1, as older clients send booleans wrapped in
+    /// `NSNumber` (seed 004); what is sent converts them to `false` and `true`.
+    var numericBooleans = false
 }
 
 /// A named value the caller supplies (`region=US`), with the values it may take and how to derive it when the
