@@ -12,11 +12,14 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
+        .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
     ],
     dependencies: [
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Field encryption (HPKE) and keyed fingerprints: only DCECrypto and what uses it.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -39,10 +42,16 @@ let package = Package(
             resources: [.copy("../../Schemas"), .copy("Messages")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "DCECrypto",
+            dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "dce-validate",
             dependencies: [
                 "DCEEngine",
+                "DCECrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -61,6 +70,11 @@ let package = Package(
             name: "DCEEngineTests",
             dependencies: ["DCEEngine", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCECryptoTests",
+            dependencies: ["DCECrypto", "DCEEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -29,6 +29,20 @@ public struct PreparedSchema: Sendable {
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
     }
 
+    /// Names rejected values in violations, when set.
+    private var fingerprinter: (any ValueFingerprinter)?
+
+    /// This prepared schema with every violation on a string or number value carrying the value's fingerprint
+    /// (never the value), for telling rejected values apart while debugging.
+    ///
+    /// - Parameter fingerprinter: A keyed fingerprinter, such as `DCECrypto.HMACFingerprinter`.
+    /// - Returns: The prepared schema.
+    public func fingerprinting(with fingerprinter: any ValueFingerprinter) -> PreparedSchema {
+        var copy = self
+        copy.fingerprinter = fingerprinter
+        return copy
+    }
+
     /// The fields checked; `nil` checks them all.
     private var subset: FieldSubset?
 
@@ -146,6 +160,7 @@ public struct PreparedSchema: Sendable {
             document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions, messages: messages)
         evaluation.provisioning = context["operation"] == "provision"
         evaluation.subset = subset
+        evaluation.fingerprinter = fingerprinter
         if schema.usesDate { evaluation.month = currentMonth }
         evaluation.run()
         var effective = context

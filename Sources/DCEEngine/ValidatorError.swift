@@ -27,6 +27,11 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let encoding = Code(rawValue: "encoding")
         /// A message catalogue is not a catalogue, or a template names an unknown placeholder.
         public static let invalidCatalogue = Code(rawValue: "invalidCatalogue")
+        /// An envelope was validated against a schema version this validator does not have.
+        public static let versionMismatch = Code(rawValue: "versionMismatch")
+        /// A sealed value of an envelope does not open: changed, moved to another field or request, or sealed to
+        /// another key.
+        public static let tampered = Code(rawValue: "tampered")
         /// The package ships no message catalogue for that language.
         public static let unknownLanguage = Code(rawValue: "unknownLanguage")
     }

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import DCEEngine
+import DCECrypto
 import Foundation
 
 struct ValidateCommand: ParsableCommand {
@@ -54,6 +55,11 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check only this field, by its JSON Pointer (/deliveryAddress/postalCode); repeat for several.", valueName: "pointer"))
     var field: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Give each rejected value a keyed fingerprint (HMAC-SHA256 with the key in this file, at least 16 bytes) so two rejected values can be told apart; never the value.",
+        valueName: "file"))
+    var fingerprintKey: String?
+
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
@@ -94,9 +100,19 @@ struct ValidateCommand: ParsableCommand {
                 ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
                 : try MessageCatalogue.bundled(language: language)
             let whole = try validator.prepare(schema, context: context, tenderType: tenderType, messages: messages)
-            prepared =
+            let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
+            if let fingerprintKey {
+                let key = try PayloadFile.read(fingerprintKey)
+                do {
+                    prepared = step.fingerprinting(with: try HMACFingerprinter(key: Data(key)))
+                } catch {
+                    throw DiagnosticError("\(fingerprintKey): a fingerprint key needs at least 16 bytes")
+                }
+            } else {
+                prepared = step
+            }
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

@@ -21,6 +21,8 @@ struct Evaluation {
     var provisioning = false
     /// When set, only these fields are checked (one step of a form); the objects around them are walked through.
     var subset: FieldSubset?
+    /// Names rejected values in violations, when set.
+    var fingerprinter: (any ValueFingerprinter)?
     /// Whether the walk is outside every selected field (only while a subset is set).
     private var selecting = false
     private(set) var violations: [Violation] = []
@@ -470,8 +472,18 @@ struct Evaluation {
     }
 
     private mutating func add(key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
-        violations.append(Violation(
-            path: pointer, key: key, rule: rule, message: message, position: positions ? document.position(of: node) : nil))
+        var violation = Violation(
+            path: pointer, key: key, rule: rule, message: message, position: positions ? document.position(of: node) : nil)
+        if let fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
+            switch document.kind(of: node) {
+            case .string: violation.fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
+            case .number:
+                var text = document.numberLexeme(at: node)
+                violation.fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
+            default: break
+            }
+        }
+        violations.append(violation)
     }
 }
 

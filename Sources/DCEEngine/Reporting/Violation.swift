@@ -16,6 +16,8 @@ public struct Violation: Hashable, Sendable, Codable {
     public var line: Int?
     /// The 1-based column, in code points, matching ``line``.
     public var column: Int?
+    /// The rejected value's keyed fingerprint, when the schema was prepared with a ``ValueFingerprinter``.
+    public var fingerprint: String?
 
     /// Creates a violation.
     ///

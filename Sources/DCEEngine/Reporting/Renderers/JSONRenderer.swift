@@ -24,6 +24,10 @@ struct JSONRenderer {
                 output.append(",\"column\":")
                 output.append(column)
             }
+            if let fingerprint = error.fingerprint {
+                output.append(",\"fingerprint\":")
+                output.appendJSONString(fingerprint)
+            }
             output.append("}")
         }
         output.append("]")

@@ -24,6 +24,11 @@ struct TextRenderer {
                 output.append(": ")
             }
             output.append(error.message)
+            if let fingerprint = error.fingerprint {
+                output.append(" (")
+                output.append(fingerprint)
+                output.append(")")
+            }
             output.append(color ? " \u{1B}[2m[" : " [")
             output.append(error.rule.rawValue)
             output.append(color ? "]\u{1B}[0m\n" : "]\n")

@@ -1,0 +1,40 @@
+public import Crypto
+public import DCEEngine
+public import Foundation
+
+/// Tells two rejected sensitive values apart without revealing either: an HMAC-SHA256 with a key the app
+/// supplies, shortened to 16 hex digits. A plain hash would not do: there are few enough PINs and card numbers to
+/// hash them all and look the value up.
+///
+/// ```swift
+/// let prepared = try validator.prepare("card-create").fingerprinting(with: HMACFingerprinter(key: debugKey))
+/// // violations now carry "fingerprint": "hmac:3f9c0a…"; the same value gives the same fingerprint under one key
+/// ```
+public struct HMACFingerprinter: ValueFingerprinter {
+    /// The key's bytes (`SymmetricKey` is not `Sendable` in swift-crypto 3; one is made per use).
+    private let key: Data
+
+    /// Creates a fingerprinter.
+    ///
+    /// - Parameter key: At least 16 bytes, kept by the app (never shipped in a report).
+    /// - Throws: ``FingerprintKeyError`` when the key is shorter than 16 bytes.
+    public init(key: Data) throws {
+        guard key.count >= 16 else { throw FingerprintKeyError.tooShort(key.count) }
+        self.key = key
+    }
+
+    /// The fingerprint of a value's bytes.
+    ///
+    /// - Parameter value: The value (a string's UTF-8 bytes, a number's text).
+    /// - Returns: `hmac:` and 16 hex digits.
+    public func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(value), using: SymmetricKey(data: key))
+        return "hmac:" + code.prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A fingerprint key that cannot be used.
+public enum FingerprintKeyError: Error, Hashable, Sendable {
+    /// The key has fewer than 16 bytes (it has this many).
+    case tooShort(Int)
+}

@@ -1,0 +1,289 @@
+/// One value of a field marked `pciEncryptionRequired`, sealed to the gateway's public key.
+///
+/// The package's own sealer (`DCECrypto.HPKEFieldSealer`) fills it; the engine only carries it. Every member is
+/// public data: the algorithm and key id name how to open it, the rest is ciphertext.
+public struct EncryptedField: Sendable, Hashable, Codable {
+    /// Where the value belongs in the payload.
+    public var pointer: String
+    /// The scheme, such as `HPKE-Base-X25519-SHA256-ChaChaPoly`.
+    public var algorithm: String
+    /// Which of the gateway's keys the value is sealed to.
+    public var keyID: String
+    /// The HPKE encapsulated key, base64.
+    public var encapsulatedKey: String
+    /// The sealed value, base64.
+    public var ciphertext: String
+
+    /// Creates a sealed value.
+    ///
+    /// - Parameters:
+    ///   - pointer: Where the value belongs.
+    ///   - algorithm: The scheme.
+    ///   - keyID: The recipient key's id.
+    ///   - encapsulatedKey: The encapsulated key, base64.
+    ///   - ciphertext: The ciphertext, base64.
+    public init(pointer: String, algorithm: String, keyID: String, encapsulatedKey: String, ciphertext: String) {
+        self.pointer = pointer
+        self.algorithm = algorithm
+        self.keyID = keyID
+        self.encapsulatedKey = encapsulatedKey
+        self.ciphertext = ciphertext
+    }
+}
+
+/// Seals the values of `pciEncryptionRequired` fields; implemented outside the engine (`DCECrypto`), so that the
+/// engine depends on Foundation and PCRE2 alone.
+public protocol FieldSealing: Sendable {
+    /// Seals one value.
+    ///
+    /// - Parameters:
+    ///   - field: The value.
+    ///   - associatedData: What the ciphertext is bound to (request, schema, context, clear values, pointer): opening
+    ///     it with anything else fails.
+    /// - Returns: The sealed value.
+    /// - Throws: When sealing fails.
+    func seal(_ field: SensitiveField, associatedData: [UInt8]) throws -> EncryptedField
+}
+
+/// Opens sealed values with the gateway's private key (the server side of ``FieldSealing``).
+public protocol FieldOpening: Sendable {
+    /// Opens one value.
+    ///
+    /// - Parameters:
+    ///   - field: The sealed value.
+    ///   - associatedData: The same binding the sender used.
+    /// - Returns: The value.
+    /// - Throws: When the value was tampered with, moved, or sealed to another key.
+    func open(_ field: EncryptedField, associatedData: [UInt8]) throws -> SensitiveField
+}
+
+/// Who sent what: the envelope's members other than the values.
+public struct EnvelopeHeader: Sendable, Hashable {
+    /// The caller's id for this request; also the idempotency key of retries.
+    public var requestID: String
+    /// The schema the values were validated against.
+    public var schema: String
+    /// That schema's version.
+    public var schemaVersion: String
+    /// The context the values were validated in (supplied and derived).
+    public var context: [String: String]
+    /// The tender type, if any.
+    public var tenderType: String?
+
+    /// Creates a header.
+    ///
+    /// - Parameters:
+    ///   - requestID: The request id.
+    ///   - schema: The schema id.
+    ///   - schemaVersion: The schema version.
+    ///   - context: The context.
+    ///   - tenderType: The tender type.
+    public init(requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?) {
+        self.requestID = requestID
+        self.schema = schema
+        self.schemaVersion = schemaVersion
+        self.context = context
+        self.tenderType = tenderType
+    }
+
+    /// What a sealed value is bound to: this header, the clear values, and the value's place.
+    func associatedData(values: SchemaValue, pointer: String) -> [UInt8] {
+        Array("dce-validate/v1\n\(pointer)\n\(wire(values: values, encryptedFields: []).json)".utf8)
+    }
+
+    /// The envelope's JSON members, in a fixed order.
+    func wire(values: SchemaValue, encryptedFields: [EncryptedField]) -> SchemaValue {
+        .object([
+            .init(key: "requestId", value: .string(requestID)),
+            .init(key: "schema", value: .string(schema)),
+            .init(key: "schemaVersion", value: .string(schemaVersion)),
+            .init(key: "context", value: .object(context.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) })),
+            .init(key: "tenderType", value: tenderType.map { .string($0) } ?? .null),
+            .init(key: "values", value: values),
+            .init(key: "encryptedFields", value: .array(encryptedFields.map { field in
+                .object([
+                    .init(key: "pointer", value: .string(field.pointer)),
+                    .init(key: "algorithm", value: .string(field.algorithm)),
+                    .init(key: "keyId", value: .string(field.keyID)),
+                    .init(key: "encapsulatedKey", value: .string(field.encapsulatedKey)),
+                    .init(key: "ciphertext", value: .string(field.ciphertext)),
+                ])
+            })),
+        ])
+    }
+}
+
+/// The envelope of every call to the gateway (`PDRequest`, seed 004): built only from a request that passed
+/// validation, so an invalid request cannot be sent.
+///
+/// ```swift
+/// switch try prepared.makeRequest(json: payload, requestID: UUID().uuidString, sealer: sealer) {
+/// case .valid(let request): send(request.json)
+/// case .invalid(let report): show(report.errors)
+/// }
+/// ```
+///
+/// It carries the request id, the schema id and version, the context, the tender type, the values after
+/// defaults, and each `pciEncryptionRequired` value sealed on its own; those values are never in ``values``.
+public struct PDRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The request id, schema, version, context and tender type.
+    public let header: EnvelopeHeader
+    /// The values after defaults, without the encrypted ones.
+    public let values: SchemaValue
+    /// The `pciEncryptionRequired` values, sealed.
+    public let encryptedFields: [EncryptedField]
+    /// The report of the validation the values passed.
+    public let report: ValidationReport
+
+    /// The envelope as JSON, members in a fixed order.
+    public var json: [UInt8] { Array(header.wire(values: values, encryptedFields: encryptedFields).json.utf8) }
+
+    /// The ids, and how many values are sealed; never a value.
+    public var description: String {
+        "PDRequest(\(header.requestID), \(header.schema) \(header.schemaVersion), \(encryptedFields.count) encrypted field\(encryptedFields.count == 1 ? "" : "s"))"
+    }
+}
+
+/// An envelope as a gateway receives it: read, not trusted. ``Validator/accept(_:opener:)`` opens its sealed
+/// values and validates the whole request again.
+public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The request id, schema, version, context and tender type, as the sender claims them.
+    public let header: EnvelopeHeader
+    /// The clear values.
+    public let values: SchemaValue
+    /// The sealed values.
+    public let encryptedFields: [EncryptedField]
+
+    /// Reads an envelope.
+    ///
+    /// - Parameter json: The request body.
+    /// - Throws: ``ValidatorError`` with code `encoding`, naming what is wrong, when it is not an envelope.
+    public init(json: [UInt8]) throws(ValidatorError) {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: json)
+        } catch {
+            throw ValidatorError(code: .encoding, message: "the envelope is not well-formed JSON: \(error.message)")
+        }
+        guard case .object(let members) = SchemaValue(document: document, at: document.root) else {
+            throw ValidatorError(code: .encoding, message: "the envelope is not a JSON object")
+        }
+        func member(_ key: String, in members: [SchemaValue.Member] = members) -> SchemaValue? { members.first { $0.key == key }?.value }
+        func string(_ key: String, in members: [SchemaValue.Member] = members) throws(ValidatorError) -> String {
+            guard case .string(let text) = member(key, in: members) else {
+                throw ValidatorError(code: .encoding, message: "the envelope needs a string '\(key)'")
+            }
+            return text
+        }
+        let requestID = try string("requestId")
+        let schema = try string("schema")
+        let schemaVersion = try string("schemaVersion")
+        var context: [String: String] = [:]
+        if case .object(let entries) = member("context") {
+            for entry in entries {
+                guard case .string(let value) = entry.value else {
+                    throw ValidatorError(code: .encoding, message: "context '\(entry.key)' must be a string")
+                }
+                context[entry.key] = value
+            }
+        }
+        var tenderType: String?
+        if case .string(let value) = member("tenderType") { tenderType = value }
+        header = EnvelopeHeader(requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType)
+        guard let values = member("values") else { throw ValidatorError(code: .encoding, message: "the envelope has no 'values'") }
+        self.values = values
+        var fields: [EncryptedField] = []
+        if case .array(let entries) = member("encryptedFields") {
+            for entry in entries {
+                guard case .object(let entry) = entry else {
+                    throw ValidatorError(code: .encoding, message: "each of 'encryptedFields' must be an object")
+                }
+                fields.append(EncryptedField(
+                    pointer: try string("pointer", in: entry), algorithm: try string("algorithm", in: entry),
+                    keyID: try string("keyId", in: entry), encapsulatedKey: try string("encapsulatedKey", in: entry),
+                    ciphertext: try string("ciphertext", in: entry)))
+            }
+        } else if member("encryptedFields") != nil {
+            throw ValidatorError(code: .encoding, message: "'encryptedFields' must be an array")
+        }
+        encryptedFields = fields
+    }
+
+    /// The ids; never a value.
+    public var description: String { "IncomingRequest(\(header.requestID), \(header.schema) \(header.schemaVersion))" }
+}
+
+/// What building an envelope gives: the envelope of a valid request, or the report of an invalid one.
+public enum BuiltRequest: Sendable, Hashable {
+    /// The request passed validation; its envelope.
+    case valid(PDRequest)
+    /// The request failed validation; nothing was sealed.
+    case invalid(ValidationReport)
+}
+
+extension PreparedSchema {
+    /// Builds the envelope of a request: applies defaults, validates, and only when the request is valid seals
+    /// every `pciEncryptionRequired` value and returns the envelope; otherwise the report.
+    ///
+    /// - Parameters:
+    ///   - json: The request as the app built it.
+    ///   - requestID: The request's id (and idempotency key).
+    ///   - sealer: Seals the sensitive values to the gateway's key.
+    /// - Returns: The envelope, or the report of an invalid request.
+    /// - Throws: What the sealer throws.
+    public func makeRequest(json: [UInt8], requestID: String, sealer: some FieldSealing) throws -> BuiltRequest {
+        let resolved = resolve(json: json)
+        guard let payload = resolved.payload, resolved.report.valid else { return .invalid(resolved.report) }
+        let (clear, sensitive) = try separatingEncryptedFields(json: payload)
+        let document = try JSONDocument(bytes: clear)
+        let values = SchemaValue(document: document, at: document.root)
+        let report = resolved.report
+        let header = EnvelopeHeader(
+            requestID: requestID, schema: report.schema, schemaVersion: report.schemaVersion, context: report.context,
+            tenderType: report.tenderType)
+        let sealed = try sensitive.map { try sealer.seal($0, associatedData: header.associatedData(values: values, pointer: $0.pointer)) }
+        return .valid(PDRequest(header: header, values: values, encryptedFields: sealed, report: report))
+    }
+}
+
+/// An opener returned a value for another place than the sealed value names.
+private struct FieldMismatch: Error {}
+
+extension Validator {
+    /// The gateway's side: opens an envelope's sealed values and validates the whole request again, trusting
+    /// nothing the sender checked.
+    ///
+    /// - Parameters:
+    ///   - request: The envelope as received.
+    ///   - opener: Opens sealed values with the gateway's private key.
+    /// - Returns: The report and, when valid, the whole payload (clear and opened values).
+    /// - Throws: ``ValidatorError`` for an unknown schema, context or tender type, a schema version the gateway
+    ///   does not have, or a sealed value that does not open (tampered, moved, or sealed to another key).
+    public func accept(_ request: IncomingRequest, opener: some FieldOpening) throws(ValidatorError) -> (report: ValidationReport, payload: [UInt8]?) {
+        let header = request.header
+        guard let compiled = schema(header.schema) else {
+            throw ValidatorError(code: .unknownSchema, message: "no schema with id '\(header.schema)'")
+        }
+        guard compiled.version == header.schemaVersion else {
+            throw ValidatorError(
+                code: .versionMismatch,
+                message: "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)")
+        }
+        let prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType)
+        var opened: [SensitiveField] = []
+        for field in request.encryptedFields {
+            do {
+                let value = try opener.open(field, associatedData: header.associatedData(values: request.values, pointer: field.pointer))
+                guard value.pointer == field.pointer else { throw FieldMismatch() }
+                opened.append(value)
+            } catch {
+                throw ValidatorError(
+                    code: .tampered,
+                    message: "the encrypted value at '\(field.pointer)' does not open: it was changed, moved, or sealed to another key")
+            }
+        }
+        let payload = try prepared.mergingEncryptedFields(clear: Array(request.values.json.utf8), fields: opened)
+        let report = prepared.validate(json: payload)
+        return (report, report.valid ? payload : nil)
+    }
+}
