@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
+        .library(name: "DCELogging", targets: ["DCELogging"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
     ],
     dependencies: [
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Field encryption (HPKE) and keyed fingerprints: only DCECrypto and what uses it.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The redacting log handler: only DCELogging.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -45,6 +48,11 @@ let package = Package(
         .target(
             name: "DCECrypto",
             dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DCELogging",
+            dependencies: ["DCEEngine", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -73,8 +81,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "DCECryptoTests",
-            dependencies: ["DCECrypto", "DCEEngine"],
+            name: "DCESecurityTests",
+            // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
+            dependencies: ["DCECrypto", "DCELogging", "DCEEngine", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -125,7 +125,7 @@ public struct EnvelopeHeader: Sendable, Hashable {
 ///
 /// It carries the request id, the schema id and version, the context, the tender type, the values after
 /// defaults, and each `pciEncryptionRequired` value sealed on its own; those values are never in ``values``.
-public struct PDRequest: Sendable, Hashable, CustomStringConvertible {
+public struct PDRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request id, schema, version, context and tender type.
     public let header: EnvelopeHeader
     /// The values after defaults, without the encrypted ones.
@@ -142,11 +142,17 @@ public struct PDRequest: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "PDRequest(\(header.requestID), \(header.schema) \(header.schemaVersion), \(encryptedFields.count) encrypted field\(encryptedFields.count == 1 ? "" : "s"))"
     }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// The header and the sealed values, not the clear values (a `storageRestricted` value need not be sealed).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["header": header, "encryptedFields": encryptedFields], displayStyle: .struct)
+    }
 }
 
 /// An envelope as a gateway receives it: read, not trusted. ``Validator/accept(_:opener:)`` opens its sealed
 /// values and validates the whole request again.
-public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible {
+public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request id, schema, version, context and tender type, as the sender claims them.
     public let header: EnvelopeHeader
     /// The clear values.
@@ -211,6 +217,12 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible {
 
     /// The ids; never a value.
     public var description: String { "IncomingRequest(\(header.requestID), \(header.schema) \(header.schemaVersion))" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// The header and the sealed values, not the clear values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["header": header, "encryptedFields": encryptedFields], displayStyle: .struct)
+    }
 }
 
 /// What building an envelope gives: the envelope of a valid request, or the report of an invalid one.

@@ -47,9 +47,21 @@ struct RequestResolver {
 }
 
 /// A request ready to be sent: its report and, when it is valid, the payload after defaults.
-public struct ResolvedRequest: Sendable, Hashable {
+///
+/// The payload holds sensitive values in clear (to be sealed or sent), so its description, debug description and
+/// mirror show only its size.
+public struct ResolvedRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The verdict on the payload after defaults.
     public var report: ValidationReport
     /// The payload to send (UTF-8 JSON), when the report is valid; `nil` otherwise.
     public var payload: [UInt8]?
+
+    /// The verdict and the payload's size.
+    public var description: String {
+        "ResolvedRequest(\(report.valid ? "valid" : "invalid"), \(payload.map { "\($0.count) bytes" } ?? "no payload"))"
+    }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// The report only.
+    public var customMirror: Mirror { Mirror(self, children: ["report": report], displayStyle: .struct) }
 }

@@ -35,33 +35,7 @@ extension PreparedSchema {
         guard let document = try? JSONDocument(bytes: json) else {
             throw ValidatorError(code: .encoding, message: "the payload to split is not well-formed JSON")
         }
-        var fields: [SensitiveField] = []
-        func split(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
-            switch (document.kind(of: index), field.dataType) {
-            case (.object, .object):
-                var members: [SchemaValue.Member] = []
-                for (keyIndex, valueIndex) in document.members(of: index) {
-                    let key = document.string(at: keyIndex)
-                    let childPointer = JSONPointer.appending(key, to: pointer)
-                    guard let child = field.fields.first(where: { $0.key == key }) else {
-                        members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
-                        continue
-                    }
-                    if child.sensitivity.contains(.pciEncryptionRequired) && document.kind(of: valueIndex) != .null {
-                        fields.append(SensitiveField(pointer: childPointer, json: Array(SchemaValue(document: document, at: valueIndex).json.utf8)))
-                    } else {
-                        members.append(.init(key: key, value: split(valueIndex, of: child, pointer: childPointer)))
-                    }
-                }
-                return .object(members)
-            case (.array, .array):
-                guard let items = field.items else { return SchemaValue(document: document, at: index) }
-                return .array(document.elements(of: index).enumerated().map { split($0.element, of: items, pointer: "\(pointer)/\($0.offset)") })
-            default:
-                return SchemaValue(document: document, at: index)
-            }
-        }
-        let clear = split(document.root, of: schema.root, pointer: "")
+        let (clear, fields) = schema.partition(document, removing: .pciEncryptionRequired, keepUnknown: true)
         return (Array(clear.json.utf8), fields)
     }
 
@@ -92,6 +66,40 @@ extension PreparedSchema {
             }
         }
         return Array(root.json.utf8)
+    }
+}
+
+extension CompiledSchema {
+    /// A payload without the values of fields carrying any of `flags` (those values are returned apart, by
+    /// pointer); members the schema does not define are kept or dropped.
+    func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [SensitiveField]) {
+        var removed: [SensitiveField] = []
+        func walk(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
+            switch (document.kind(of: index), field.dataType) {
+            case (.object, .object):
+                var members: [SchemaValue.Member] = []
+                for (keyIndex, valueIndex) in document.members(of: index) {
+                    let key = document.string(at: keyIndex)
+                    let childPointer = JSONPointer.appending(key, to: pointer)
+                    guard let child = field.fields.first(where: { $0.key == key }) else {
+                        if keepUnknown { members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex))) }
+                        continue
+                    }
+                    if !child.sensitivity.isDisjoint(with: flags) && document.kind(of: valueIndex) != .null {
+                        removed.append(SensitiveField(pointer: childPointer, json: Array(SchemaValue(document: document, at: valueIndex).json.utf8)))
+                    } else {
+                        members.append(.init(key: key, value: walk(valueIndex, of: child, pointer: childPointer)))
+                    }
+                }
+                return .object(members)
+            case (.array, .array):
+                guard let items = field.items else { return SchemaValue(document: document, at: index) }
+                return .array(document.elements(of: index).enumerated().map { walk($0.element, of: items, pointer: "\(pointer)/\($0.offset)") })
+            default:
+                return SchemaValue(document: document, at: index)
+            }
+        }
+        return (walk(document.root, of: root, pointer: ""), removed)
     }
 }
 

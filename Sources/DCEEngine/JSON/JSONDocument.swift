@@ -7,7 +7,14 @@
 /// ```swift
 /// let document = try JSONDocument(bytes: Array(#"{"currency": "EUR"}"#.utf8))
 /// ```
-public struct JSONDocument: Sendable {
+public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The size of the document, never its text (it may hold a PIN).
+    public var description: String { "JSONDocument(\(bytes.count) bytes)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// No children, so `dump` shows nothing of the payload.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+
     /// A node's index in the document; the root is ``root``.
     public typealias Index = Int
 
