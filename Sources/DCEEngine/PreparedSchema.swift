@@ -6,7 +6,14 @@ import Foundation
 /// let prepared = try validator.prepare("card-create", context: ["region": "EU"])
 /// for payload in payloads { let report = prepared.validate(json: payload) }   // no throwing, no re-checking
 /// ```
-public struct PreparedSchema: Sendable {
+public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The schema id and version, context and tender type.
+    public var description: String {
+        "PreparedSchema(\(schema.id) \(schema.version), context \(context.sorted { $0.key < $1.key }), tender type \(tenderType ?? "none"), \(messages.language))"
+    }
+    /// No children: the compiled schema is large and says nothing about a payload.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+
     /// The compiled schema.
     public let schema: CompiledSchema
     /// The tender type whose overrides apply.

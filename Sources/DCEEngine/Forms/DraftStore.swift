@@ -4,8 +4,9 @@ public import Foundation
 ///
 /// Only the fields the schema defines are written, and of those never one marked `storageRestricted` or
 /// `pciEncryptionRequired` (seed 004: "prohibited from being cached or otherwise stored in the app's private data
-/// directory"); ``Draft/omitted`` lists their places so the form asks for them again. Files are written
-/// atomically, readable by the owner only (0600).
+/// directory"); nor a text that looks like a card number in any other field (a PAN typed into the wrong box).
+/// ``Draft/omitted`` lists their places so the form asks for them again. Files are written atomically, readable
+/// by the owner only (0600).
 ///
 /// ```swift
 /// let store = try DraftStore(directory: appSupport.appendingPathComponent("drafts"))
@@ -51,9 +52,10 @@ public struct DraftStore: Sendable {
         guard let document = try? JSONDocument(bytes: json) else {
             throw ValidatorError(code: .encoding, message: "a draft must be well-formed JSON")
         }
-        let (kept, removed) = schema.schema.partition(document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
-        let draft = Draft(
-            schema: schema.schema.id, schemaVersion: schema.schema.version, values: Array(kept.json.utf8), omitted: removed.map(\.pointer))
+        let (restricted, removed) = schema.schema.partition(document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
+        var omitted = removed.map(\.pointer)
+        let kept = Self.withoutCardNumbers(restricted, pointer: "", omitted: &omitted)
+        let draft = Draft(schema: schema.schema.id, schemaVersion: schema.schema.version, values: Array(kept.json.utf8), omitted: omitted)
         let file: SchemaValue = .object([
             .init(key: "schema", value: .string(draft.schema)),
             .init(key: "schemaVersion", value: .string(draft.schemaVersion)),
@@ -94,6 +96,27 @@ public struct DraftStore: Sendable {
     public func delete(_ name: String) throws {
         let url = try file(name)
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+
+    /// The value without any string that looks like a card number, whose places are added to `omitted`.
+    private static func withoutCardNumbers(_ value: SchemaValue, pointer: String, omitted: inout [String]) -> SchemaValue {
+        switch value {
+        case .object(let members):
+            var kept: [SchemaValue.Member] = []
+            for member in members {
+                let place = JSONPointer.appending(member.key, to: pointer)
+                if case .string(let text) = member.value, Redactor.containsCardNumber(text) {
+                    omitted.append(place)
+                } else {
+                    kept.append(.init(key: member.key, value: withoutCardNumbers(member.value, pointer: place, omitted: &omitted)))
+                }
+            }
+            return .object(kept)
+        case .array(let elements):
+            return .array(elements.enumerated().map { withoutCardNumbers($0.element, pointer: "\(pointer)/\($0.offset)", omitted: &omitted) })
+        default:
+            return value
+        }
     }
 
     private func file(_ name: String) throws(ValidatorError) -> URL {

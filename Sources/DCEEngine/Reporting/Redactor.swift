@@ -90,6 +90,18 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// Whether a text holds what looks like a card number: 13 to 19 digits (single spaces or hyphens between
+    /// groups allowed) with a valid Luhn check digit.
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: `true` when such a run is found.
+    public static func containsCardNumber(_ text: String) -> Bool {
+        var scalars = Array(text.unicodeScalars)
+        let before = scalars
+        Redactor(sensitiveKeys: []).maskCardNumbers(&scalars)
+        return scalars != before
+    }
+
     /// Runs of 13–19 digits (single spaces or hyphens between groups allowed) that pass the Luhn check.
     private func maskCardNumbers(_ scalars: inout [Unicode.Scalar]) {
         var index = 0

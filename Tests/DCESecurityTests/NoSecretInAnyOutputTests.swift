@@ -1,0 +1,135 @@
+import Crypto
+import DCECrypto
+import DCEEngine
+import DCELogging
+import Foundation
+import Logging
+import Testing
+
+/// One test over every output the package produces, for payloads carrying a known PAN, PIN and CVV: reports in
+/// every format, violations (with fingerprints), descriptions and dumps of every public type involved, log lines,
+/// stored drafts, the sealed envelope and the gateway's errors. None may contain any of the three in clear.
+/// (The command-line tool's outputs have their own canary test in DCEValidateCLITests.)
+struct NoSecretInAnyOutputTests {
+    static let pan = "4929123456781236"
+    static let pin = "8264"
+    static let cvv = "739"
+
+    /// Payloads that carry the secrets: valid ones, and ones that break every kind of rule around them.
+    static let payloads: [(schema: String, context: [String: String], tenderType: String?, json: String)] = [
+        ("payment-account", [:], "credit", #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#),
+        ("payment-account", [:], "credit", #"{"cardNumber": "\#(pan)0", "securityCode": "\#(cvv)\#(cvv)", "cardNumber": "\#(pan)"}"#),
+        ("payment-account", [:], "gift", #"{"cardNumber": \#(pan), "securityCode": \#(cvv), "cardNumbr": "\#(pan)"}"#),
+        ("card-create", ["region": "EU"], nil, #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(pin)"}"#),
+        ("card-create", ["region": "EU"], nil, #"{"programName": "P", "currency": "EUR", "cardPin": "\#(pin)x", "mobile": "\#(pan)"}"#),
+        ("card-create", ["region": "US"], nil, #"{"programName": "P", "currency": "USD", "cardPin": "\#(pin)"}"#),
+        ("card-create", ["region": "EU"], nil, #"{"cardPin": "\#(pin)", "cardPin": "\#(pin)"}"#),
+        ("card-create", ["region": "EU"], nil, #"{"cardPin": "\#(pin)", "currency": "EUR",,}"#),
+        ("card-create", ["region": "EU"], nil, "{\"cardPin\": \"\(pin)\u{01}\"}"),
+        ("card-update", [:], nil, #"{"status": "ACTIVE", "pin": "\#(pin)"}"#),
+        ("card-update", [:], nil, #"{"status": "NOPE", "pin": \#(pin)}"#),
+        ("card-details-response", [:], nil, #"{"pan": "\#(pan)", "cvv": "\#(cvv)", "expiry": "09/29"}"#),
+    ]
+
+    @Test func noOutputCarriesAPANPINOrCVVInClear() throws {
+        let validator = try Validator(source: .bundled)
+        let gatewayKey = Curve25519.KeyAgreement.PrivateKey()
+        let sealer = try HPKEFieldSealer(gatewayPublicKey: gatewayKey.publicKey.rawRepresentation, keyID: "gw")
+        let opener = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw")
+        let fingerprinter = try HMACFingerprinter(key: Data(repeating: 42, count: 32))
+        let drafts = FileManager.default.temporaryDirectory.appendingPathComponent("dce-leak-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: drafts) }
+        let store = try DraftStore(directory: drafts)
+        let captured = Captured()
+        let redactor = Redactor(validator: validator)
+        let logger = Logger(label: "leak") { _ in RedactingLogHandler(wrapping: CapturingHandler(captured: captured), redactor: redactor) }
+
+        var outputs: [(what: String, text: String)] = []
+        func record(_ what: String, _ value: Any) {
+            outputs.append((what + " description", String(describing: value)))
+            outputs.append((what + " debugDescription", String(reflecting: value)))
+            var dumped = ""
+            dump(value, to: &dumped)
+            outputs.append((what + " dump", dumped))
+        }
+        var reports: [PayloadReport] = []
+        var envelopes = 0
+
+        for (offset, payload) in Self.payloads.enumerated() {
+            let name = "payload \(offset) (\(payload.schema))"
+            let bytes = Array(payload.json.utf8)
+            for messages in [MessageCatalogue.english, try MessageCatalogue.bundled(language: "de")] {
+                let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType, messages: messages)
+                    .fingerprinting(with: fingerprinter)
+                let report = prepared.validate(json: bytes)
+                reports.append(PayloadReport(file: name, report: report))
+                outputs.append((name + " report JSON", String(decoding: try JSONEncoder().encode(report), as: UTF8.self)))
+                record(name + " report", report)
+                for violation in report.errors { record(name + " violation", violation) }
+                record(name + " prepared", prepared)
+            }
+            let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType)
+            let resolved = prepared.resolve(json: bytes)
+            record(name + " resolved", resolved)
+            if let document = try? JSONDocument(bytes: bytes) {
+                record(name + " document", document)
+            } else {
+                do { _ = try JSONDocument(bytes: bytes) } catch { record(name + " read error", error) }
+            }
+            for pointer in ["/cardNumber", "/securityCode", "/cardPin", "/pin"] {
+                if let verdict = try? prepared.checkInput(payload.json, at: pointer) { record(name + " input verdict", verdict) }
+            }
+            let built = try prepared.makeRequest(json: bytes, requestID: "req-\(offset)", sealer: sealer)
+            record(name + " built", built)
+            if case .valid(let request) = built {
+                envelopes += 1
+                outputs.append((name + " envelope JSON", String(decoding: request.json, as: UTF8.self)))
+                record(name + " envelope", request)
+                let incoming = try IncomingRequest(json: request.json)
+                record(name + " incoming", incoming)
+                for field in request.encryptedFields { record(name + " encrypted field", field) }
+                let (clear, fields) = try prepared.separatingEncryptedFields(json: try #require(resolved.payload))
+                outputs.append((name + " clear part", String(decoding: clear, as: UTF8.self)))
+                for field in fields { record(name + " sensitive field", field) }
+                // The gateway: accepted, and a tampered copy refused.
+                let accepted = try validator.accept(incoming, opener: opener)
+                record(name + " accepted report", accepted.report)
+                let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(of: "\"req-", with: "\"evil-")
+                do {
+                    _ = try validator.accept(IncomingRequest(json: Array(tampered.utf8)), opener: opener)
+                } catch {
+                    record(name + " gateway error", error)
+                }
+            }
+            try store.save(json: (try? JSONDocument(bytes: bytes)) != nil ? bytes : Array("{}".utf8), as: "draft-\(offset)", schema: prepared)
+            if let draft = try store.load("draft-\(offset)") { record(name + " draft", draft) }
+            logger.info("validating \(payload.json)", metadata: ["cardPin": "\(Self.pin)", "securityCode": "\(Self.cvv)", "body": "\(payload.json)"])
+            logger.error("rejected: \(reports.last.map { "\($0)" } ?? "")")
+        }
+        #expect(envelopes == 4)  // the valid payloads: payment account, EU card, card update, card details
+
+        for format in ReportFormat.allCases {
+            var text = ""
+            var writer = ReportWriter(format: format, schema: "mixed") { text += $0 }
+            for report in reports { writer.add(report) }
+            writer.finish()
+            outputs.append(("\(format) report", text))
+        }
+        for file in try FileManager.default.contentsOfDirectory(at: drafts, includingPropertiesForKeys: nil) {
+            outputs.append(("draft file \(file.lastPathComponent)", try String(contentsOf: file, encoding: .utf8)))
+        }
+        for (index, line) in captured.lines.enumerated() { outputs.append(("log line \(index)", line)) }
+        let account = PaymentAccount(cardNumber: SensitiveString(Self.pan), securityCode: SensitiveString(Self.cvv))
+        record("typed payment account", account)
+        record("typed card request", CardRequest(programName: "P", currency: "EUR", cardPin: SensitiveString(Self.pin)))
+        record("masked", Masking.mask(Self.pan))
+
+        #expect(outputs.count > 500)
+        #expect(captured.lines.count == 2 * Self.payloads.count)
+        for (what, text) in outputs {
+            for secret in [Self.pan, Self.pin, Self.cvv] {
+                #expect(!text.contains(secret), "\(what) contains \(secret.count)-digit secret: \(text.prefix(300))")
+            }
+        }
+    }
+}
