@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .library(name: "DCELogging", targets: ["DCELogging"]),
+        .library(name: "DCEClient", targets: ["DCEClient"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
     ],
     dependencies: [
@@ -53,6 +54,12 @@ let package = Package(
         .target(
             name: "DCELogging",
             dependencies: ["DCEEngine", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "DCEClient",
+            // URLSession (FoundationNetworking on Linux) for HTTP; swift-crypto to check the catalogue's signature.
+            dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -19,7 +19,8 @@ public struct Validator: Sendable {
     ///
     /// - Parameters:
     ///   - source: Where the schema files are; the package's bundled schemas by default.
-    ///   - schemaIDs: The schemas to compile (with what they reference); every schema of the source when `nil`.
+    ///   - schemaIDs: The schemas to compile (with what they reference, and their `responseSchema`); every schema of
+    ///     the source when `nil`.
     ///   - matchLimits: The limits applied to every regex match.
     ///   - now: The clock for rules that depend on the date (`card-expiry`); the system clock by default.
     /// - Throws: ``SchemaError`` listing every problem found, with file, JSON Pointer, line and column.
@@ -33,13 +34,20 @@ public struct Validator: Sendable {
         var loader = SchemaLoader(source: source)
         var compiled: [String: CompiledSchema] = [:]
         var problems: [SchemaProblem] = []
-        for id in ids {
+        var pending = ids
+        var seen: Set<String> = []
+        while let id = pending.first {
+            pending.removeFirst()
+            guard seen.insert(id).inserted else { continue }
             var resolver = ReferenceResolver(loader: loader)
             defer { loader = resolver.loader }  // each file is read and decoded once, however many schemas use it
             do {
                 let resolved = try resolver.resolve(id)
                 var compiler = RuleCompiler(limits: matchLimits)
-                compiled[id] = try compiler.compile(resolved)
+                let schema = try compiler.compile(resolved)
+                compiled[id] = schema
+                // The schema of the gateway's answer comes along, so that answers can be checked.
+                if let response = schema.responseSchema { pending.append(response) }
             } catch {
                 problems.append(contentsOf: error.problems)
             }

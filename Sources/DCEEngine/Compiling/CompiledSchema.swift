@@ -21,13 +21,17 @@ public final class CompiledSchema: Sendable {
     let usesDate: Bool
     /// Whether `Boolean` fields also accept the numbers 0 and 1 (converted to `false` / `true` in what is sent).
     let numericBooleans: Bool
+    /// The schema a gateway's answer to this request follows, when the schema names one.
+    public let responseSchema: String?
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
-        contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, warnings: [SchemaProblem] = []
+        contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, responseSchema: String? = nil,
+        warnings: [SchemaProblem] = []
     ) {
+        self.responseSchema = responseSchema
         self.numericBooleans = numericBooleans
         self.id = id
         self.version = version

@@ -30,7 +30,8 @@ struct ReferenceResolver {
         return ResolvedSchema(
             id: document.id, version: document.version, name: document.name, description: document.description,
             file: document.file, contexts: contexts, tenderTypes: document.tenderTypes, root: root,
-            trustedPatterns: document.trustedPatterns, numericBooleans: document.numericBooleans)
+            trustedPatterns: document.trustedPatterns, numericBooleans: document.numericBooleans,
+            responseSchema: document.responseSchema)
     }
 
     private mutating func resolve(_ field: FieldDefinition, in document: SchemaDocument) -> ResolvedField? {

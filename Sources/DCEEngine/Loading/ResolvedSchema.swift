@@ -13,6 +13,8 @@ struct ResolvedSchema: Sendable {
     var trustedPatterns: Bool
     /// Whether `Boolean` fields also accept 0 and 1 (the validated schema's setting, for every field it compiles).
     var numericBooleans: Bool
+    /// The schema of the gateway's answer.
+    var responseSchema: String?
 }
 
 /// A field whose reference, if any, has been replaced by the definition's shape and attributes.

@@ -2,7 +2,7 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns", "numericBooleans", "dataType", "items", "minItems", "maxItems",
+        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "dataType", "items", "minItems", "maxItems",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -78,7 +78,8 @@ struct SchemaDecoder {
             file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
-            numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false)
+            numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false,
+            responseSchema: string(members["responseSchema"], pointer: "/responseSchema"))
     }
 
     // MARK: - Fields

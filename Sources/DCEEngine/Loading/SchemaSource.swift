@@ -45,6 +45,18 @@ public enum SchemaSource: Sendable {
         }
     }
 
+    /// Every schema document of the source, by id (to serve a catalogue, or to lay overrides on top of it).
+    ///
+    /// - Returns: The documents' bytes by id.
+    /// - Throws: ``SchemaError`` when a file cannot be read.
+    public func documents() throws(SchemaError) -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        for id in try schemaIDs() {
+            if let (bytes, _) = try read(id) { result[id] = bytes }
+        }
+        return result
+    }
+
     /// The bytes of one schema and the file name to report problems against; `nil` if there is no such schema.
     func read(_ id: String) throws(SchemaError) -> (bytes: [UInt8], file: String)? {
         switch self {

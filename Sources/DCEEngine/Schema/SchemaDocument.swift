@@ -20,6 +20,8 @@ struct SchemaDocument: Sendable {
     /// Whether `Boolean` fields also accept the numbers 0 and 1, as older clients send booleans wrapped in
     /// `NSNumber` (seed 004); what is sent converts them to `false` and `true`.
     var numericBooleans = false
+    /// The schema a gateway's answer to this request follows (`PDResponse.payload`).
+    var responseSchema: String?
 }
 
 /// A named value the caller supplies (`region=US`), with the values it may take and how to derive it when the

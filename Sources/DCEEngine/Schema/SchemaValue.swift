@@ -71,8 +71,12 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         return builder.string
     }
 
-    /// Reads a value from a schema document node.
-    init(document: JSONDocument, at index: JSONDocument.Index) {
+    /// The value of a node of a read document.
+    ///
+    /// - Parameters:
+    ///   - document: The document.
+    ///   - index: The node (``JSONDocument/root`` for the whole document).
+    public init(document: JSONDocument, at index: JSONDocument.Index) {
         switch document.kind(of: index) {
         case .null: self = .null
         case .boolean: self = .boolean(document.boolean(at: index))
