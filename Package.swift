@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .library(name: "DCELogging", targets: ["DCELogging"]),
         .library(name: "DCEClient", targets: ["DCEClient"]),
+        .library(name: "DCEGateway", targets: ["DCEGateway"]),
+        .executable(name: "dce-gateway", targets: ["dce-gateway"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
     ],
     dependencies: [
@@ -24,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The redacting log handler: only DCELogging.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The gateway side and its reference server: only DCEGateway and dce-gateway.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -62,6 +68,22 @@ let package = Package(
             dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "DCEGateway",
+            dependencies: [
+                "DCEEngine", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "dce-gateway",
+            dependencies: [
+                "DCEGateway", "DCEEngine", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "dce-validate",
             dependencies: [
@@ -91,6 +113,15 @@ let package = Package(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: ["DCECrypto", "DCELogging", "DCEEngine", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCEGatewayTests",
+            dependencies: [
+                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import DCEEngine
 public import Foundation
 #if canImport(FoundationNetworking)
@@ -41,7 +41,7 @@ public actor SchemaCatalogue {
     /// Where they came from.
     public private(set) var origin: Origin = .bundled
     /// The ids the app's local overrides replace, reported as such.
-    public let overridden: [String]
+    public nonisolated let overridden: [String]
     /// The catalogue's ETag, once one was taken.
     public private(set) var etag: String?
 

@@ -19,6 +19,16 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         public var key: String
         /// The member's value.
         public var value: SchemaValue
+
+        /// Creates a member.
+        ///
+        /// - Parameters:
+        ///   - key: The name.
+        ///   - value: The value.
+        public init(key: String, value: SchemaValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The value as compact JSON.

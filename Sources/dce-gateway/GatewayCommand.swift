@@ -1,0 +1,75 @@
+import ArgumentParser
+import DCEEngine
+import DCEGateway
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The reference gateway: serves the schema catalogue and validates envelopes on loopback.
+@main
+struct GatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dce-gateway",
+        abstract: "A reference gateway: serves the signed schema catalogue and validates incoming envelopes.",
+        discussion: """
+            Keys are read from --keys (created there on first start): encryption.key and signing.key are private \
+            (0600); encryption.pub is the X25519 key clients seal PCI fields to, signing.pub the Ed25519 key they \
+            pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The directory of the gateway's keys (created if missing).", valueName: "dir"))
+    var keys = ".gateway-keys"
+
+    @Option(help: ArgumentHelp("A directory of schema files to serve (default: the bundled schemas).", valueName: "dir"))
+    var schemas: String?
+
+    @Option(help: "The catalogue version served.")
+    var catalogueVersion = "1"
+
+    func run() async throws {
+        let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
+        let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
+        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion)
+        let router = Router()
+        gateway.addRoutes(to: router)
+        let host = self.host
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "dce-gateway"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let line = "dce-gateway: listening on http://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            })
+        try await app.runService()
+    }
+}
+
+/// The gateway's keys on disk.
+enum KeyFiles {
+    static func loadOrCreate(in directory: URL) throws -> Gateway.Keys {
+        let manager = FileManager.default
+        let encryption = directory.appendingPathComponent("encryption.key")
+        let signing = directory.appendingPathComponent("signing.key")
+        if manager.fileExists(atPath: encryption.path), manager.fileExists(atPath: signing.path) {
+            return Gateway.Keys(
+                encryption: try Data(contentsOf: encryption), encryptionKeyID: "gw-1", signing: try Data(contentsOf: signing))
+        }
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let keys = Gateway.Keys.generate(keyID: "gw-1")
+        for (url, data, mode) in [
+            (encryption, keys.encryption, 0o600), (signing, keys.signing, 0o600),
+            (directory.appendingPathComponent("encryption.pub"), try keys.encryptionPublicKey, 0o644),
+            (directory.appendingPathComponent("signing.pub"), try keys.signingPublicKey, 0o644),
+        ] {
+            try data.write(to: url, options: .atomic)
+            try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        }
+        return keys
+    }
+}
