@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "DCEEngine",
                 "DCECrypto",
+                "DCEClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -126,8 +127,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEValidateCLITests",
-            // Depends on the executable so that it is built before the tests run it.
-            dependencies: ["DCEEngine", "dce-validate"],
+            // Depends on the executables so that they are built before the tests run them.
+            dependencies: ["DCEEngine", "dce-validate", "dce-gateway"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

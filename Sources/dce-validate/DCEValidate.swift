@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct DCEValidate: ParsableCommand {
+struct DCEValidate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dce-validate",
         abstract: "Validate card and wallet request payloads against metadata schemas.",
@@ -16,19 +16,24 @@ struct DCEValidate: ParsableCommand {
             [--format text|json] [--output FILE]
 
             Exit status: 0 every payload valid; 1 at least one payload invalid; \
-            2 usage error, unknown schema, broken schema, or unreadable file.
+            2 usage error, unknown schema, broken schema, or unreadable file; \
+            3 (send only) the gateway could not be reached or answered something invalid.
             Run 'dce-validate help validate' for every option.
             """,
-        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self],
+        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self, SendCommand.self],
         defaultSubcommand: ValidateCommand.self
     )
 
     /// Parses and runs the command, mapping ArgumentParser's own exit statuses (64 for usage errors, 1 for
     /// uncaught errors) onto the documented ones.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {

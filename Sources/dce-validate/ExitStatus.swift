@@ -8,4 +8,6 @@ enum ExitStatus {
     static let invalid = ExitCode(1)
     /// A usage error, an unknown schema id, a schema that fails to load or compile, or a file that cannot be read.
     static let failure = ExitCode(2)
+    /// `send` only: the gateway could not be reached, or answered something that is not a valid response.
+    static let unavailable = ExitCode(3)
 }

@@ -34,13 +34,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
-    @Option(
-        name: .customLong("context"),
-        help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
-    var contexts: [String] = []
-
-    @Option(help: ArgumentHelp("The tender type (payment type) whose overrides apply.", valueName: "type"))
-    var tenderType: String?
+    @OptionGroup var call: CallOptions
 
     @Option(help: ArgumentHelp(
         "The language of the messages: \(MessageCatalogue.bundledLanguages.joined(separator: " or ")) (default en), or a catalogue file (.json).",
@@ -81,7 +75,7 @@ struct ValidateCommand: ParsableCommand {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
         if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
-        _ = try ContextOption.parse(contexts)
+        _ = try ContextOption.parse(call.contexts)
         do {
             _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
         } catch {
@@ -90,7 +84,7 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = try ContextOption.parse(contexts)
+        let context = try ContextOption.parse(call.contexts)
         let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
         let prepared: PreparedSchema
         do {
@@ -99,7 +93,7 @@ struct ValidateCommand: ParsableCommand {
                 language.hasSuffix(".json")
                 ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
                 : try MessageCatalogue.bundled(language: language)
-            let whole = try validator.prepare(schema, context: context, tenderType: tenderType, messages: messages)
+            let whole = try validator.prepare(schema, context: context, tenderType: call.tenderType, messages: messages)
             let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
@@ -151,6 +145,17 @@ struct ValidateCommand: ParsableCommand {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
+
+/// `--context KEY=VALUE` and `--tender-type`: how a call names the context and payment type it validates for.
+struct CallOptions: ParsableArguments {
+    @Option(
+        name: .customLong("context"),
+        help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
+    var contexts: [String] = []
+
+    @Option(help: ArgumentHelp("The tender type (payment type) whose overrides apply.", valueName: "type"))
+    var tenderType: String?
+}
 
 /// `--context KEY=VALUE` parsing, shared by the commands that take contexts.
 enum ContextOption {
