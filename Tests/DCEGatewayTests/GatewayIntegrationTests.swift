@@ -77,9 +77,21 @@ struct GatewayIntegrationTests {
             guard case .object(let card) = response.payload else { Issue.record("no card"); return }
             #expect(card.first { $0.key == "status" }?.value == .string("ACTIVE"))
             #expect(card.first { $0.key == "isPinSet" }?.value == .boolean(true))  // the gateway opened the PIN
+            // A payment account carries a PAN and a CVV.
+            let pan = "4929123456781236"
+            let cvv = "739"
+            let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
+            let account = #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
+            let accountRequest = try valid(
+                validator.prepare("payment-account", tenderType: "credit").makeRequest(json: Array(account.utf8), requestID: "acct-1", sealer: sealer))
+            let accepted = try await client(url).send(accountRequest)
+            #expect(accepted.status == .accepted)
             let bodies = faults.bodies
-            #expect(bodies.count == 1)
-            #expect(bodies.allSatisfy { !String(decoding: $0, as: UTF8.self).contains(Self.pin) })
+            #expect(bodies.count == 2)
+            for body in bodies {
+                let text = String(decoding: body, as: UTF8.self)
+                for secret in [Self.pin, pan, cvv] { #expect(!text.contains(secret), "\(secret.count)-digit secret on the wire") }
+            }
         }
     }
 
@@ -151,6 +163,20 @@ struct GatewayIntegrationTests {
             } catch {
                 #expect(error as? GatewayError == .transport(.timeout))
             }
+        }
+    }
+
+    @Test func cancellingTheCallingTaskCancelsTheRequest() async throws {
+        try await withGateway { url, _, faults in
+            faults.set(.slow(seconds: 5))
+            let request = try valid(build(validCard))
+            let client = client(url, timeout: 30, attempts: 1)
+            let task = Task { try await client.send(request) }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            task.cancel()
+            let result = await task.result
+            guard case .failure(let error) = result else { Issue.record("a cancelled request answered"); return }
+            #expect(error as? GatewayError == .transport(.cancelled))
         }
     }
 
