@@ -89,8 +89,13 @@ struct GatewayIntegrationTests {
             let bodies = faults.bodies
             #expect(bodies.count == 2)
             for body in bodies {
-                let text = String(decoding: body, as: UTF8.self)
+                let text = Sealed.scrubbed(String(decoding: body, as: UTF8.self))
                 for secret in [Self.pin, pan, cvv] { #expect(!text.contains(secret), "\(secret.count)-digit secret on the wire") }
+                let envelope = try IncomingRequest(json: body)
+                for field in envelope.encryptedFields {
+                    let sealed = try #require(Data(base64Encoded: field.ciphertext))
+                    for secret in [Self.pin, pan] { #expect(sealed.range(of: Data(secret.utf8)) == nil) }
+                }
             }
         }
     }

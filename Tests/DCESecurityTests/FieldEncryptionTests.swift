@@ -35,7 +35,8 @@ struct FieldEncryptionTests {
     @Test func theEnvelopeNeverCarriesTheValueInClearAndTheGatewayOpensIt() throws {
         let request = try envelope()
         let wire = String(decoding: request.json, as: UTF8.self)
-        #expect(!wire.contains(pin))
+        #expect(!Sealed.scrubbed(wire).contains(pin))
+        #expect(Sealed.scrubbed(wire).contains(#""ciphertext":"<sealed>""#))
         #expect(request.encryptedFields.map(\.pointer) == ["/cardPin"])
         #expect(request.encryptedFields.first?.algorithm == "HPKE-Base-X25519-SHA256-ChaChaPoly")
         #expect(request.encryptedFields.first?.keyID == "gw-1")
