@@ -32,6 +32,8 @@ final class CompiledField: Sendable {
     let baseSet: AttributeSet
     /// The conditions of `overrides`, in order, kept apart so that evaluating them copies no patch.
     let overrideConditions: [CompiledCondition]
+    /// The same conditions as one flat program, for evaluation.
+    let overrideProgram: ConditionProgram
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
 
@@ -54,6 +56,7 @@ final class CompiledField: Sendable {
         self.keyTable = KeyTable(keys: fields.map(\.key))
         self.baseSet = AttributeSet(base)
         self.overrideConditions = overrides.map(\.condition)
+        self.overrideProgram = ConditionProgram(overrides.map(\.condition))
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in
                 var attributes = base
@@ -95,6 +98,8 @@ final class AttributeSet: Sendable {
     let messages: FieldMessages?
     /// Whether any validation has a regex (so evaluation knows it needs match data).
     let hasPatterns: Bool
+    /// `validations` without their messages, for the hot path: reading one costs no reference count.
+    let stringChecks: ContiguousArray<StringCheck>
 
     init(_ value: CompiledAttributes) {
         name = value.name
@@ -113,6 +118,23 @@ final class AttributeSet: Sendable {
         message = value.message
         messages = value.messages
         hasPatterns = value.validations.contains { $0.pattern != nil }
+        stringChecks = ContiguousArray(value.validations.map(StringCheck.init))
+    }
+}
+
+/// The verdict-relevant part of a ``CompiledValidation``: plain values, so that evaluation copies it for free. The
+/// pattern is kept alive by the ``AttributeSet`` that holds both.
+struct StringCheck: Sendable {
+    /// The minimum length in code points, or -1.
+    let minLength: Int
+    /// The maximum length in code points, or -1.
+    let maxLength: Int
+    let pattern: Unmanaged<CompiledPattern>?
+
+    init(_ validation: CompiledValidation) {
+        minLength = validation.minLength ?? -1
+        maxLength = validation.maxLength ?? -1
+        pattern = validation.pattern.map { Unmanaged.passUnretained($0) }
     }
 }
 

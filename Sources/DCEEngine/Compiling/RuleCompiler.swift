@@ -367,7 +367,7 @@ struct RuleCompiler {
         guard let defaultValue = field.defaultValue else { return }
         guard let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8)) else { return }
         var evaluation = Evaluation(document: document, schema: schema, context: [], tenderType: nil, positions: false)
-        evaluation.checkValue(document.root, of: field, attributes: field.baseSet)
+        evaluation.check(document.root, of: field)
         for violation in evaluation.violations {
             report(.invalidDefault, "the defaultValue breaks the field's own rules: \(violation.message)", field.location)
         }

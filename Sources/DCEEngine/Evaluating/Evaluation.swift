@@ -32,6 +32,11 @@ struct Evaluation {
     private var path: [PathToken] = []
     /// Scratch space for `checkObject`: each object in progress holds one slot per field (the member's node, or -1).
     private var found: [Int] = []
+    /// Scratch space for `checkString`: the rules a string broke, with which check (see ``StringFailure``).
+    private var failures: [(ViolationCode, Int)] = []
+    /// The document's nodes and bytes, valid while ``run()`` runs: reading through them costs no reference count.
+    private var nodes = UnsafeBufferPointer<JSONDocument.Node>(start: nil, count: 0)
+    private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
     /// missing (only pushed to report it).
@@ -56,10 +61,34 @@ struct Evaluation {
         containers.reserveCapacity(16)
         path.reserveCapacity(16)
         found.reserveCapacity(64)
+        failures.reserveCapacity(8)
     }
 
     /// Checks the whole request.
     mutating func run() {
+        withDocument { $0.evaluate() }
+    }
+
+    /// Checks one value against a field alone (a field's `defaultValue` against its own rules).
+    mutating func check(_ value: JSONDocument.Index, of field: CompiledField) {
+        withDocument { $0.checkValue(value, of: field, attributes: field.baseSet) }
+    }
+
+    /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document.
+    private mutating func withDocument(_ body: (inout Evaluation) -> Void) {
+        let document = document
+        document.nodes.withUnsafeBufferPointer { nodes in
+            document.bytes.withUnsafeBufferPointer { bytes in
+                self.nodes = nodes
+                self.bytes = bytes
+                body(&self)
+            }
+        }
+        nodes = UnsafeBufferPointer(start: nil, count: 0)
+        bytes = UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    private mutating func evaluate() {
         deriveContexts()
         if subset != nil {
             selecting = true
@@ -105,9 +134,14 @@ struct Evaluation {
         guard schema.hasDeriveRules else { return }
         containers.append(document.root)
         defer { containers.removeAll(keepingCapacity: true) }
-        for (slot, definition) in schema.contexts.enumerated() where context[slot] == nil {
-            for rule in definition.derive where holds(rule.condition) {
-                context[slot] = rule.value
+        let program = schema.deriveProgram
+        var index = 0  // the rules of all contexts are numbered in order in `program`
+        for (slot, definition) in schema.contexts.enumerated() {
+            let rules = definition.derive
+            defer { index += rules.count }
+            guard context[slot] == nil else { continue }
+            for offset in rules.indices where holds(program, index + offset) {
+                context[slot] = rules[offset].value
                 break
             }
         }
@@ -120,12 +154,12 @@ struct Evaluation {
         guard !field.overrides.isEmpty else { return field.baseSet }
         if !field.variants.isEmpty {
             var mask = 0
-            let conditions = field.overrideConditions
-            for index in conditions.indices where holds(conditions[index]) { mask |= 1 << index }
+            let program = field.overrideProgram
+            for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
             return field.variants[mask]
         }
         var attributes = field.base
-        for override in field.overrides where holds(override.condition) {
+        for (index, override) in field.overrides.enumerated() where holds(field.overrideProgram, index) {
             attributes = attributes.applying(override.patch)
         }
         return AttributeSet(attributes)
@@ -195,39 +229,75 @@ struct Evaluation {
     }
 
     private mutating func checkString(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set
-        // Collect verdicts on the bytes first; messages are built only for what failed.
-        var failures: [(ViolationCode, String?)] = []
+        let node = nodes[value]
+        let length: Int
+        if node.flag {  // escaped: check the decoded text
+            length = document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: set) }
+        } else {
+            let start = Int(node.start)
+            length = checkStringBytes(UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))]), field: field, attributes: set)
+        }
+        if set.enumValues != nil { checkEnum(value, field: field, attributes: set) }
+        if !failures.isEmpty { reportStringFailures(value, field: field, attributes: set, length: length) }
+    }
+
+    /// The string checks on a value's bytes: records the failed rules in `failures` and returns the length in code
+    /// points. Messages are built only for what failed, by ``reportStringFailures(_:field:attributes:length:)``.
+    private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: CompiledField, attributes: AttributeSet) -> Int {
         var length = 0
-        let scratch = attributes.hasPatterns ? matchScratch() : nil
-        document.withStringBytes(at: value) { bytes in
-            for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
-            if let min = attributes.minLength, length < min { failures.append((.minLength, nil)) }
-            if let max = attributes.maxLength, length > max { failures.append((.maxLength, nil)) }
-            if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, "date")) }
-            if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, "dateTime")) }
-            if !attributes.formats.isEmpty, !attributes.formats.contains(where: { $0.accepts(bytes, month: month) }) {
-                failures.append((.format, nil))
+        for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
+        if let min = attributes.minLength, length < min { failures.append((.minLength, StringFailure.attribute)) }
+        if let max = attributes.maxLength, length > max { failures.append((.maxLength, StringFailure.attribute)) }
+        if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, StringFailure.date)) }
+        if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, StringFailure.dateTime)) }
+        let formats = attributes.formats
+        if !formats.isEmpty {
+            var accepted = false
+            for format in formats where format.accepts(bytes, month: month) {
+                accepted = true
+                break
             }
-            for (offset, validation) in attributes.validations.enumerated() {
-                if let min = validation.minLength, length < min { failures.append((.minLength, "\(offset)")) }
-                if let max = validation.maxLength, length > max { failures.append((.maxLength, "\(offset)")) }
-                guard let pattern = validation.pattern, let scratch else { continue }
-                switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
-                case .match: break
-                case .noMatch: failures.append((.regex, "\(offset)"))
-                case .limitExceeded, .error(_): failures.append((.regexLimit, "\(offset)"))
-                }
+            if !accepted { failures.append((.format, StringFailure.attribute)) }
+        }
+        let checks = attributes.stringChecks
+        let scratch = attributes.hasPatterns ? matchScratch() : nil
+        for offset in checks.indices {
+            let check = checks[offset]
+            if check.minLength >= 0, length < check.minLength { failures.append((.minLength, offset)) }
+            if check.maxLength >= 0, length > check.maxLength { failures.append((.maxLength, offset)) }
+            guard let pattern = check.pattern, let scratch else { continue }
+            let outcome = pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) }
+            switch outcome {
+            case .match: break
+            case .noMatch: failures.append((.regex, offset))
+            case .limitExceeded, .error(_): failures.append((.regexLimit, offset))
             }
         }
-        if attributes.enumValues != nil { checkEnum(value, field: field, attributes: set) }
-        guard !failures.isEmpty else { return }
+        return length
+    }
+
+    /// Which check of a string failed, beside its rule: an `additionalDataValidations` offset (≥ 0) or one of these.
+    private enum StringFailure {
+        /// The field's own attribute (`minLength`, `maxLength`, `format`).
+        static let attribute = -1
+        /// The `Date` data type.
+        static let date = -2
+        /// The `DateTime` data type.
+        static let dateTime = -3
+    }
+
+    /// Adds a violation for each entry of `failures`, then empties it.
+    private mutating func reportStringFailures(
+        _ value: JSONDocument.Index, field: CompiledField, attributes: AttributeSet, length: Int
+    ) {
+        let recorded = failures
+        failures.removeAll(keepingCapacity: true)
         let name = attributes.name
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
         let count = field.sensitivity.isEmpty ? "\(length)" : nil
         let variant = count == nil ? nil : "count"
-        for (code, detail) in failures {
-            let validation = (code == .format ? nil : detail.flatMap(Int.init)).map { attributes.validations[$0] }
+        for (code, detail) in recorded {
+            let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
             let message: String
             switch code {
             case .minLength:
@@ -241,7 +311,8 @@ struct Evaluation {
                     .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
                     .init(name: name, max: "\(max)", count: count))
             case .format:
-                let formats: [Format] = detail == "date" ? [.date] : detail == "dateTime" ? [.dateTime] : attributes.formats
+                let formats: [Format] =
+                    detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
                 let expected = formats.map { messages.term("format.\($0.rawValue)", english: $0.article) }
                     .joined(separator: messages.term("or", english: ", or "))
                 message = text(
@@ -404,6 +475,66 @@ struct Evaluation {
         }
     }
 
+    /// Whether condition `index` of a flat program holds (the same verdict as ``holds(_:)`` on that condition).
+    func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
+        var counter = program.starts[index]
+        return run(program.instructions, at: &counter)
+    }
+
+    /// Evaluates the condition starting at `counter` and moves `counter` past it.
+    private func run(_ code: UnsafeMutableBufferPointer<ConditionProgram.Instruction>, at counter: inout Int) -> Bool {
+        let instruction = code[counter]
+        counter += 1
+        switch instruction {
+        case .all(let count, let end):
+            for _ in 0..<count where !run(code, at: &counter) {
+                counter = end
+                return false
+            }
+            return true
+        case .any(let count, let end):
+            for _ in 0..<count where run(code, at: &counter) {
+                counter = end
+                return true
+            }
+            return false
+        case .not:
+            return !run(code, at: &counter)
+        case .context(let slot, let test):
+            return test._withUnsafeGuaranteedRef { $0.holds(forContext: context[slot]) }
+        case .tenderType(let test):
+            return test._withUnsafeGuaranteedRef { $0.holds(forContext: tenderType) }
+        case .field(let up, let tokens, let test):
+            let value = tokens._withUnsafeGuaranteedRef { resolve(up: up < 0 ? nil : up, tokens: $0.tokens) }
+            return test._withUnsafeGuaranteedRef { holds($0, for: value) }
+        }
+    }
+
+    /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
+    private func holds(_ test: ConditionProgram.TestBox, for value: JSONDocument.Index?) -> Bool {
+        switch test.kind {
+        case .absent: return value == nil
+        case .null: return value.map { nodes[$0].kind == .null } ?? false
+        case .present: return value.map { nodes[$0].kind != .null } ?? false
+        case .oneOfStrings:
+            guard let value, nodes[value].kind == .string, let table = test.table else { return false }
+            return lookUpKey(at: value, in: table) != nil
+        case .matches:
+            guard let value, nodes[value].kind == .string, let pattern = test.pattern else { return false }
+            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true) == .match }
+        case .equals, .oneOf:
+            return test.test.holds(for: value, in: document)
+        }
+    }
+
+    /// The entry of a table whose bytes are a string node's text.
+    private func lookUpKey(at index: JSONDocument.Index, in table: KeyTable) -> Int? {
+        let node = nodes[index]
+        guard !node.flag else { return document.lookUpKey(at: index, in: table) }
+        let start = Int(node.start)
+        return table.lookup(UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))]))
+    }
+
     /// Follows a condition's pointer; `nil` when the value does not exist.
     func resolve(up: Int?, tokens: [PointerToken]) -> JSONDocument.Index? {
         var current: JSONDocument.Index
@@ -414,17 +545,17 @@ struct Evaluation {
             current = document.root
         }
         for token in tokens {
-            switch document.kind(of: current) {
+            switch nodes[current].kind {
             case .object:
                 var next: JSONDocument.Index?
                 var cursor = current + 1
-                let end = document.next(after: current)
+                let end = Int(nodes[current].end)
                 while cursor < end {
-                    if document.lookUpKey(at: cursor, in: token.table) != nil {
+                    if lookUpKey(at: cursor, in: token.table) != nil {
                         next = cursor + 1
                         break
                     }
-                    cursor = document.next(after: cursor + 1)
+                    cursor = Int(nodes[cursor + 1].end)
                 }
                 guard let next else { return nil }
                 current = next
@@ -484,6 +615,19 @@ struct Evaluation {
             }
         }
         violations.append(violation)
+    }
+}
+
+extension ConditionProgram.TestBox {
+    /// Tests a context value (or the tender type), as ``CompiledTest/holds(forContext:)`` does.
+    func holds(forContext value: String?) -> Bool {
+        switch kind {
+        case .equals, .oneOf, .oneOfStrings: value.map { strings.contains($0) } ?? false
+        case .matches: value.map { pattern?.match($0) == .match } ?? false
+        case .present: value != nil
+        case .absent: value == nil
+        case .null: false
+        }
     }
 }
 
