@@ -9,7 +9,10 @@ struct Sensitivity: OptionSet, Hashable, Sendable {
 }
 
 /// A field ready to evaluate: types resolved, patterns compiled, pointers checked.
-final class CompiledField: Sendable {
+///
+/// `@unchecked Sendable`: every property is a constant; the two buffers of unmanaged references are written only
+/// in `init` and freed only in `deinit`.
+final class CompiledField: @unchecked Sendable {
     let location: SchemaLocation
     let key: String?
     let dataType: DataType
@@ -36,6 +39,12 @@ final class CompiledField: Sendable {
     let overrideProgram: ConditionProgram
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
+
+    /// `fields`, `baseSet` and `variants` again as unmanaged references, which the hot path reads without taking a
+    /// reference count; this field's own arrays keep them alive.
+    let childRefs: UnsafeMutableBufferPointer<Unmanaged<CompiledField>>
+    let baseRef: Unmanaged<AttributeSet>
+    let variantRefs: UnsafeMutableBufferPointer<Unmanaged<AttributeSet>>
 
     /// The value used when the request has none (`PDMetaData.defaultValue`).
     let defaultValue: SchemaValue?
@@ -68,6 +77,11 @@ final class CompiledField: Sendable {
         } else {
             self.variants = []
         }
+        self.childRefs = .allocate(capacity: fields.count)
+        _ = childRefs.initialize(from: fields.map { Unmanaged.passUnretained($0) })
+        self.baseRef = Unmanaged.passUnretained(baseSet)
+        self.variantRefs = .allocate(capacity: variants.count)
+        _ = variantRefs.initialize(from: variants.map { Unmanaged.passUnretained($0) })
         self.pointerToken = JSONPointer.escape(key ?? "")
         self.additionalFields = additionalFields
         self.items = items
@@ -75,6 +89,11 @@ final class CompiledField: Sendable {
         self.metadata = metadata
         self.defaultValue = defaultValue
         self.description = description
+    }
+
+    deinit {
+        childRefs.deallocate()
+        variantRefs.deallocate()
     }
 }
 

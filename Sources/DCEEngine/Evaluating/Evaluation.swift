@@ -43,7 +43,7 @@ struct Evaluation {
     private enum PathToken {
         case member(JSONDocument.Index)
         case index(Int)
-        case missing(String)
+        case missing(Unmanaged<CompiledField>)
     }
     /// Match data for this evaluation's regex matches, created on first use.
     private var scratch: MatchScratch?
@@ -150,7 +150,7 @@ struct Evaluation {
     // MARK: - Values
 
     /// The attributes in force for a field: the base, then every override whose condition holds, in order.
-    func attributes(of field: CompiledField) -> AttributeSet {
+    mutating func attributes(of field: CompiledField) -> AttributeSet {
         guard !field.overrides.isEmpty else { return field.baseSet }
         if !field.variants.isEmpty {
             var mask = 0
@@ -165,6 +165,21 @@ struct Evaluation {
         return AttributeSet(attributes)
     }
 
+    /// Calls `body` with the attributes in force for a field, without taking a reference count when they were
+    /// computed ahead (no overrides, or at most ``CompiledField/maxPrecomputedOverrides``).
+    mutating func withAttributes(of field: CompiledField, _ body: (inout Evaluation, AttributeSet) -> Void) {
+        if field.overrideProgram.count == 0 {
+            field.baseRef._withUnsafeGuaranteedRef { body(&self, $0) }
+        } else if field.variantRefs.count > 0 {
+            var mask = 0
+            let program = field.overrideProgram
+            for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
+            field.variantRefs[mask]._withUnsafeGuaranteedRef { body(&self, $0) }
+        } else {
+            body(&self, attributes(of: field))
+        }
+    }
+
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
         let attributes = set
@@ -173,7 +188,7 @@ struct Evaluation {
             add(field, .forbidden, text(.forbidden, attributes, fallback: attributes.message, .init(name: name)), at: value)
             return
         }
-        let kind = document.kind(of: value)
+        let kind = nodes[value].kind
         if kind == .null {
             if attributes.required {
                 add(field, .required, text(.required, attributes, variant: "null", .init(name: name)), at: value)
@@ -210,7 +225,7 @@ struct Evaluation {
         }
     }
 
-    private func typeMatches(_ kind: JSONDocument.Kind, _ value: JSONDocument.Index, _ dataType: DataType) -> Bool {
+    private mutating func typeMatches(_ kind: JSONDocument.Kind, _ value: JSONDocument.Index, _ dataType: DataType) -> Bool {
         switch dataType {
         case .string, .date, .dateTime: kind == .string
         case .integer:
@@ -223,7 +238,7 @@ struct Evaluation {
     }
 
     /// Whether a number is 0 or 1 (`1`, `1.0`, `1e0`): a boolean wrapped in `NSNumber` by an older client.
-    private func isZeroOrOne(_ value: JSONDocument.Index) -> Bool {
+    private mutating func isZeroOrOne(_ value: JSONDocument.Index) -> Bool {
         let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
         return number == DecimalNumber(lexeme: "0") || number == DecimalNumber(lexeme: "1")
     }
@@ -363,12 +378,12 @@ struct Evaluation {
         defer { found.removeLast(fields.count) }
         var unknownSeen: Set<String>?
         var cursor = object + 1
-        let end = document.next(after: object)
+        let end = Int(nodes[object].end)
         while cursor < end {
             let keyIndex = cursor
             let valueIndex = cursor + 1
-            cursor = document.next(after: valueIndex)
-            if let offset = document.lookUpKey(at: keyIndex, in: field.keyTable) {
+            cursor = Int(nodes[valueIndex].end)
+            if let offset = lookUpKey(at: keyIndex, in: field.keyTable) {
                 if found[base + offset] >= 0 {
                     let child = fields[offset]
                     path.append(.member(keyIndex))
@@ -394,36 +409,49 @@ struct Evaluation {
             }
             path.removeLast()
         }
-        for offset in fields.indices {
-            let child = fields[offset]
-            if provisioning && child.metadata.ignoreForProvisioning == true { continue }
-            let value = found[base + offset]
-            if selecting, let subset {
-                let id = ObjectIdentifier(child)
-                if subset.selected.contains(id) {
-                    selecting = false
-                    checkMember(child, value: value, in: object)
-                    selecting = true
-                } else if value >= 0, subset.enclosing.contains(id) {
-                    path.append(.member(value - 1))
-                    walkThrough(value, of: child)
-                    path.removeLast()
-                }
-                continue
+        let children = field.childRefs
+        for offset in children.indices {
+            if selecting {
+                children[offset]._withUnsafeGuaranteedRef { walkMember($0, value: found[base + offset], in: object) }
+            } else {
+                children[offset]._withUnsafeGuaranteedRef { checkMember($0, value: found[base + offset], in: object) }
             }
-            checkMember(child, value: value, in: object)
+        }
+    }
+
+    /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
+    private mutating func walkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        do {
+            if provisioning && child.metadata.ignoreForProvisioning == true { return }
+            guard let subset else { return }
+            let id = ObjectIdentifier(child)
+            if subset.selected.contains(id) {
+                selecting = false
+                checkMember(child, value: value, in: object)
+                selecting = true
+            } else if value >= 0, subset.enclosing.contains(id) {
+                path.append(.member(value - 1))
+                walkThrough(value, of: child)
+                path.removeLast()
+            }
         }
     }
 
     /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
     private mutating func checkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        let set = attributes(of: child)
+        if provisioning && child.metadata.ignoreForProvisioning == true { return }
+        withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
+    }
+
+    private mutating func checkMember(
+        _ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index, attributes set: AttributeSet
+    ) {
         if value >= 0 {
             path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: set)
             path.removeLast()
         } else if set.required && !set.forbidden {
-            path.append(.missing(child.pointerToken))
+            path.append(.missing(Unmanaged.passUnretained(child)))
             add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
             path.removeLast()
         }
@@ -463,7 +491,7 @@ struct Evaluation {
 
     // MARK: - Conditions
 
-    func holds(_ condition: CompiledCondition) -> Bool {
+    mutating func holds(_ condition: CompiledCondition) -> Bool {
         switch condition {
         case .all(let parts): return parts.allSatisfy { holds($0) }
         case .any(let parts): return parts.contains { holds($0) }
@@ -476,13 +504,13 @@ struct Evaluation {
     }
 
     /// Whether condition `index` of a flat program holds (the same verdict as ``holds(_:)`` on that condition).
-    func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
+    mutating func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
         var counter = program.starts[index]
         return run(program.instructions, at: &counter)
     }
 
     /// Evaluates the condition starting at `counter` and moves `counter` past it.
-    private func run(_ code: UnsafeMutableBufferPointer<ConditionProgram.Instruction>, at counter: inout Int) -> Bool {
+    private mutating func run(_ code: UnsafeMutableBufferPointer<ConditionProgram.Instruction>, at counter: inout Int) -> Bool {
         let instruction = code[counter]
         counter += 1
         switch instruction {
@@ -511,7 +539,7 @@ struct Evaluation {
     }
 
     /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
-    private func holds(_ test: ConditionProgram.TestBox, for value: JSONDocument.Index?) -> Bool {
+    private mutating func holds(_ test: ConditionProgram.TestBox, for value: JSONDocument.Index?) -> Bool {
         switch test.kind {
         case .absent: return value == nil
         case .null: return value.map { nodes[$0].kind == .null } ?? false
@@ -528,7 +556,7 @@ struct Evaluation {
     }
 
     /// The entry of a table whose bytes are a string node's text.
-    private func lookUpKey(at index: JSONDocument.Index, in table: KeyTable) -> Int? {
+    private mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable) -> Int? {
         let node = nodes[index]
         guard !node.flag else { return document.lookUpKey(at: index, in: table) }
         let start = Int(node.start)
@@ -536,7 +564,7 @@ struct Evaluation {
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    func resolve(up: Int?, tokens: [PointerToken]) -> JSONDocument.Index? {
+    mutating func resolve(up: Int?, tokens: [PointerToken]) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if let up {
             guard up < containers.count else { return nil }
@@ -576,7 +604,7 @@ struct Evaluation {
 
     /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
-    private func text(
+    private mutating func text(
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: String? = nil,
         _ parameters: MessageParameters
     ) -> String {
@@ -587,15 +615,17 @@ struct Evaluation {
 
     /// The JSON Pointer of the value being checked.
     private var pointer: String {
+        mutating get {
         var result = ""
         for token in path {
             switch token {
             case .member(let keyNode): result += "/" + JSONPointer.escape(document.string(at: keyNode))
-            case .missing(let escaped): result += "/" + escaped
+            case .missing(let field): result += "/" + field.takeUnretainedValue().pointerToken
             case .index(let index): result += "/\(index)"
             }
         }
         return result
+        }
     }
 
     private mutating func add(_ field: CompiledField, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {

@@ -80,11 +80,8 @@ public struct MessageCatalogue: Sendable, Hashable {
 
     /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
     func message(_ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters) -> String {
-        let key = variant.map { rule.rawValue + "." + $0 }
-        for catalogue in self.language == "en" ? [self] : [self, .english] {
-            if let key, let template = catalogue.templates[key] { return template.render(parameters) }
-            if let template = catalogue.templates[rule.rawValue] { return template.render(parameters) }
-        }
+        if let template = template(rule, variant: variant) { return template.render(parameters) }
+        if language != "en", let template = MessageCatalogue.english.template(rule, variant: variant) { return template.render(parameters) }
         return "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
     }
 
@@ -92,6 +89,12 @@ public struct MessageCatalogue: Sendable, Hashable {
     ///
     /// - Parameter rule: The rule code.
     /// - Returns: `true` when the catalogue has a template for the code.
+    /// This catalogue's own template for a rule: the variant's when it has one, else the rule's.
+    private func template(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
+        if let variant, let template = templates[rule.rawValue + "." + variant] { return template }
+        return templates[rule.rawValue]
+    }
+
     public func has(_ rule: ViolationCode) -> Bool { templates[rule.rawValue] != nil }
 
     /// How this language names something, falling back to the English text given.
@@ -111,19 +114,23 @@ struct MessageParameters {
     var suggestion: String?
     var detail: String?
 
-    subscript(parameter: String) -> String? {
+    /// A placeholder of a template.
+    enum Name: String, Sendable, Hashable {
+        case name, min, max, count, expected, found, pattern, key, suggestion, detail
+    }
+
+    subscript(parameter: Name) -> String? {
         switch parameter {
-        case "name": name
-        case "min": min
-        case "max": max
-        case "count": count
-        case "expected": expected
-        case "found": found
-        case "pattern": pattern
-        case "key": key
-        case "suggestion": suggestion
-        case "detail": detail
-        default: nil
+        case .name: name
+        case .min: min
+        case .max: max
+        case .count: count
+        case .expected: expected
+        case .found: found
+        case .pattern: pattern
+        case .key: key
+        case .suggestion: suggestion
+        case .detail: detail
         }
     }
 }
@@ -132,7 +139,7 @@ struct MessageParameters {
 struct MessageTemplate: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case text(String)
-        case parameter(String)
+        case parameter(MessageParameters.Name)
     }
 
     struct Problem: Error {
@@ -157,13 +164,13 @@ struct MessageTemplate: Sendable, Hashable {
             case "{":
                 guard let close = pending.firstIndex(of: "}") else { throw Problem(problem: "a '{' is never closed") }
                 let name = String(String.UnicodeScalarView(pending[..<close]))
-                guard MessageCatalogue.parameters.contains(name) else {
+                guard let parameter = MessageParameters.Name(rawValue: name) else {
                     let hint = Suggestion.hint(for: name, in: MessageCatalogue.parameters.sorted())
                     throw Problem(problem: "unknown placeholder '{\(name)}'\(hint)")
                 }
                 if !literal.isEmpty { segments.append(.text(literal)) }
                 literal = ""
-                segments.append(.parameter(name))
+                segments.append(.parameter(parameter))
                 pending = pending[pending.index(after: close)...]
             case "}":
                 throw Problem(problem: "a '}' without its '{' (write '}}' for a brace)")
@@ -177,6 +184,7 @@ struct MessageTemplate: Sendable, Hashable {
 
     func render(_ parameters: MessageParameters) -> String {
         var result = ""
+        result.reserveCapacity(96)
         for segment in segments {
             switch segment {
             case .text(let text): result += text
