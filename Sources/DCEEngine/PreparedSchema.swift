@@ -34,6 +34,65 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         self.context = context
         self.now = now
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
+        self.provisioning = context["operation"] == "provision"
+        // Every combination of derived values, when there are few: reports then share one dictionary's storage
+        // instead of each building its own.
+        var derived: [(slot: Int, values: [String])] = []
+        for (slot, definition) in schema.contexts.enumerated() where slots[slot] == nil && !definition.derive.isEmpty {
+            var values: [String] = []
+            for rule in definition.derive where !values.contains(rule.value) { values.append(rule.value) }
+            derived.append((slot, values))
+        }
+        let combinations = derived.reduce(1) { $0 * ($1.values.count + 1) }
+        self.derivedSlots = derived
+        if !derived.isEmpty && combinations <= 1_024 {
+            self.derivedContexts = (0..<combinations).map { code in
+                var effective = context
+                var rest = code
+                for (slot, values) in derived {
+                    let choice = rest % (values.count + 1)
+                    rest /= values.count + 1
+                    if choice > 0 { effective[schema.contexts[slot].name] = values[choice - 1] }
+                }
+                return effective
+            }
+        } else {
+            self.derivedContexts = []
+        }
+    }
+
+    /// Whether the context says the request provisions a new account (`operation=provision`).
+    private let provisioning: Bool
+    /// The context slots the caller left empty that `derive` rules may fill, with the values they can take.
+    private let derivedSlots: [(slot: Int, values: [String])]
+    /// The context in force for each combination of derived values (see ``effectiveContext(_:)``); empty when
+    /// there are none or too many to list.
+    private let derivedContexts: [[String: String]]
+
+    /// The context in force after an evaluation: the caller's, with the values derived from the request.
+    private func effectiveContext(_ derived: [String?]) -> [String: String] {
+        guard schema.hasDeriveRules else { return context }
+        if !derivedContexts.isEmpty {
+            var code = 0
+            var scale = 1
+            var listed = true
+            for (slot, values) in derivedSlots {
+                if let value = derived[slot] {
+                    guard let choice = values.firstIndex(of: value) else {
+                        listed = false
+                        break
+                    }
+                    code += (choice + 1) * scale
+                }
+                scale *= values.count + 1
+            }
+            if listed { return derivedContexts[code] }
+        }
+        var effective = context
+        for (slot, value) in derived.enumerated() where slots[slot] == nil {
+            if let value { effective[schema.contexts[slot].name] = value }
+        }
+        return effective
     }
 
     /// Names rejected values in violations, when set.
@@ -165,18 +224,13 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
         var evaluation = Evaluation(
             document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions, messages: messages)
-        evaluation.provisioning = context["operation"] == "provision"
+        evaluation.provisioning = provisioning
         evaluation.subset = subset
         evaluation.fingerprinter = fingerprinter
         if schema.usesDate { evaluation.month = currentMonth }
         evaluation.run()
-        var effective = context
-        if schema.hasDeriveRules {
-            for (slot, value) in evaluation.context.enumerated() where slots[slot] == nil {
-                if let value { effective[schema.contexts[slot].name] = value }
-            }
-        }
         return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: effective, tenderType: tenderType)
+            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations,
+            context: effectiveContext(evaluation.context), tenderType: tenderType)
     }
 }

@@ -54,10 +54,27 @@ final class ConditionProgram: @unchecked Sendable {
         }
     }
 
-    /// The tokens of a condition's pointer.
-    final class TokensBox: Sendable {
+    /// The tokens of a condition's pointer: for each, the table that finds it among member names (as an unmanaged
+    /// reference, kept alive by `tokens`) and its value as an array index (-1 when it is not one).
+    ///
+    /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
+    final class TokensBox: @unchecked Sendable {
         let tokens: [PointerToken]
-        init(_ tokens: [PointerToken]) { self.tokens = tokens }
+        let tables: UnsafeMutableBufferPointer<Unmanaged<KeyTable>>
+        let indices: UnsafeMutableBufferPointer<Int>
+
+        init(_ tokens: [PointerToken]) {
+            self.tokens = tokens
+            tables = .allocate(capacity: tokens.count)
+            _ = tables.initialize(from: tokens.map { Unmanaged.passUnretained($0.table) })
+            indices = .allocate(capacity: tokens.count)
+            _ = indices.initialize(from: tokens.map { $0.index ?? -1 })
+        }
+
+        deinit {
+            tables.deallocate()
+            indices.deallocate()
+        }
     }
 
     /// The instructions of every condition, end to end.

@@ -1,8 +1,8 @@
 /// Finds a field by the raw UTF-8 bytes of a member name, without building a `String`.
 ///
 /// The keys are stored end to end in one byte array. Small tables compare lengths and bytes in a linear scan;
-/// larger ones hash the bytes first.
-struct KeyTable: Sendable {
+/// larger ones hash the bytes first. A class, so that sharing one costs a single reference (or none, unmanaged).
+final class KeyTable: Sendable {
     private let bytes: [UInt8]
     /// Start and length of each key in `bytes`; a `nil` key gets length -1 and never matches.
     private let spans: [(start: Int, length: Int)]

@@ -183,17 +183,16 @@ struct Evaluation {
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
         let attributes = set
-        let name = attributes.name
         if attributes.forbidden {
-            add(field, .forbidden, text(.forbidden, attributes, fallback: attributes.message, .init(name: name)), at: value)
+            add(field, .forbidden, text(.forbidden, attributes, fallback: attributes.message, .init(name: attributes.name)), at: value)
             return
         }
         let kind = nodes[value].kind
         if kind == .null {
             if attributes.required {
-                add(field, .required, text(.required, attributes, variant: "null", .init(name: name)), at: value)
+                add(field, .required, text(.required, attributes, variant: "null", .init(name: attributes.name)), at: value)
             } else if !attributes.nullable {
-                add(field, .null, text(.null, attributes, .init(name: name)), at: value)
+                add(field, .null, text(.null, attributes, .init(name: attributes.name)), at: value)
             }
             return
         }
@@ -203,7 +202,7 @@ struct Evaluation {
                 ? messages.term("kind.fraction", english: "a number with a fraction")
                 : messages.term("kind.\(kind.description)", english: kind.description)
             let expected = messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
-            add(field, .type, text(.type, attributes, .init(name: name, expected: expected, found: found)), at: value)
+            add(field, .type, text(.type, attributes, .init(name: attributes.name, expected: expected, found: found)), at: value)
             return
         }
         switch field.dataType {
@@ -491,18 +490,6 @@ struct Evaluation {
 
     // MARK: - Conditions
 
-    mutating func holds(_ condition: CompiledCondition) -> Bool {
-        switch condition {
-        case .all(let parts): return parts.allSatisfy { holds($0) }
-        case .any(let parts): return parts.contains { holds($0) }
-        case .not(let part): return !holds(part)
-        case .context(let slot, let test): return test.holds(forContext: context[slot])
-        case .tenderType(let test): return test.holds(forContext: tenderType)
-        case .field(let up, let tokens, let test):
-            return test.holds(for: resolve(up: up, tokens: tokens), in: document)
-        }
-    }
-
     /// Whether condition `index` of a flat program holds (the same verdict as ``holds(_:)`` on that condition).
     mutating func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
         var counter = program.starts[index]
@@ -533,7 +520,7 @@ struct Evaluation {
         case .tenderType(let test):
             return test._withUnsafeGuaranteedRef { $0.holds(forContext: tenderType) }
         case .field(let up, let tokens, let test):
-            let value = tokens._withUnsafeGuaranteedRef { resolve(up: up < 0 ? nil : up, tokens: $0.tokens) }
+            let value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
             return test._withUnsafeGuaranteedRef { holds($0, for: value) }
         }
     }
@@ -564,22 +551,22 @@ struct Evaluation {
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    mutating func resolve(up: Int?, tokens: [PointerToken]) -> JSONDocument.Index? {
+    private mutating func resolve(up: Int, tokens: ConditionProgram.TokensBox) -> JSONDocument.Index? {
         var current: JSONDocument.Index
-        if let up {
+        if up >= 0 {
             guard up < containers.count else { return nil }
             current = containers[containers.count - 1 - up]
         } else {
             current = document.root
         }
-        for token in tokens {
+        for offset in tokens.tables.indices {
             switch nodes[current].kind {
             case .object:
                 var next: JSONDocument.Index?
                 var cursor = current + 1
                 let end = Int(nodes[current].end)
                 while cursor < end {
-                    if lookUpKey(at: cursor, in: token.table) != nil {
+                    if tokens.tables[offset]._withUnsafeGuaranteedRef({ lookUpKey(at: cursor, in: $0) }) != nil {
                         next = cursor + 1
                         break
                     }
@@ -588,7 +575,8 @@ struct Evaluation {
                 guard let next else { return nil }
                 current = next
             case .array:
-                guard let position = token.index, position >= 0, position < document.count(of: current) else { return nil }
+                let position = tokens.indices[offset]
+                guard position >= 0, position < document.count(of: current) else { return nil }
                 var elements = document.elements(of: current)
                 for _ in 0..<position { _ = elements.next() }
                 guard let element = elements.next() else { return nil }
