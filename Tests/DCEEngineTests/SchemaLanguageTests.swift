@@ -98,6 +98,96 @@ struct SchemaLanguageTests {
         #expect(try validate(schema, #"{"note": null, "x": "ok"}"#).summary == ["null@/note", "forbidden@/x"])
     }
 
+    /// Conditions run as a flat instruction array in which `all` and `any` skip the rest of their operands once
+    /// decided; random nested conditions must give the same verdicts as a plain recursive reading of them.
+    @Test func nestedConditionsAgreeWithARecursiveReading() throws {
+        indirect enum Condition {
+            case all([Condition]), any([Condition]), not(Condition)
+            case equals(field: String, value: String), oneOf(field: String, values: [String])
+            case present(String), absent(String), context(String)
+
+            var json: String {
+                switch self {
+                case .all(let parts): #"{"all": [\#(parts.map(\.json).joined(separator: ","))]}"#
+                case .any(let parts): #"{"any": [\#(parts.map(\.json).joined(separator: ","))]}"#
+                case .not(let part): #"{"not": \#(part.json)}"#
+                case .equals(let field, let value): #"{"field": "/\#(field)", "equals": "\#(value)"}"#
+                case .oneOf(let field, let values): #"{"field": "/\#(field)", "in": ["\#(values.joined(separator: #"",""#))"]}"#
+                case .present(let field): #"{"field": "/\#(field)", "present": true}"#
+                case .absent(let field): #"{"field": "/\#(field)", "absent": true}"#
+                case .context(let value): #"{"context": "mode", "equals": "\#(value)"}"#
+                }
+            }
+
+            func holds(_ payload: [String: String], mode: String?) -> Bool {
+                switch self {
+                case .all(let parts): parts.allSatisfy { $0.holds(payload, mode: mode) }
+                case .any(let parts): parts.contains { $0.holds(payload, mode: mode) }
+                case .not(let part): !part.holds(payload, mode: mode)
+                case .equals(let field, let value): payload[field] == value
+                case .oneOf(let field, let values): payload[field].map(values.contains) ?? false
+                case .present(let field): payload[field] != nil
+                case .absent(let field): payload[field] == nil
+                case .context(let value): mode == value
+                }
+            }
+        }
+        var random = SeededGenerator(seed: 7)
+        func condition(depth: Int) -> Condition {
+            let field = ["a", "b"].randomElement(using: &random)!
+            let choice = Int.random(in: 0..<(depth < 3 ? 8 : 5), using: &random)
+            switch choice {
+            case 0: return .equals(field: field, value: ["x", "y"].randomElement(using: &random)!)
+            case 1: return .oneOf(field: field, values: Bool.random(using: &random) ? ["x"] : ["x", "y"])
+            case 2: return Bool.random(using: &random) ? .present(field) : .absent(field)
+            case 3: return .context(["on", "off"].randomElement(using: &random)!)
+            case 4: return .equals(field: field, value: "y")
+            case 5: return .all((0..<Int.random(in: 1...3, using: &random)).map { _ in condition(depth: depth + 1) })
+            case 6: return .any((0..<Int.random(in: 1...3, using: &random)).map { _ in condition(depth: depth + 1) })
+            default: return .not(condition(depth: depth + 1))
+            }
+        }
+        let values: [String?] = [nil, "x", "y"]
+        for _ in 0..<40 {
+            let conditions = (0..<3).map { _ in condition(depth: 0) }
+            // Three overrides on one field: the verdict of each shows in its own rule.
+            let schema = #"""
+                {"id": "s", "contexts": {"mode": {"values": ["on", "off"]}},
+                 "fields": [{"key": "a", "dataType": "String"}, {"key": "b", "dataType": "String"},
+                  {"key": "t", "dataType": "String", "overrides": [
+                    {"when": \#(conditions[0].json), "required": true},
+                    {"when": \#(conditions[1].json), "minLength": 5},
+                    {"when": \#(conditions[2].json), "forbidden": true}]}]}
+                """#
+            let validator = try Fixtures.validator(["s": schema])
+            for a in values {
+                for b in values {
+                    for mode in [nil, "on", "off"] {
+                        var payload: [String: String] = [:]
+                        payload["a"] = a
+                        payload["b"] = b
+                        let context = mode.map { ["mode": $0] } ?? [:]
+                        let fields = payload.sorted { $0.key < $1.key }.map { #""\#($0.key)": "\#($0.value)""# }
+                        for target in [nil, "abc"] {
+                            let members = fields + (target.map { [#""t": "\#($0)""#] } ?? [])
+                            let json = "{" + members.joined(separator: ",") + "}"
+                            let report = try validator.validate(json: Array(json.utf8), schema: "s", context: context)
+                            let rules = Set(report.errors.map(\.rule.rawValue))
+                            let forbidden = conditions[2].holds(payload, mode: mode)
+                            let expected: Set<String> =
+                                forbidden
+                                ? (target == nil ? [] : ["forbidden"])
+                                : target == nil
+                                    ? (conditions[0].holds(payload, mode: mode) ? ["required"] : [])
+                                    : (conditions[1].holds(payload, mode: mode) ? ["minLength"] : [])
+                            #expect(rules == expected, "\(json) mode \(mode ?? "none"): \(conditions.map(\.json))")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func contextsCanBeDerivedAndAbsentTested() throws {
         let schema = #"""
             {"id": "s", "contexts": {"addressUse": {"values": ["billing", "profile"],
@@ -174,5 +264,20 @@ struct SchemaLanguageTests {
         #expect(report?.summary == ["regexLimit@/v"])
         #expect(try validate(schema, #"{"v": "aaaa"}"#).valid)
         #expect(elapsed < .seconds(10))  // a bound only a hang would cross, not a speed target
+    }
+}
+
+/// SplitMix64: a seeded generator, so that a failing random case is the same case on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
