@@ -82,8 +82,8 @@ struct PropertyTests {
     }
 }
 
-/// A small deterministic generator for building values from one seed.
-struct SplitMix {
+/// A small deterministic generator for building values from one seed (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -132,7 +132,7 @@ struct SchemaLanguageTests {
                 }
             }
         }
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix(state: 7)
         func condition(depth: Int) -> Condition {
             let field = ["a", "b"].randomElement(using: &random)!
             let choice = Int.random(in: 0..<(depth < 3 ? 8 : 5), using: &random)
@@ -267,17 +267,3 @@ struct SchemaLanguageTests {
     }
 }
 
-/// SplitMix64: a seeded generator, so that a failing random case is the same case on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
