@@ -33,9 +33,7 @@ final class CompiledField: @unchecked Sendable {
     let variants: [AttributeSet]
     /// The base attributes, shared.
     let baseSet: AttributeSet
-    /// The conditions of `overrides`, in order, kept apart so that evaluating them copies no patch.
-    let overrideConditions: [CompiledCondition]
-    /// The same conditions as one flat program, for evaluation.
+    /// The conditions of `overrides`, in order, as one flat program: evaluating them copies no patch or condition.
     let overrideProgram: ConditionProgram
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
@@ -64,7 +62,6 @@ final class CompiledField: @unchecked Sendable {
         self.fields = fields
         self.keyTable = KeyTable(keys: fields.map(\.key))
         self.baseSet = AttributeSet(base)
-        self.overrideConditions = overrides.map(\.condition)
         self.overrideProgram = ConditionProgram(overrides.map(\.condition))
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in

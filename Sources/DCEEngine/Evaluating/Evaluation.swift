@@ -152,12 +152,7 @@ struct Evaluation {
     /// The attributes in force for a field: the base, then every override whose condition holds, in order.
     mutating func attributes(of field: CompiledField) -> AttributeSet {
         guard !field.overrides.isEmpty else { return field.baseSet }
-        if !field.variants.isEmpty {
-            var mask = 0
-            let program = field.overrideProgram
-            for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
-            return field.variants[mask]
-        }
+        if !field.variants.isEmpty { return field.variants[overrideMask(of: field)] }
         var attributes = field.base
         for (index, override) in field.overrides.enumerated() where holds(field.overrideProgram, index) {
             attributes = attributes.applying(override.patch)
@@ -171,13 +166,18 @@ struct Evaluation {
         if field.overrideProgram.count == 0 {
             field.baseRef._withUnsafeGuaranteedRef { body(&self, $0) }
         } else if field.variantRefs.count > 0 {
-            var mask = 0
-            let program = field.overrideProgram
-            for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
-            field.variantRefs[mask]._withUnsafeGuaranteedRef { body(&self, $0) }
+            field.variantRefs[overrideMask(of: field)]._withUnsafeGuaranteedRef { body(&self, $0) }
         } else {
             body(&self, attributes(of: field))
         }
+    }
+
+    /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
+    private mutating func overrideMask(of field: CompiledField) -> Int {
+        var mask = 0
+        let program = field.overrideProgram
+        for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
+        return mask
     }
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
