@@ -38,48 +38,38 @@ public struct ReportWriter {
     ///
     /// - Parameter payload: The payload report.
     public mutating func add(_ payload: PayloadReport) {
-        add(payload, fragment: Self.fragment(for: payload, format: format, options: options))
+        var batch = ReportBatch(format: format, options: options)
+        batch.add(payload)
+        add(batch)
     }
 
-    /// Adds a payload whose part of the report was rendered beforehand, perhaps on another thread, by
-    /// ``fragment(for:format:options:)``; only the separators and counts are done here, in order.
+    /// Adds payloads rendered beforehand, perhaps on another thread; only the separators, the JUnit test suites
+    /// (numbered in the order of the run) and the counts are done here.
     ///
-    /// - Parameters:
-    ///   - payload: The payload report.
-    ///   - fragment: Its rendered part of the report; `nil` for JUnit, whose ids follow the order of the run.
-    public mutating func add(_ payload: PayloadReport, fragment: String?) {
+    /// - Parameter batch: Payloads rendered with this writer's format and options.
+    public mutating func add(_ batch: ReportBatch) {
+        precondition(batch.format == format, "a \(batch.format) batch added to a \(format) report")
         if !started { begin() }
-        let fragment = fragment ?? JUnitRenderer().testsuite(for: payload, id: payloadCount, schema: schema, options: options)
         switch format {
         case .json, .sarif:
-            if !fragment.isEmpty {
+            if batch.hasFragment {
                 if emittedFragment { emit(",") }
-                emit(fragment)
+                emit(batch.rendered)
                 emittedFragment = true
             }
-        case .text, .junit, .github:
-            if !fragment.isEmpty { emit(fragment) }
+        case .text, .github:
+            if batch.payloads > 0 {
+                let text = batch.rendered
+                if !text.isEmpty { emit(text) }
+            }
+        case .junit:
+            for (offset, payload) in batch.ordered.enumerated() {
+                emit(JUnitRenderer().testsuite(for: payload, id: payloadCount + offset, schema: schema, options: options))
+            }
         }
-        payloadCount += 1
-        if !payload.valid { invalidCount += 1 }
-        errorCount += payload.errors.count
-    }
-
-    /// One payload's part of a report, independent of the other payloads, so that it can be rendered on any thread.
-    ///
-    /// - Parameters:
-    ///   - payload: The payload report.
-    ///   - format: The report format.
-    ///   - options: Rendering options.
-    /// - Returns: The text to pass to ``add(_:fragment:)``; `nil` for JUnit, which numbers its test suites in order.
-    public static func fragment(for payload: PayloadReport, format: ReportFormat, options: ReportOptions) -> String? {
-        switch format {
-        case .text: TextRenderer(color: options.color).lines(for: payload)
-        case .json: JSONRenderer().payload(payload)
-        case .junit: nil
-        case .sarif: payload.errors.map { SARIFRenderer().result(for: $0, in: payload) }.joined(separator: ",")
-        case .github: GitHubRenderer().commands(for: payload)
-        }
+        payloadCount += batch.payloads
+        invalidCount += batch.invalid
+        errorCount += batch.errors
     }
 
     /// Closes the report (the summary line, or the closing brackets and tags).

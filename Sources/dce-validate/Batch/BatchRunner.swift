@@ -12,13 +12,37 @@ struct BatchRunner {
     var schema: String { prepared.schema.id }
 
     enum Outcome: Sendable {
-        /// A verdict and its part of each report, rendered by the worker that validated it (`nil` for the formats
-        /// that are rendered in order, by the writer).
-        case report(PayloadReport, [String?])
+        /// The verdicts of one work item, rendered by the worker that validated them.
+        case rendered(Piece)
         case unreadable(String)
     }
 
-    /// What a worker needs to render a payload's part of each report.
+    /// The payloads of one work item: their part of each report and what the summary needs of them.
+    struct Piece: Sendable {
+        /// One batch per report target, in the order of the targets.
+        var batches: [ReportBatch]
+        var payloads = 0
+        var invalid = 0
+        var errors = 0
+        /// The item's first violations, as many as the summary may still need.
+        var firstErrors: [(file: String, violation: Violation)] = []
+
+        init(rendering: Rendering) {
+            batches = zip(rendering.formats, rendering.options).map { ReportBatch(format: $0, options: $1) }
+        }
+
+        mutating func add(_ payload: PayloadReport) {
+            payloads += 1
+            errors += payload.errors.count
+            if !payload.valid { invalid += 1 }
+            for violation in payload.errors.prefix(Summary.firstErrorLimit - firstErrors.count) {
+                firstErrors.append((payload.name, violation))
+            }
+            for index in batches.indices { batches[index].add(payload) }
+        }
+    }
+
+    /// What a worker needs to render payloads' parts of each report.
     struct Rendering: Sendable {
         var formats: [ReportFormat]
         var options: [ReportOptions]
@@ -31,6 +55,7 @@ struct BatchRunner {
         var errors = 0
         var unreadable = 0
         /// The first violations, for a GitHub step summary.
+        static let firstErrorLimit = 50
         var firstErrors: [(file: String, violation: Violation)] = []
     }
 
@@ -51,20 +76,18 @@ struct BatchRunner {
         var weight = 0
         chunk.reserveCapacity(chunkSize)
 
-        func emit(_ results: [[Outcome]]) {
-            for outcome in results.joined() {
+        func emit(_ results: [Outcome]) {
+            for outcome in results {
                 switch outcome {
                 case .unreadable(let message):
                     summary.unreadable += 1
                     Diagnostics.error(message)
-                case .report(let payload, let fragments):
-                    summary.payloads += 1
-                    summary.errors += payload.errors.count
-                    if !payload.valid { summary.invalid += 1 }
-                    for violation in payload.errors where summary.firstErrors.count < 50 {
-                        summary.firstErrors.append((payload.name, violation))
-                    }
-                    for index in writers.indices { writers[index].add(payload, fragment: fragments[index]) }
+                case .rendered(let piece):
+                    summary.payloads += piece.payloads
+                    summary.errors += piece.errors
+                    summary.invalid += piece.invalid
+                    summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
+                    for index in writers.indices { writers[index].add(piece.batches[index]) }
                 }
             }
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
@@ -89,74 +112,59 @@ struct BatchRunner {
         return summary
     }
 
-    /// The outcomes of each item, in order.
-    private func validate(_ items: [WorkItem], rendering: Rendering) -> [[Outcome]] {
+    /// The outcome of each item, in order.
+    private func validate(_ items: [WorkItem], rendering: Rendering) -> [Outcome] {
         guard !items.isEmpty else { return [] }
-        if jobs == 1 { return items.map { outcomes(for: $0, rendering: rendering) } }
-        var results = [[Outcome]](repeating: [], count: items.count)
-        results.withUnsafeMutableBufferPointer { buffer in
+        if jobs == 1 { return items.map { outcome(for: $0, rendering: rendering) } }
+        return [Outcome](unsafeUninitializedCapacity: items.count) { buffer, initialized in
             let slots = ResultSlots(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                (slots.base + index).pointee = self.outcomes(for: items[index], rendering: rendering)
+                (slots.base + index).initialize(to: self.outcome(for: items[index], rendering: rendering))
             }
+            initialized = items.count
         }
-        return results
     }
 
     /// Validates and renders the payloads of one item: one for a file or a record, every non-blank line for a block.
-    private func outcomes(for item: WorkItem, rendering: Rendering) -> [Outcome] {
-        guard case .block(let file, let firstLine, let bytes) = item else { return [outcome(for: item, rendering: rendering)] }
-        var results: [Outcome] = []
-        var line = firstLine
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            var recordEnd = end
-            if recordEnd > start && bytes[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
-            if bytes[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                let record = WorkItem.record(file: file, line: line, bytes: Array(bytes[start..<recordEnd]))
-                results.append(outcome(for: record, rendering: rendering))
-            }
-            line += 1
-            start = end + 1
-        }
-        return results
-    }
-
     private func outcome(for item: WorkItem, rendering: Rendering) -> Outcome {
-        let file: String
-        let line: Int?
-        let bytes: [UInt8]
+        var piece = Piece(rendering: rendering)
         switch item {
-        case .unreadable(let message): return .unreadable(message)
-        case .block: return .unreadable("internal error: a block reached outcome(for:)")
+        case .unreadable(let message):
+            return .unreadable(message)
         case .file(let path):
             do {
-                bytes = try PayloadFile.read(path)
+                piece.add(PayloadReport(file: path, report: validate(try PayloadFile.read(path))))
             } catch {
                 return .unreadable("\(error)")
             }
-            file = path
-            line = nil
-        case .record(let path, let recordLine, let recordBytes):
-            file = path
-            line = recordLine
-            bytes = recordBytes
+        case .record(let file, let line, let bytes):
+            piece.add(PayloadReport(file: file, line: line, report: validate(bytes)))
+        case .block(let file, var line, let bytes):
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                var recordEnd = end
+                if recordEnd > start && bytes[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
+                if bytes[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
+                    piece.add(PayloadReport(file: file, line: line, report: validate(Array(bytes[start..<recordEnd]))))
+                }
+                line += 1
+                start = end + 1
+            }
         }
-        let report = original.map { prepared.validate(json: bytes, original: $0) } ?? prepared.validate(json: bytes)
-        let payload = PayloadReport(file: file, line: line, report: report)
-        let fragments = rendering.formats.indices.map { target in
-            ReportWriter.fragment(for: payload, format: rendering.formats[target], options: rendering.options[target])
-        }
-        return .report(payload, fragments)
+        return .rendered(piece)
+    }
+
+    private func validate(_ bytes: [UInt8]) -> ValidationReport {
+        original.map { prepared.validate(json: bytes, original: $0) } ?? prepared.validate(json: bytes)
     }
 }
 
 /// The result buffer of one chunk, shared by the workers of `concurrentPerform`.
 ///
-/// `@unchecked Sendable`: each iteration writes only its own slot, the buffer outlives the call, and
+/// `@unchecked Sendable`: each iteration initializes only its own slot, the buffer outlives the call, and
 /// `concurrentPerform` returns only after every iteration has finished, so no slot is read while it is written.
 private struct ResultSlots: @unchecked Sendable {
-    let base: UnsafeMutablePointer<[BatchRunner.Outcome]>
+    let base: UnsafeMutablePointer<BatchRunner.Outcome>
 }

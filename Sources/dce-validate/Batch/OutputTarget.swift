@@ -40,7 +40,10 @@ final class OutputTarget {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        buffer.withUnsafeMutableBytes { bytes in
+            // The bytes are written before `buffer` changes again, so Data need not copy them.
+            handle.write(Data(bytesNoCopy: bytes.baseAddress!, count: bytes.count, deallocator: .none))
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -41,11 +41,9 @@ struct PayloadInputs: Sequence {
 
         mutating func next() -> WorkItem? {
             while true {
-                if var reader = stream {
-                    if let item = reader.next() {
-                        stream = reader
-                        return item
-                    }
+                if stream != nil {
+                    // Mutated in place: a copy would share, then copy, the reader's megabyte buffer.
+                    if let item = stream!.next() { return item }
                     stream = nil
                 }
                 if !pendingFiles.isEmpty {

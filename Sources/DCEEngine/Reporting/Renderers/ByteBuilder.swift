@@ -14,11 +14,19 @@ struct ByteBuilder {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends a number in decimal, without making a string of it.
     mutating func append(_ number: Int) {
-        if number >= 0 && number < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(number))
-        } else {
-            append(String(number))
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
     }
 

@@ -1,7 +1,6 @@
 /// Renders the JSON document of the `dce-validate --format json` contract, one payload at a time.
 struct JSONRenderer {
-    func payload(_ payload: PayloadReport) -> String {
-        var output = ByteBuilder(capacity: 64 + payload.errors.count * 160)
+    func append(_ payload: PayloadReport, to output: inout ByteBuilder) {
         output.append("{\"file\":")
         output.appendJSONString(payload.file)
         if let line = payload.line {
@@ -40,6 +39,5 @@ struct JSONRenderer {
             output.append("]")
         }
         output.append("}")
-        return output.string
     }
 }

@@ -1,0 +1,65 @@
+/// Several payloads' parts of one report, rendered together on any thread and handed to a ``ReportWriter`` in one
+/// step, so that a run on many cores does only the ordering on the writer's thread.
+///
+/// ```swift
+/// var batch = ReportBatch(format: .json)
+/// for payload in payloads { batch.add(payload) }  // on a worker
+/// writer.add(batch)                               // in input order, on the writer's thread
+/// ```
+public struct ReportBatch: Sendable {
+    /// The format the payloads are rendered in.
+    public let format: ReportFormat
+    private let options: ReportOptions
+    /// The rendered parts, separated as the format requires.
+    private var text = ByteBuilder(capacity: 0)
+    /// Whether `text` holds at least one JSON payload or SARIF result (the writer puts a comma before the batch).
+    private(set) var hasFragment = false
+    /// JUnit numbers its test suites in the order of the whole run, so its payloads are rendered by the writer.
+    private(set) var ordered: [PayloadReport] = []
+    /// How many payloads the batch holds.
+    public private(set) var payloads = 0
+    /// How many of them are invalid.
+    public private(set) var invalid = 0
+    /// How many violations they have in all.
+    public private(set) var errors = 0
+
+    /// Creates an empty batch.
+    ///
+    /// - Parameters:
+    ///   - format: The report format.
+    ///   - options: Rendering options: those of the writer the batch is added to.
+    public init(format: ReportFormat, options: ReportOptions = ReportOptions()) {
+        self.format = format
+        self.options = options
+    }
+
+    /// Renders one payload's part of the report at the end of the batch.
+    ///
+    /// - Parameter payload: The payload report.
+    public mutating func add(_ payload: PayloadReport) {
+        payloads += 1
+        if !payload.valid { invalid += 1 }
+        errors += payload.errors.count
+        switch format {
+        case .json:
+            if hasFragment { text.append(",") }
+            JSONRenderer().append(payload, to: &text)
+            hasFragment = true
+        case .sarif:
+            for error in payload.errors {
+                if hasFragment { text.append(",") }
+                text.append(SARIFRenderer().result(for: error, in: payload))
+                hasFragment = true
+            }
+        case .text:
+            text.append(TextRenderer(color: options.color).lines(for: payload))
+        case .github:
+            text.append(GitHubRenderer().commands(for: payload))
+        case .junit:
+            ordered.append(payload)
+        }
+    }
+
+    /// The rendered text; empty for JUnit.
+    var rendered: String { text.string }
+}
