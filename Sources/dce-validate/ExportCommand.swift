@@ -49,8 +49,12 @@ struct ExportCommand: ParsableCommand {
             throw ExitStatus.failure
         }
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(export.json.utf8)) else {
-                Diagnostics.error("cannot write the export to '\(output)'")
+            switch OutputFile.create(output) {
+            case .success(let handle):
+                handle.write(Data(export.json.utf8))
+                try? handle.close()
+            case .failure(let reason):
+                Diagnostics.error("cannot write the export to '\(output)': \(reason)")
                 throw ExitStatus.failure
             }
         } else {

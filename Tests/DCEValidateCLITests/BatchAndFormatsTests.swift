@@ -106,6 +106,30 @@ import Testing
         #expect(((records[0]["errors"] as? [[String: Any]])?.first?["message"] as? String)?.contains("limit is 16777216") == true)
     }
 
+    /// Reports and exports are written into the file named, as a shell's `>` does: a symbolic link keeps pointing
+    /// at its file (and, run as root, `--output /dev/null` leaves the device a device).
+    @Test func anOutputThroughASymbolicLinkWritesTheLinkedFile() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manager = FileManager.default
+        for (index, arguments) in [
+            ["Examples/card-create", "--schema", "card-create", "--format", "json", "--output"],
+            ["export", "--schema", "card-create", "--to", "json-schema", "--output"],
+        ].enumerated() {
+            let target = directory.appendingPathComponent("target-\(index).json")
+            let link = directory.appendingPathComponent("link-\(index).json")
+            try Data("stale".utf8).write(to: target)
+            try manager.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+            let result = try CLI.run(arguments + [link.path])
+            #expect(result.err.isEmpty, "\(result.err)")
+            #expect(try manager.destinationOfSymbolicLink(atPath: link.path) == target.path)
+            #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
+        }
+        let unwritable = try CLI.run(["Examples/card-create", "--schema", "card-create", "--format", "json", "--output", directory.appendingPathComponent("no/such/dir.json").path])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.err.contains("cannot write the json report to '\(directory.path)/no/such/dir.json': No such file or directory"))
+    }
+
     @Test func severalReportsInOneRunAndEachValidatesAgainstItsSchema() throws {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -17,10 +17,10 @@ final class OutputTarget {
         self.format = format
         self.path = path
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw DiagnosticError("cannot write the \(format.rawValue) report to '\(path)'")
+            switch OutputFile.create(path) {
+            case .success(let handle): self.handle = handle
+            case .failure(let reason): throw DiagnosticError("cannot write the \(format.rawValue) report to '\(path)': \(reason)")
             }
-            self.handle = handle
         } else {
             self.handle = .standardOutput
         }
