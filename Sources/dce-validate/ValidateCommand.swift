@@ -2,6 +2,11 @@ public import ArgumentParser
 import DCEEngine
 import DCECrypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -134,13 +139,14 @@ struct ValidateCommand: ParsableCommand {
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
 
-    /// Now in UTC as `YYYY-MM-DDThh:mm:ss`, the form the JUnit XSD accepts.
-    static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: Date())
+    /// Now in UTC as `YYYY-MM-DDThh:mm:ss`, the form the JUnit XSD accepts. Formatted from the C library's broken-
+    /// down time: a `DateFormatter` would load ICU's data, a millisecond of every run's start.
+    static func timestamp(_ now: time_t = time(nil)) -> String {
+        var seconds = now
+        var utc = tm()
+        gmtime_r(&seconds, &utc)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(utc.tm_year + 1900)-\(two(utc.tm_mon + 1))-\(two(utc.tm_mday))T\(two(utc.tm_hour)):\(two(utc.tm_min)):\(two(utc.tm_sec))"
     }
 }
 

@@ -10,10 +10,9 @@ public enum SchemaSource: Sendable {
     /// Schema documents by id, as UTF-8 JSON.
     case documents([String: [UInt8]])
 
-    /// The bundled schemas' directory.
-    static var bundledDirectory: URL? {
-        Bundle.module.url(forResource: "Schemas", withExtension: nil)
-    }
+    /// The bundled schemas' directory, looked up once: on Linux each lookup lists the bundle's directories, which
+    /// cost milliseconds per schema read at start-up.
+    static let bundledDirectory: URL? = Bundle.module.url(forResource: "Schemas", withExtension: nil)
 
     /// How diagnostics name the source: the directory's path, or what it is.
     var displayName: String {

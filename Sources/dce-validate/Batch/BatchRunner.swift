@@ -140,10 +140,9 @@ struct BatchRunner {
         case .record(let file, let line, let bytes):
             piece.add(PayloadReport(file: file, line: line, report: validate(bytes)))
         case .block(let file, var line, let bytes):
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
                 var recordEnd = end
                 if recordEnd > start && bytes[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
                 if bytes[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {

@@ -10,7 +10,7 @@ enum WorkItem: Sendable {
     case file(String)
     case record(file: String, line: Int, bytes: [UInt8])
     /// Complete lines of an NDJSON stream, the first being line `firstLine` of the file.
-    case block(file: String, firstLine: Int, bytes: [UInt8])
+    case block(file: String, firstLine: Int, bytes: ArraySlice<UInt8>)
     case unreadable(String)
 
     /// Roughly how many payloads the item holds, to size the chunks handed to the workers.
