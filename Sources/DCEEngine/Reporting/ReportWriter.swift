@@ -46,7 +46,7 @@ public struct ReportWriter {
     /// Adds payloads rendered beforehand, perhaps on another thread; only the separators, the JUnit test suites
     /// (numbered in the order of the run) and the counts are done here.
     ///
-    /// - Parameter batch: Payloads rendered with this writer's format and options.
+    /// - Parameter batch: Payloads rendered with this writer's format and options; a batch of another format traps.
     public mutating func add(_ batch: ReportBatch) {
         precondition(batch.format == format, "a \(batch.format) batch added to a \(format) report")
         if !started { begin() }

@@ -54,8 +54,9 @@ struct BatchRunner {
         var invalid = 0
         var errors = 0
         var unreadable = 0
-        /// The first violations, for a GitHub step summary.
+        /// How many violations the step summary lists.
         static let firstErrorLimit = 50
+        /// The first violations, for a GitHub step summary.
         var firstErrors: [(file: String, violation: Violation)] = []
     }
 
