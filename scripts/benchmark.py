@@ -116,6 +116,8 @@ def main():
             met=(per_one / per_all >= 1.8) if schema == "card-create" else None)
         row(f"{schema}: parsed payload, all errors (Swift API)", api["parsedNs"], ref_all, target="<= 500 ns" if schema == "card-create" else None,
             met=(api["parsedNs"] <= 500) if schema == "card-create" else None)
+        row(f"{schema}:   of which a valid payload", api["validNs"])
+        row(f"{schema}:   of which an invalid payload ({api['errorsPerInvalid']:.2f} errors)", api["invalidNs"])
         row(f"{schema}: parse + validate (Swift API)", api["parseAndValidateNs"], ref_e2e)
         row(f"{schema}: jsonschema-rs, parsed, valid/invalid only", None, ref_valid)
 

@@ -96,7 +96,9 @@ final class CompiledField: @unchecked Sendable {
 
 /// An immutable, shared set of attributes: passing one around costs a reference count, and reading an attribute
 /// is a load, where copying a ``CompiledAttributes`` out of a box would retain every string and array in it.
-final class AttributeSet: Sendable {
+///
+/// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
+final class AttributeSet: @unchecked Sendable {
     let name: String
     let required: Bool
     let forbidden: Bool
@@ -114,8 +116,11 @@ final class AttributeSet: Sendable {
     let messages: FieldMessages?
     /// Whether any validation has a regex (so evaluation knows it needs match data).
     let hasPatterns: Bool
-    /// `validations` without their messages, for the hot path: reading one costs no reference count.
-    let stringChecks: ContiguousArray<StringCheck>
+    /// `validations` without their messages, for the hot path: in a buffer this set owns, so that reading them
+    /// takes no reference count (an array read from a class is retained and released around every use).
+    let stringChecks: UnsafeMutableBufferPointer<StringCheck>
+    /// `formats`, in a buffer this set owns, for the same reason.
+    let formatList: UnsafeMutableBufferPointer<Format>
 
     init(_ value: CompiledAttributes) {
         name = value.name
@@ -134,7 +139,15 @@ final class AttributeSet: Sendable {
         message = value.message
         messages = value.messages
         hasPatterns = value.validations.contains { $0.pattern != nil }
-        stringChecks = ContiguousArray(value.validations.map(StringCheck.init))
+        stringChecks = .allocate(capacity: value.validations.count)
+        _ = stringChecks.initialize(from: value.validations.map(StringCheck.init))
+        formatList = .allocate(capacity: value.formats.count)
+        _ = formatList.initialize(from: value.formats)
+    }
+
+    deinit {
+        stringChecks.deallocate()
+        formatList.deallocate()
     }
 }
 

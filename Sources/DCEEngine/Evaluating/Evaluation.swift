@@ -25,28 +25,27 @@ struct Evaluation {
     var fingerprinter: (any ValueFingerprinter)?
     /// Whether the walk is outside every selected field (only while a subset is set).
     private var selecting = false
+    /// The last pointer from the root a condition followed (its tokens' box), and where it led.
+    private var lastResolved: (tokens: UnsafeMutableRawPointer?, value: JSONDocument.Index?) = (nil, nil)
+    /// Whether the document is one line of ASCII (see ``position(of:)``), once known.
+    private var singleLineASCII: Bool?
+    /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
+    private var located = SourcePosition(line: 1, column: 1, offset: 0)
     private(set) var violations: [Violation] = []
-    /// The objects and arrays enclosing the value being checked, innermost last (relative pointers start here).
-    private var containers: [JSONDocument.Index] = []
-    /// The escaped pointer tokens of the value being checked.
-    private var path: [PathToken] = []
-    /// Scratch space for `checkObject`: each object in progress holds one slot per field (the member's node, or -1).
-    private var found: [Int] = []
-    /// Scratch space for `checkString`: the rules a string broke, with which check (see ``StringFailure``).
-    private var failures: [(ViolationCode, Int)] = []
+    /// The path and container stacks and other working storage, borrowed from the thread while ``run()`` or
+    /// ``check(_:of:)`` runs (see ``EvaluationScratch``).
+    private var work = EvaluationScratch()
     /// The document's nodes and bytes, valid while ``run()`` runs: reading through them costs no reference count.
     private var nodes = UnsafeBufferPointer<JSONDocument.Node>(start: nil, count: 0)
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
     /// missing (only pushed to report it).
-    private enum PathToken {
+    enum PathToken {
         case member(JSONDocument.Index)
         case index(Int)
         case missing(Unmanaged<CompiledField>)
     }
-    /// Match data for this evaluation's regex matches, created on first use.
-    private var scratch: MatchScratch?
 
     init(
         document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool,
@@ -58,10 +57,6 @@ struct Evaluation {
         self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
         self.tenderType = tenderType
         self.positions = positions
-        containers.reserveCapacity(16)
-        path.reserveCapacity(16)
-        found.reserveCapacity(64)
-        failures.reserveCapacity(8)
     }
 
     /// Checks the whole request.
@@ -77,6 +72,7 @@ struct Evaluation {
     /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document.
     private mutating func withDocument(_ body: (inout Evaluation) -> Void) {
         let document = document
+        work = EvaluationScratch.take()
         document.nodes.withUnsafeBufferPointer { nodes in
             document.bytes.withUnsafeBufferPointer { bytes in
                 self.nodes = nodes
@@ -86,6 +82,7 @@ struct Evaluation {
         }
         nodes = UnsafeBufferPointer(start: nil, count: 0)
         bytes = UnsafeBufferPointer(start: nil, count: 0)
+        work.giveBack()
     }
 
     private mutating func evaluate() {
@@ -104,16 +101,16 @@ struct Evaluation {
         guard let subset else { return }
         switch (document.kind(of: value), field.dataType) {
         case (.object, .object):
-            containers.append(value)
+            work.containers.append(value)
             checkObject(value, of: field)
-            containers.removeLast()
+            work.containers.removeLast()
         case (.array, .array):
             guard let items = field.items else { return }
             let id = ObjectIdentifier(items)
             guard subset.selected.contains(id) || subset.enclosing.contains(id) else { return }
-            containers.append(value)
+            work.containers.append(value)
             for (offset, element) in document.elements(of: value).enumerated() {
-                path.append(.index(offset))
+                work.path.append(.index(offset))
                 if subset.selected.contains(id) {
                     selecting = false
                     checkValue(element, of: items, attributes: attributes(of: items))
@@ -121,9 +118,9 @@ struct Evaluation {
                 } else {
                     walkThrough(element, of: items)
                 }
-                path.removeLast()
+                work.path.removeLast()
             }
-            containers.removeLast()
+            work.containers.removeLast()
         default:
             break
         }
@@ -132,8 +129,8 @@ struct Evaluation {
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
     mutating func deriveContexts() {
         guard schema.hasDeriveRules else { return }
-        containers.append(document.root)
-        defer { containers.removeAll(keepingCapacity: true) }
+        work.containers.append(document.root)
+        defer { work.containers.removeAll(keepingCapacity: true) }
         let program = schema.deriveProgram
         var index = 0  // the rules of all contexts are numbered in order in `program`
         for (slot, definition) in schema.contexts.enumerated() {
@@ -214,13 +211,13 @@ struct Evaluation {
             checkEnum(value, field: field, attributes: set)
         case .object:
             checkEnum(value, field: field, attributes: set)
-            containers.append(value)
+            work.containers.append(value)
             checkObject(value, of: field)
-            containers.removeLast()
+            work.containers.removeLast()
         case .array:
-            containers.append(value)
+            work.containers.append(value)
             checkArray(value, of: field, attributes: set)
-            containers.removeLast()
+            work.containers.removeLast()
         }
     }
 
@@ -252,7 +249,7 @@ struct Evaluation {
             length = checkStringBytes(UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))]), field: field, attributes: set)
         }
         if set.enumValues != nil { checkEnum(value, field: field, attributes: set) }
-        if !failures.isEmpty { reportStringFailures(value, field: field, attributes: set, length: length) }
+        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: set, length: length) }
     }
 
     /// The string checks on a value's bytes: records the failed rules in `failures` and returns the length in code
@@ -260,31 +257,31 @@ struct Evaluation {
     private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: CompiledField, attributes: AttributeSet) -> Int {
         var length = 0
         for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
-        if let min = attributes.minLength, length < min { failures.append((.minLength, StringFailure.attribute)) }
-        if let max = attributes.maxLength, length > max { failures.append((.maxLength, StringFailure.attribute)) }
-        if field.dataType == .date, !Format.isDate(bytes) { failures.append((.format, StringFailure.date)) }
-        if field.dataType == .dateTime, !Format.isDateTime(bytes) { failures.append((.format, StringFailure.dateTime)) }
-        let formats = attributes.formats
+        if let min = attributes.minLength, length < min { work.failures.append((.minLength, StringFailure.attribute)) }
+        if let max = attributes.maxLength, length > max { work.failures.append((.maxLength, StringFailure.attribute)) }
+        if field.dataType == .date, !Format.isDate(bytes) { work.failures.append((.format, StringFailure.date)) }
+        if field.dataType == .dateTime, !Format.isDateTime(bytes) { work.failures.append((.format, StringFailure.dateTime)) }
+        let formats = attributes.formatList
         if !formats.isEmpty {
             var accepted = false
             for format in formats where format.accepts(bytes, month: month) {
                 accepted = true
                 break
             }
-            if !accepted { failures.append((.format, StringFailure.attribute)) }
+            if !accepted { work.failures.append((.format, StringFailure.attribute)) }
         }
         let checks = attributes.stringChecks
         let scratch = attributes.hasPatterns ? matchScratch() : nil
         for offset in checks.indices {
             let check = checks[offset]
-            if check.minLength >= 0, length < check.minLength { failures.append((.minLength, offset)) }
-            if check.maxLength >= 0, length > check.maxLength { failures.append((.maxLength, offset)) }
+            if check.minLength >= 0, length < check.minLength { work.failures.append((.minLength, offset)) }
+            if check.maxLength >= 0, length > check.maxLength { work.failures.append((.maxLength, offset)) }
             guard let pattern = check.pattern, let scratch else { continue }
             let outcome = pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) }
             switch outcome {
             case .match: break
-            case .noMatch: failures.append((.regex, offset))
-            case .limitExceeded, .error(_): failures.append((.regexLimit, offset))
+            case .noMatch: work.failures.append((.regex, offset))
+            case .limitExceeded, .error(_): work.failures.append((.regexLimit, offset))
             }
         }
         return length
@@ -304,13 +301,13 @@ struct Evaluation {
     private mutating func reportStringFailures(
         _ value: JSONDocument.Index, field: CompiledField, attributes: AttributeSet, length: Int
     ) {
-        let recorded = failures
-        failures.removeAll(keepingCapacity: true)
+        defer { work.failures.removeAll(keepingCapacity: true) }
         let name = attributes.name
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
         let count = field.sensitivity.isEmpty ? "\(length)" : nil
         let variant = count == nil ? nil : "count"
-        for (code, detail) in recorded {
+        for failure in work.failures.indices {
+            let (code, detail) = work.failures[failure]
             let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
             let message: String
             switch code {
@@ -371,10 +368,16 @@ struct Evaluation {
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
-        let fields = field.fields
-        let base = found.count
-        found.append(contentsOf: repeatElement(-1, count: fields.count))
-        defer { found.removeLast(fields.count) }
+        // One slot per field, on the stack: the node of the member's value, or -1 while none is found.
+        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: field.childRefs.count) { found in
+            found.initialize(repeating: -1)
+            checkObject(object, of: field, found: found)
+        }
+    }
+
+    private mutating func checkObject(
+        _ object: JSONDocument.Index, of field: CompiledField, found: UnsafeMutableBufferPointer<JSONDocument.Index>
+    ) {
         var unknownSeen: Set<String>?
         var cursor = object + 1
         let end = Int(nodes[object].end)
@@ -383,37 +386,37 @@ struct Evaluation {
             let valueIndex = cursor + 1
             cursor = Int(nodes[valueIndex].end)
             if let offset = lookUpKey(at: keyIndex, in: field.keyTable) {
-                if found[base + offset] >= 0 {
-                    let child = fields[offset]
-                    path.append(.member(keyIndex))
+                if found[offset] >= 0 {
+                    let child = field.fields[offset]
+                    work.path.append(.member(keyIndex))
                     add(child, .duplicateKey, text(.duplicateKey, nil, .init(name: child.base.name)), at: keyIndex)
-                    path.removeLast()
+                    work.path.removeLast()
                 } else {
-                    found[base + offset] = valueIndex
+                    found[offset] = valueIndex
                 }
                 continue
             }
             if selecting { continue }  // a member outside the selected fields is not this step's concern
             let key = document.string(at: keyIndex)
-            path.append(.member(keyIndex))
+            work.path.append(.member(keyIndex))
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
                 add(key: key, .duplicateKey, text(.duplicateKey, nil, variant: "unknown", .init(key: key)), at: keyIndex)
             } else if !field.additionalFields {
-                let suggestion = Suggestion.closest(to: key, in: fields.compactMap(\.key))
+                let suggestion = Suggestion.closest(to: key, in: field.fields.compactMap(\.key))
                 let message = text(
                     .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
                     .init(name: field.base.name, key: key, suggestion: suggestion))
                 add(key: key, .unknownField, message, at: keyIndex)
             }
-            path.removeLast()
+            work.path.removeLast()
         }
         let children = field.childRefs
         for offset in children.indices {
             if selecting {
-                children[offset]._withUnsafeGuaranteedRef { walkMember($0, value: found[base + offset], in: object) }
+                children[offset]._withUnsafeGuaranteedRef { walkMember($0, value: found[offset], in: object) }
             } else {
-                children[offset]._withUnsafeGuaranteedRef { checkMember($0, value: found[base + offset], in: object) }
+                children[offset]._withUnsafeGuaranteedRef { checkMember($0, value: found[offset], in: object) }
             }
         }
     }
@@ -429,9 +432,9 @@ struct Evaluation {
                 checkMember(child, value: value, in: object)
                 selecting = true
             } else if value >= 0, subset.enclosing.contains(id) {
-                path.append(.member(value - 1))
+                work.path.append(.member(value - 1))
                 walkThrough(value, of: child)
-                path.removeLast()
+                work.path.removeLast()
             }
         }
     }
@@ -446,13 +449,13 @@ struct Evaluation {
         _ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index, attributes set: AttributeSet
     ) {
         if value >= 0 {
-            path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
+            work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: set)
-            path.removeLast()
+            work.path.removeLast()
         } else if set.required && !set.forbidden {
-            path.append(.missing(Unmanaged.passUnretained(child)))
+            work.path.append(.missing(Unmanaged.passUnretained(child)))
             add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
-            path.removeLast()
+            work.path.removeLast()
         }
     }
 
@@ -474,17 +477,17 @@ struct Evaluation {
         checkEnum(array, field: field, attributes: set)
         guard let items = field.items else { return }
         for (offset, element) in document.elements(of: array).enumerated() {
-            path.append(.index(offset))
+            work.path.append(.index(offset))
             checkValue(element, of: items, attributes: self.attributes(of: items))
-            path.removeLast()
+            work.path.removeLast()
         }
     }
 
     /// The evaluation's regex match data, created when the first regex runs.
     private mutating func matchScratch() -> MatchScratch {
-        if let scratch { return scratch }
+        if let scratch = work.match { return scratch }
         let created = MatchScratch()
-        scratch = created
+        work.match = created
         return created
     }
 
@@ -520,7 +523,13 @@ struct Evaluation {
         case .tenderType(let test):
             return test._withUnsafeGuaranteedRef { $0.holds(forContext: tenderType) }
         case .field(let up, let tokens, let test):
-            let value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
+            let value: JSONDocument.Index?
+            if up < 0 && lastResolved.tokens == tokens.toOpaque() {
+                value = lastResolved.value  // conditions in a row often test one value (`derive` rules)
+            } else {
+                value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
+                if up < 0 { lastResolved = (tokens.toOpaque(), value) }
+            }
             return test._withUnsafeGuaranteedRef { holds($0, for: value) }
         }
     }
@@ -536,7 +545,8 @@ struct Evaluation {
             return lookUpKey(at: value, in: table) != nil
         case .matches:
             guard let value, nodes[value].kind == .string, let pattern = test.pattern else { return false }
-            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true) == .match }
+            let scratch = matchScratch()
+            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true, scratch: scratch) == .match }
         case .equals, .oneOf:
             return test.test.holds(for: value, in: document)
         }
@@ -554,8 +564,8 @@ struct Evaluation {
     private mutating func resolve(up: Int, tokens: ConditionProgram.TokensBox) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if up >= 0 {
-            guard up < containers.count else { return nil }
-            current = containers[containers.count - 1 - up]
+            guard up < work.containers.count else { return nil }
+            current = work.containers[work.containers.count - 1 - up]
         } else {
             current = document.root
         }
@@ -601,19 +611,129 @@ struct Evaluation {
         return messages.message(rule, variant: variant, parameters)
     }
 
-    /// The JSON Pointer of the value being checked.
+    /// The JSON Pointer of the value being checked, written straight into the string's storage: one allocation
+    /// (none up to 15 bytes) instead of a string per token.
     private var pointer: String {
         mutating get {
-        var result = ""
-        for token in path {
-            switch token {
-            case .member(let keyNode): result += "/" + JSONPointer.escape(document.string(at: keyNode))
-            case .missing(let field): result += "/" + field.takeUnretainedValue().pointerToken
-            case .index(let index): result += "/\(index)"
+            var escapedKeys: [String] = []  // member names with JSON escapes, decoded and escaped (rare)
+            var length = 0
+            for token in work.path {
+                length += 1
+                switch token {
+                case .member(let keyNode):
+                    let node = nodes[keyNode]
+                    if node.flag {
+                        let key = JSONPointer.escape(document.string(at: keyNode))
+                        escapedKeys.append(key)
+                        length += key.utf8.count
+                    } else {
+                        length += Int(node.length) + Self.escapes(in: memberName(keyNode))
+                    }
+                case .missing(let field): length += field._withUnsafeGuaranteedRef { $0.pointerToken.utf8.count }
+                case .index(let index): length += Self.digits(index)
+                }
+            }
+            var escapedKey = 0
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var at = 0
+                for token in work.path {
+                    buffer[at] = UInt8(ascii: "/")
+                    at += 1
+                    switch token {
+                    case .member(let keyNode):
+                        if nodes[keyNode].flag {
+                            for byte in escapedKeys[escapedKey].utf8 {
+                                buffer[at] = byte
+                                at += 1
+                            }
+                            escapedKey += 1
+                            continue
+                        }
+                        for byte in memberName(keyNode) {
+                            if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+                                buffer[at] = UInt8(ascii: "~")
+                                buffer[at + 1] = byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
+                                at += 2
+                            } else {
+                                buffer[at] = byte
+                                at += 1
+                            }
+                        }
+                    case .missing(let field):
+                        for byte in field.takeUnretainedValue().pointerToken.utf8 {
+                            buffer[at] = byte
+                            at += 1
+                        }
+                    case .index(let index):
+                        var rest = index
+                        let end = at + Self.digits(index)
+                        at = end
+                        repeat {
+                            at -= 1
+                            buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                            rest /= 10
+                        } while rest > 0
+                        at = end
+                    }
+                }
+                return at
             }
         }
-        return result
+    }
+
+    /// The raw bytes of a member name without escapes.
+    private func memberName(_ keyNode: JSONDocument.Index) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(nodes[keyNode].start)
+        return UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(nodes[keyNode].length))])
+    }
+
+    /// How many bytes of a name a JSON Pointer escapes (`~` and `/` each become two).
+    private static func escapes(in name: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in name where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { count += 1 }
+        return count
+    }
+
+    /// Whether text is one line of ASCII, where a byte's column is its offset + 1: a payload on one NDJSON line
+    /// usually is. Eight bytes at a time.
+    private static func isSingleLineASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A  // a zero byte where the text has a newline
+            let zeroByte = (newlines &- 0x0101_0101_0101_0101) & ~newlines & 0x8080_8080_8080_8080
+            if word & 0x8080_8080_8080_8080 != 0 || zeroByte != 0 { return false }
+            index += 8
         }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 || bytes[index] == UInt8(ascii: "\n") { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The number of decimal digits of a non-negative number.
+    private static func digits(_ number: Int) -> Int {
+        var count = 1
+        var rest = number / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        return count
+    }
+
+    /// The line and column of a node, counted on from the last position found when it lies further on (the walk
+    /// reports violations mostly in document order), else from the start.
+    private mutating func position(of node: JSONDocument.Index) -> SourcePosition {
+        let offset = Int(nodes[node].start) - (nodes[node].kind == .string ? 1 : 0)
+        let end = min(max(offset, 0), bytes.count)
+        if singleLineASCII == nil { singleLineASCII = Self.isSingleLineASCII(bytes) }
+        if singleLineASCII == true { return SourcePosition(line: 1, column: end + 1, offset: end) }
+        located = SourcePosition.locate(offset: end, in: bytes, from: end >= located.offset ? located : nil)
+        return located
     }
 
     private mutating func add(_ field: CompiledField, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
@@ -622,7 +742,7 @@ struct Evaluation {
 
     private mutating func add(key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
         var violation = Violation(
-            path: pointer, key: key, rule: rule, message: message, position: positions ? document.position(of: node) : nil)
+            path: pointer, key: key, rule: rule, message: message, position: positions ? position(of: node) : nil)
         if let fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
             switch document.kind(of: node) {
             case .string: violation.fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
@@ -632,6 +752,7 @@ struct Evaluation {
             default: break
             }
         }
+        if violations.isEmpty { violations.reserveCapacity(4) }
         violations.append(violation)
     }
 }

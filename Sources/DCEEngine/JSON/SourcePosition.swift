@@ -30,12 +30,13 @@ public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStr
     /// - Parameters:
     ///   - offset: A byte offset, clamped to the text.
     ///   - bytes: The text.
+    ///   - start: A position known to lie at or before `offset`, to count on from; the start of the text if `nil`.
     /// - Returns: The line and column of that offset.
-    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: SourcePosition? = nil) -> SourcePosition {
         let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var column = 1
-        var index = 0
+        var line = start?.line ?? 1
+        var column = start?.column ?? 1
+        var index = start?.offset ?? 0
         while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\n") {

@@ -18,6 +18,8 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// The language code (`en`, `de`), matched against per-language messages in schemas.
     public let language: String
     let templates: [String: MessageTemplate]
+    /// `templates` grouped by rule (see ``RuleTemplates``).
+    let rules: [String: RuleTemplates]
     let terms: [String: String]
 
     /// The placeholders a template may use.
@@ -47,6 +49,7 @@ public struct MessageCatalogue: Sendable, Hashable {
         }
         self.language = language
         self.templates = templates
+        self.rules = Self.rules(templates)
         self.terms = object["terms"] as? [String: String] ?? [:]
     }
 
@@ -75,6 +78,7 @@ public struct MessageCatalogue: Sendable, Hashable {
     private init(language: String) {
         self.language = language
         self.templates = [:]
+        self.rules = [:]
         self.terms = [:]
     }
 
@@ -91,8 +95,33 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Returns: `true` when the catalogue has a template for the code.
     /// This catalogue's own template for a rule: the variant's when it has one, else the rule's.
     private func template(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
+        if let entry = rules[rule.rawValue] {
+            if let variant, let template = entry.variants[variant] { return template }
+            if let template = entry.base { return template }
+        }
+        // A rule code with a dot in it is grouped under its first part: look its keys up whole.
         if let variant, let template = templates[rule.rawValue + "." + variant] { return template }
         return templates[rule.rawValue]
+    }
+
+    /// A rule's message and its variants (`minLength` and `minLength.count`), found by one lookup of the rule's
+    /// code instead of a key joined for every violation.
+    struct RuleTemplates: Sendable, Hashable {
+        var base: MessageTemplate?
+        var variants: [String: MessageTemplate] = [:]
+    }
+
+    /// Groups templates by rule: `rule.variant` keys become variants of `rule`.
+    static func rules(_ templates: [String: MessageTemplate]) -> [String: RuleTemplates] {
+        var rules: [String: RuleTemplates] = [:]
+        for (key, template) in templates {
+            if let dot = key.firstIndex(of: ".") {
+                rules[String(key[..<dot]), default: RuleTemplates()].variants[String(key[key.index(after: dot)...])] = template
+            } else {
+                rules[key, default: RuleTemplates()].base = template
+            }
+        }
+        return rules
     }
 
     public func has(_ rule: ViolationCode) -> Bool { templates[rule.rawValue] != nil }
