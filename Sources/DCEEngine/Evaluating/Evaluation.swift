@@ -304,7 +304,7 @@ struct Evaluation {
         defer { work.failures.removeAll(keepingCapacity: true) }
         let name = attributes.name
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
-        let count = field.sensitivity.isEmpty ? "\(length)" : nil
+        let count = field.sensitivity.isEmpty ? String(length) : nil
         let variant = count == nil ? nil : "count"
         for failure in work.failures.indices {
             let (code, detail) = work.failures[failure]
@@ -315,12 +315,12 @@ struct Evaluation {
                 let min = validation?.minLength ?? attributes.minLength ?? 0
                 message = text(
                     .minLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                    .init(name: name, min: "\(min)", count: count))
+                    .init(name: name, min: String(min), count: count))
             case .maxLength:
                 let max = validation?.maxLength ?? attributes.maxLength ?? 0
                 message = text(
                     .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                    .init(name: name, max: "\(max)", count: count))
+                    .init(name: name, max: String(max), count: count))
             case .format:
                 let formats: [Format] =
                     detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
@@ -465,13 +465,13 @@ struct Evaluation {
         if let min = attributes.minItems, count < min {
             let message = text(
                 .minItems, attributes, variant: min == 1 ? "one" : nil, fallback: attributes.message,
-                .init(name: attributes.name, min: "\(min)", count: "\(count)"))
+                .init(name: attributes.name, min: String(min), count: String(count)))
             add(field, .minItems, message, at: array)
         }
         if let max = attributes.maxItems, count > max {
             let message = text(
                 .maxItems, attributes, variant: max == 1 ? "one" : nil, fallback: attributes.message,
-                .init(name: attributes.name, max: "\(max)", count: "\(count)"))
+                .init(name: attributes.name, max: String(max), count: String(count)))
             add(field, .maxItems, message, at: array)
         }
         checkEnum(array, field: field, attributes: set)

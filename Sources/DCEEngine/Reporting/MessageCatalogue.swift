@@ -212,14 +212,33 @@ struct MessageTemplate: Sendable, Hashable {
     }
 
     func render(_ parameters: MessageParameters) -> String {
-        var result = ""
-        result.reserveCapacity(96)
+        // Measured first, then copied into the string's own storage: one allocation, where appending piece by
+        // piece grew the string and went through the general append path for each piece.
+        var length = 0
         for segment in segments {
             switch segment {
-            case .text(let text): result += text
-            case .parameter(let name): result += parameters[name] ?? ""
+            case .text(let text): length += text.utf8.count
+            case .parameter(let name): length += parameters[name]?.utf8.count ?? 0
             }
         }
-        return result
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = 0
+            for segment in segments {
+                var piece: String
+                switch segment {
+                case .text(let text): piece = text
+                case .parameter(let name):
+                    guard let value = parameters[name] else { continue }
+                    piece = value
+                }
+                piece.withUTF8 { utf8 in
+                    for byte in utf8 {
+                        buffer[at] = byte
+                        at += 1
+                    }
+                }
+            }
+            return at
+        }
     }
 }
