@@ -245,8 +245,7 @@ struct Evaluation {
         if node.flag {  // escaped: check the decoded text
             length = document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: set) }
         } else {
-            let start = Int(node.start)
-            length = checkStringBytes(UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))]), field: field, attributes: set)
+            length = checkStringBytes(rawText(of: value), field: field, attributes: set)
         }
         if set.enumValues != nil { checkEnum(value, field: field, attributes: set) }
         if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: set, length: length) }
@@ -556,8 +555,7 @@ struct Evaluation {
     private mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable) -> Int? {
         let node = nodes[index]
         guard !node.flag else { return document.lookUpKey(at: index, in: table) }
-        let start = Int(node.start)
-        return table.lookup(UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(node.length))]))
+        return table.lookup(rawText(of: index))
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
@@ -627,7 +625,7 @@ struct Evaluation {
                         escapedKeys.append(key)
                         length += key.utf8.count
                     } else {
-                        length += Int(node.length) + Self.escapes(in: memberName(keyNode))
+                        length += Int(node.length) + Self.escapes(in: rawText(of: keyNode))
                     }
                 case .missing(let field): length += field._withUnsafeGuaranteedRef { $0.pointerToken.utf8.count }
                 case .index(let index): length += Self.digits(index)
@@ -649,7 +647,7 @@ struct Evaluation {
                             escapedKey += 1
                             continue
                         }
-                        for byte in memberName(keyNode) {
+                        for byte in rawText(of: keyNode) {
                             if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
                                 buffer[at] = UInt8(ascii: "~")
                                 buffer[at + 1] = byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
@@ -681,10 +679,10 @@ struct Evaluation {
         }
     }
 
-    /// The raw bytes of a member name without escapes.
-    private func memberName(_ keyNode: JSONDocument.Index) -> UnsafeBufferPointer<UInt8> {
-        let start = Int(nodes[keyNode].start)
-        return UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(nodes[keyNode].length))])
+    /// The bytes of a string node as they stand in the document: its text, when it has no escapes.
+    private func rawText(of node: JSONDocument.Index) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(nodes[node].start)
+        return UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(nodes[node].length))])
     }
 
     /// How many bytes of a name a JSON Pointer escapes (`~` and `/` each become two).
