@@ -90,6 +90,28 @@ import Testing
         #expect(outputs[0..<5] == outputs[5..<10] && outputs[5..<10] == outputs[10..<15])
     }
 
+    /// Many more work items than the workers hold at once (a file is one item; three workers hold 48): the
+    /// reports still come out in input order, the same as with one job.
+    @Test func manyFilesComeOutInInputOrderWithAnyNumberOfJobs() throws {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for index in 0..<300 {
+            let payload = index % 4 == 0 ? #"{"programName": "P", "currency": "EURO"}"# : #"{"programName": "P\#(index)", "currency": "EUR"}"#
+            try Data(payload.utf8).write(to: directory.appendingPathComponent(String(format: "p%03d.json", index)))
+        }
+        var outputs: [String] = []
+        for jobs in ["1", "3"] {
+            let result = try CLI.run([directory.path, "--schema", "card-create", "--format", "json", "--jobs", jobs])
+            #expect(result.status == 1)
+            let records = payloads(try json(result))
+            #expect(records.count == 300)
+            #expect(records.map { ($0["file"] as? String)?.suffix(8) } == (0..<300).map { String(format: "p%03d.json", $0).suffix(8) })
+            #expect(records.map { $0["valid"] as? Bool } == (0..<300).map { $0 % 4 != 0 })
+            outputs.append(result.out)
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func anOversizedNDJSONLineIsReportedAndTheNextLinesStillChecked() throws {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

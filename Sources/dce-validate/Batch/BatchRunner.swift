@@ -72,58 +72,39 @@ struct BatchRunner {
         let rendering = Rendering(formats: targets.map(\.format), options: targetOptions, schema: schema)
         var summary = Summary()
         var progress = Progress()
-        let chunkSize = jobs * 2_048  // in payloads: enough pieces per phase for the workers to balance
-        var chunk: [WorkItem] = []
-        var weight = 0
-        chunk.reserveCapacity(chunkSize)
 
-        func emit(_ results: [Outcome]) {
-            for outcome in results {
-                switch outcome {
-                case .unreadable(let message):
-                    summary.unreadable += 1
-                    Diagnostics.error(message)
-                case .rendered(let piece):
-                    summary.payloads += piece.payloads
-                    summary.errors += piece.errors
-                    summary.invalid += piece.invalid
-                    summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
-                    for index in writers.indices { writers[index].add(piece.batches[index]) }
-                }
+        func emit(_ outcome: Outcome) {
+            switch outcome {
+            case .unreadable(let message):
+                summary.unreadable += 1
+                Diagnostics.error(message)
+            case .rendered(let piece):
+                summary.payloads += piece.payloads
+                summary.errors += piece.errors
+                summary.invalid += piece.invalid
+                summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
+                for index in writers.indices { writers[index].add(piece.batches[index]) }
             }
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
         }
 
-        func dispatch() {
-            guard !chunk.isEmpty else { return }
-            emit(validate(chunk, rendering: rendering))
-            chunk.removeAll(keepingCapacity: true)
-            weight = 0
+        if jobs == 1 {
+            for item in inputs { emit(outcome(for: item, rendering: rendering)) }
+        } else {
+            // Workers take items as they come and the outcomes are written in input order as soon as each is
+            // ready: no pause between chunks, and reading and writing overlap validation.
+            let pipeline = Pipeline(workers: jobs, window: jobs * 16) { self.outcome(for: $0, rendering: rendering) }
+            for item in inputs {
+                while let ready = pipeline.submit(item) { emit(ready) }
+                while let ready = pipeline.nextOutcome(waiting: false) { emit(ready) }
+            }
+            pipeline.finish()
+            while let ready = pipeline.nextOutcome(waiting: true) { emit(ready) }
         }
-
-        for item in inputs {
-            chunk.append(item)
-            weight += item.weight
-            if weight >= chunkSize { dispatch() }
-        }
-        dispatch()
         progress.finish()
         for index in writers.indices { writers[index].finish() }
         for target in targets { target.close() }
         return summary
-    }
-
-    /// The outcome of each item, in order.
-    private func validate(_ items: [WorkItem], rendering: Rendering) -> [Outcome] {
-        guard !items.isEmpty else { return [] }
-        if jobs == 1 { return items.map { outcome(for: $0, rendering: rendering) } }
-        return [Outcome](unsafeUninitializedCapacity: items.count) { buffer, initialized in
-            let slots = ResultSlots(base: buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: items.count) { index in
-                (slots.base + index).initialize(to: self.outcome(for: items[index], rendering: rendering))
-            }
-            initialized = items.count
-        }
     }
 
     /// Validates and renders the payloads of one item: one for a file or a record, every non-blank line for a block.
@@ -161,10 +142,94 @@ struct BatchRunner {
     }
 }
 
-/// The result buffer of one chunk, shared by the workers of `concurrentPerform`.
+/// Work items handed to worker threads, with their outcomes given back in the order the items came in.
 ///
-/// `@unchecked Sendable`: each iteration initializes only its own slot, the buffer outlives the call, and
-/// `concurrentPerform` returns only after every iteration has finished, so no slot is read while it is written.
-private struct ResultSlots: @unchecked Sendable {
-    let base: UnsafeMutablePointer<BatchRunner.Outcome>
+/// At most `window` items are in flight (queued, being validated, or done and not yet taken), so memory holds a
+/// few blocks of payloads however long the run. One condition guards everything: the workers wait for items,
+/// the submitting thread for room or for the next outcome in order.
+///
+/// `@unchecked Sendable`: every stored property but the constants is read and written only while `condition` is
+/// locked.
+private final class Pipeline: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let window: Int
+    private let work: @Sendable (WorkItem) -> BatchRunner.Outcome
+    /// Item `n` and its outcome live in slot `n % window`.
+    private var items: [WorkItem?]
+    private var outcomes: [BatchRunner.Outcome?]
+    private var submitted = 0
+    private var claimed = 0
+    private var taken = 0
+    private var finished = false
+
+    init(workers: Int, window: Int, work: @escaping @Sendable (WorkItem) -> BatchRunner.Outcome) {
+        self.window = window
+        self.work = work
+        items = Array(repeating: nil, count: window)
+        outcomes = Array(repeating: nil, count: window)
+        for _ in 0..<workers {
+            Thread { [self] in runWorker() }.start()
+        }
+    }
+
+    /// Queues an item. When the window is full, first waits for the oldest outcome and returns it (the item is
+    /// queued then); call again with the same item until it returns `nil`.
+    func submit(_ item: WorkItem) -> BatchRunner.Outcome? {
+        condition.lock()
+        defer { condition.unlock() }
+        if submitted - taken == window { return takeLocked(waiting: true) }
+        items[submitted % window] = item
+        submitted += 1
+        condition.broadcast()
+        return nil
+    }
+
+    /// The next outcome in input order: waits for it when `waiting`, else `nil` when it is not ready yet; `nil`
+    /// when every submitted item's outcome has been taken.
+    func nextOutcome(waiting: Bool) -> BatchRunner.Outcome? {
+        condition.lock()
+        defer { condition.unlock() }
+        return takeLocked(waiting: waiting)
+    }
+
+    /// No more items: each worker ends once it finds the queue empty.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func takeLocked(waiting: Bool) -> BatchRunner.Outcome? {
+        while taken < submitted {
+            if let outcome = outcomes[taken % window] {
+                outcomes[taken % window] = nil
+                taken += 1
+                return outcome
+            }
+            guard waiting else { return nil }
+            condition.wait()
+        }
+        return nil
+    }
+
+    private func runWorker() {
+        condition.lock()
+        while true {
+            while claimed == submitted && !finished { condition.wait() }
+            if claimed == submitted {
+                condition.unlock()
+                return
+            }
+            let sequence = claimed
+            claimed += 1
+            let item = items[sequence % window]!
+            items[sequence % window] = nil
+            condition.unlock()
+            let outcome = work(item)
+            condition.lock()
+            outcomes[sequence % window] = outcome
+            condition.broadcast()
+        }
+    }
 }
