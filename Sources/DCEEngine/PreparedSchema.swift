@@ -35,6 +35,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         self.now = now
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
         self.provisioning = context["operation"] == "provision"
+        self.plan = EvaluationPlan(
+            schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning)
         // Every combination of derived values, when there are few: reports then share one dictionary's storage
         // instead of each building its own.
         var derived: [(slot: Int, values: [String])] = []
@@ -63,6 +65,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     /// Whether the context says the request provisions a new account (`operation=provision`).
     private let provisioning: Bool
+    /// What evaluations share; rebuilt by ``fingerprinting(with:)`` and ``restricted(to:)``.
+    private var plan: EvaluationPlan
     /// The context slots the caller left empty that `derive` rules may fill, with the values they can take.
     private let derivedSlots: [(slot: Int, values: [String])]
     /// The context in force for each combination of derived values (see ``effectiveContext(_:)``); empty when
@@ -106,6 +110,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     public func fingerprinting(with fingerprinter: any ValueFingerprinter) -> PreparedSchema {
         var copy = self
         copy.fingerprinter = fingerprinter
+        copy.plan = copy.makePlan()
         return copy
     }
 
@@ -125,10 +130,17 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     public func restricted(to selection: FieldSelection) throws(ValidatorError) -> PreparedSchema {
         var copy = self
         copy.subset = try FieldSubset(selection, in: schema)
+        copy.plan = copy.makePlan()
         return copy
     }
 
     /// The context values by slot, as checked when the schema was prepared.
+    private func makePlan() -> EvaluationPlan {
+        EvaluationPlan(
+            schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning,
+            subset: subset, fingerprinter: fingerprinter)
+    }
+
     var contextSlotValues: [String?] { slots }
 
     /// The current month (`year × 12 + month − 1`, UTC) by the prepared clock.
@@ -222,15 +234,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
-        var evaluation = Evaluation(
-            document: document, schema: schema, context: slots, tenderType: tenderType, positions: positions, messages: messages)
-        evaluation.provisioning = provisioning
-        evaluation.subset = subset
-        evaluation.fingerprinter = fingerprinter
+        var evaluation = Evaluation(document: document, plan: plan, positions: positions)
         if schema.usesDate { evaluation.month = currentMonth }
-        evaluation.run()
+        let context = withExtendedLifetime(plan) { evaluation.run { effectiveContext($0) } }
         return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations,
-            context: effectiveContext(evaluation.context), tenderType: tenderType)
+            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: context, tenderType: tenderType)
     }
 }

@@ -33,6 +33,10 @@ final class ConditionProgram: @unchecked Sendable {
         let pattern: CompiledPattern?
         /// The string values an `equals`, `in` or `oneOfStrings` test accepts (what a context value is compared to).
         let strings: [String]
+        /// `table` and `pattern` as unmanaged references (kept alive by those two): reading them takes no
+        /// reference count, which threads testing the same condition at once would contend for.
+        let tableRef: Unmanaged<KeyTable>?
+        let patternRef: Unmanaged<CompiledPattern>?
 
         init(_ test: CompiledTest) {
             self.test = test
@@ -51,6 +55,8 @@ final class ConditionProgram: @unchecked Sendable {
             case .absent: (kind, table, pattern) = (.absent, nil, nil)
             case .null: (kind, table, pattern) = (.null, nil, nil)
             }
+            tableRef = table.map { Unmanaged.passUnretained($0) }
+            patternRef = pattern.map { Unmanaged.passUnretained($0) }
         }
     }
 

@@ -366,8 +366,9 @@ struct RuleCompiler {
         if let items = field.items { checkDefaults(items, in: schema) }
         guard let defaultValue = field.defaultValue else { return }
         guard let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8)) else { return }
-        var evaluation = Evaluation(document: document, schema: schema, context: [], tenderType: nil, positions: false)
-        evaluation.check(document.root, of: field)
+        let plan = EvaluationPlan(schema: schema, context: [], tenderType: nil)
+        var evaluation = Evaluation(document: document, plan: plan, positions: false)
+        withExtendedLifetime(plan) { evaluation.check(document.root, of: field) }
         for violation in evaluation.violations {
             report(.invalidDefault, "the defaultValue breaks the field's own rules: \(violation.message)", field.location)
         }

@@ -6,23 +6,14 @@ internal import DCEPattern
 /// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported.
 struct Evaluation {
     let document: JSONDocument
-    let schema: CompiledSchema
-    /// Context values by slot; derived values are filled in by ``deriveContexts()``.
-    var context: [String?]
-    let tenderType: String?
+    /// What every evaluation of the prepared schema shares; its owner keeps it alive while the evaluation runs.
+    unowned(unsafe) let plan: EvaluationPlan
+    /// The plan's schema, held the same way: no reference count is taken per payload (see ``EvaluationPlan``).
+    unowned(unsafe) let schema: CompiledSchema
     /// Whether violations carry line and column (not for requests encoded from Swift values).
     let positions: Bool
-    /// The language of the messages.
-    let messages: MessageCatalogue
     /// The current month (`year × 12 + month − 1`, UTC) for date-dependent formats; 0 when the schema has none.
     var month = 0
-    /// Whether the operation is provisioning a new account (context `operation=provision`): fields marked
-    /// `ignoreForProvisioning` are not checked.
-    var provisioning = false
-    /// When set, only these fields are checked (one step of a form); the objects around them are walked through.
-    var subset: FieldSubset?
-    /// Names rejected values in violations, when set.
-    var fingerprinter: (any ValueFingerprinter)?
     /// Whether the walk is outside every selected field (only while a subset is set).
     private var selecting = false
     /// The last pointer from the root a condition followed (its tokens' box), and where it led.
@@ -47,21 +38,22 @@ struct Evaluation {
         case missing(Unmanaged<CompiledField>)
     }
 
-    init(
-        document: JSONDocument, schema: CompiledSchema, context: [String?], tenderType: String?, positions: Bool,
-        messages: MessageCatalogue = .english
-    ) {
+    /// An evaluation of one document; the caller keeps `plan` alive until the evaluation is done.
+    init(document: JSONDocument, plan: EvaluationPlan, positions: Bool) {
         self.document = document
-        self.messages = messages
-        self.schema = schema
-        self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
-        self.tenderType = tenderType
+        self.plan = plan
+        self.schema = plan.schema
         self.positions = positions
     }
 
-    /// Checks the whole request.
-    mutating func run() {
-        withDocument { $0.evaluate() }
+    /// Checks the whole request, then calls `finish` with the context values in force (supplied or derived).
+    mutating func run<Result>(finish: ([String?]) -> Result) -> Result {
+        var result: Result?
+        withDocument {
+            $0.evaluate()
+            result = finish($0.work.context)
+        }
+        return result!
     }
 
     /// Checks one value against a field alone (a field's `defaultValue` against its own rules).
@@ -73,6 +65,7 @@ struct Evaluation {
     private mutating func withDocument(_ body: (inout Evaluation) -> Void) {
         let document = document
         work = EvaluationScratch.take()
+        work.context.append(contentsOf: plan.context)
         document.nodes.withUnsafeBufferPointer { nodes in
             document.bytes.withUnsafeBufferPointer { bytes in
                 self.nodes = nodes
@@ -87,18 +80,21 @@ struct Evaluation {
 
     private mutating func evaluate() {
         deriveContexts()
-        if subset != nil {
-            selecting = true
-            walkThrough(document.root, of: schema.root)
-        } else {
-            checkValue(document.root, of: schema.root, attributes: schema.root.baseSet)
+        let root = document.root
+        plan.root._withUnsafeGuaranteedRef { field in
+            if plan.hasSubset {
+                selecting = true
+                walkThrough(root, of: field)
+            } else {
+                field.baseRef._withUnsafeGuaranteedRef { checkValue(root, of: field, attributes: $0) }
+            }
         }
     }
 
     /// Walks an object or array that encloses selected fields without checking it: only what is selected inside
     /// it is checked (and missing selected fields are reported), so one step of a form can be validated alone.
     private mutating func walkThrough(_ value: JSONDocument.Index, of field: CompiledField) {
-        guard let subset else { return }
+        guard let subset = plan.subset else { return }
         switch (document.kind(of: value), field.dataType) {
         case (.object, .object):
             work.containers.append(value)
@@ -128,18 +124,14 @@ struct Evaluation {
 
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
     mutating func deriveContexts() {
-        guard schema.hasDeriveRules else { return }
+        guard plan.derive.count > 0 else { return }
         work.containers.append(document.root)
         defer { work.containers.removeAll(keepingCapacity: true) }
-        let program = schema.deriveProgram
-        var index = 0  // the rules of all contexts are numbered in order in `program`
-        for (slot, definition) in schema.contexts.enumerated() {
-            let rules = definition.derive
-            defer { index += rules.count }
-            guard context[slot] == nil else { continue }
-            for offset in rules.indices where holds(program, index + offset) {
-                context[slot] = rules[offset].value
-                break
+        // The rules of all contexts are numbered in order in the program: a rule fills its slot when the slot is
+        // still empty (neither supplied nor filled by an earlier rule) and its condition holds.
+        plan.deriveProgram._withUnsafeGuaranteedRef { program in
+            for index in plan.derive.indices where work.context[plan.derive[index].slot] == nil && holds(program, index) {
+                work.context[plan.derive[index].slot] = plan.derive[index].value
             }
         }
     }
@@ -196,9 +188,9 @@ struct Evaluation {
         guard typeMatches(kind, value, field.dataType) else {
             let found =
                 kind == .number && field.dataType == .integer
-                ? messages.term("kind.fraction", english: "a number with a fraction")
-                : messages.term("kind.\(kind.description)", english: kind.description)
-            let expected = messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
+                ? plan.messages.term("kind.fraction", english: "a number with a fraction")
+                : plan.messages.term("kind.\(kind.description)", english: kind.description)
+            let expected = plan.messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
             add(field, .type, text(.type, attributes, .init(name: attributes.name, expected: expected, found: found)), at: value)
             return
         }
@@ -323,8 +315,8 @@ struct Evaluation {
             case .format:
                 let formats: [Format] =
                     detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
-                let expected = formats.map { messages.term("format.\($0.rawValue)", english: $0.article) }
-                    .joined(separator: messages.term("or", english: ", or "))
+                let expected = formats.map { plan.messages.term("format.\($0.rawValue)", english: $0.article) }
+                    .joined(separator: plan.messages.term("or", english: ", or "))
                 message = text(
                     .format, attributes, fallback: field.dataType == .string ? attributes.message : nil,
                     .init(name: name, expected: expected))
@@ -423,8 +415,8 @@ struct Evaluation {
     /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
     private mutating func walkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
         do {
-            if provisioning && child.metadata.ignoreForProvisioning == true { return }
-            guard let subset else { return }
+            if plan.provisioning && child.metadata.ignoreForProvisioning == true { return }
+            guard let subset = plan.subset else { return }
             let id = ObjectIdentifier(child)
             if subset.selected.contains(id) {
                 selecting = false
@@ -440,7 +432,7 @@ struct Evaluation {
 
     /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
     private mutating func checkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        if provisioning && child.metadata.ignoreForProvisioning == true { return }
+        if plan.provisioning && child.metadata.ignoreForProvisioning == true { return }
         withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
     }
 
@@ -518,9 +510,9 @@ struct Evaluation {
         case .not:
             return !run(code, at: &counter)
         case .context(let slot, let test):
-            return test._withUnsafeGuaranteedRef { $0.holds(forContext: context[slot]) }
+            return test._withUnsafeGuaranteedRef { $0.holds(forContext: work.context[slot]) }
         case .tenderType(let test):
-            return test._withUnsafeGuaranteedRef { $0.holds(forContext: tenderType) }
+            return test._withUnsafeGuaranteedRef { $0.holds(forContext: plan.tenderType) }
         case .field(let up, let tokens, let test):
             let value: JSONDocument.Index?
             if up < 0 && lastResolved.tokens == tokens.toOpaque() {
@@ -540,12 +532,14 @@ struct Evaluation {
         case .null: return value.map { nodes[$0].kind == .null } ?? false
         case .present: return value.map { nodes[$0].kind != .null } ?? false
         case .oneOfStrings:
-            guard let value, nodes[value].kind == .string, let table = test.table else { return false }
-            return lookUpKey(at: value, in: table) != nil
+            guard let value, nodes[value].kind == .string, let table = test.tableRef else { return false }
+            return table._withUnsafeGuaranteedRef { lookUpKey(at: value, in: $0) } != nil
         case .matches:
-            guard let value, nodes[value].kind == .string, let pattern = test.pattern else { return false }
+            guard let value, nodes[value].kind == .string, let pattern = test.patternRef else { return false }
             let scratch = matchScratch()
-            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true, scratch: scratch) == .match }
+            return document.withStringBytes(at: value) { bytes in
+                pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) } == .match
+            }
         case .equals, .oneOf:
             return test.test.holds(for: value, in: document)
         }
@@ -604,9 +598,9 @@ struct Evaluation {
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: String? = nil,
         _ parameters: MessageParameters
     ) -> String {
-        if let template = attributes?.messages?.template(for: rule, language: messages.language) { return template.render(parameters) }
+        if let template = attributes?.messages?.template(for: rule, language: plan.messages.language) { return template.render(parameters) }
         if let fallback { return fallback }
-        return messages.message(rule, variant: variant, parameters)
+        return plan.messages.message(rule, variant: variant, parameters)
     }
 
     /// The JSON Pointer of the value being checked, written straight into the string's storage: one allocation
@@ -741,7 +735,7 @@ struct Evaluation {
     private mutating func add(key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
         var violation = Violation(
             path: pointer, key: key, rule: rule, message: message, position: positions ? position(of: node) : nil)
-        if let fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
+        if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
             switch document.kind(of: node) {
             case .string: violation.fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
             case .number:

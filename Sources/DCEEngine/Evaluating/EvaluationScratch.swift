@@ -21,6 +21,8 @@ struct EvaluationScratch {
     var path: [Evaluation.PathToken] = []
     /// The rules a string broke, with which check.
     var failures: [(ViolationCode, Int)] = []
+    /// Context values by slot: the prepared schema's, then derived ones (see ``Evaluation/deriveContexts()``).
+    var context: [String?] = []
     /// Match data for regex matches, created on first use.
     var match: MatchScratch?
 
@@ -60,6 +62,7 @@ struct EvaluationScratch {
         containers.removeAll(keepingCapacity: true)
         path.removeAll(keepingCapacity: true)
         failures.removeAll(keepingCapacity: true)
+        context.removeAll(keepingCapacity: true)
         holder.scratch = self
         self = EvaluationScratch()
     }
