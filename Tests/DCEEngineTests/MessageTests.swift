@@ -71,6 +71,31 @@ struct MessageTests {
         #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: "xx") }
     }
 
+    /// Catalogue entries are found by the code's place among the engine's codes, variants by name, and format
+    /// names through the catalogue's terms; a code rebuilt from its identifier (as a decoded report has it) is
+    /// the same code and finds the same message.
+    @Test func variantsTermsAndCodesRebuiltFromTheirIdentifierFindTheirMessages() throws {
+        let catalogue = try MessageCatalogue(json: Data(#"""
+            {"language": "fr", "messages": {"minLength": "{name}: {min} minimum", "minLength.count": "{name}: {min} minimum, pas {count}",
+             "format": "{name} n'est pas {expected}"}, "terms": {"format.luhn": "un numéro Luhn", "or": " ou "}}
+            """#.utf8))
+        let schema = #"{"id": "s", "fields": [{"key": "code", "dataType": "String", "minLength": 5, "format": ["luhn", "hex"]}]}"#
+        let validator = try Fixtures.validator(["s": schema])
+        let report = try validator.prepare("s", messages: catalogue).validate(json: Array(#"{"code": "12z"}"#.utf8))
+        #expect(report.errors.map(\.message) == [
+            "code n'est pas un numéro Luhn ou hexadecimal (an even number of 0-9, a-f, A-F)",  // no French term for hex
+            "code: 5 minimum, pas 3",
+        ])
+        for (offset, entry) in ViolationCode.catalogue.enumerated() {
+            let rebuilt = ViolationCode(rawValue: entry.code.rawValue)
+            #expect(rebuilt == entry.code && rebuilt.hashValue == entry.code.hashValue, "code \(offset)")
+            let decoded = try JSONDecoder().decode(ViolationCode.self, from: Data("\"\(entry.code.rawValue)\"".utf8))
+            #expect(decoded == entry.code)
+            #expect(catalogue.has(rebuilt) == catalogue.has(entry.code))
+        }
+        #expect(ViolationCode(rawValue: "custom.rule") != .minLength)
+    }
+
     @Test func theLengthOfASensitiveValueIsNotShown() throws {
         let schema = #"""
             {"id": "s", "fields": [{"key": "pin", "dataType": "String", "maxLength": 4, "storageRestricted": true},

@@ -315,7 +315,7 @@ struct Evaluation {
             case .format:
                 let formats: [Format] =
                     detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
-                let expected = formats.map { plan.messages.term("format.\($0.rawValue)", english: $0.article) }
+                let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
                     .joined(separator: plan.messages.term("or", english: ", or "))
                 message = text(
                     .format, attributes, fallback: field.dataType == .string ? attributes.message : nil,

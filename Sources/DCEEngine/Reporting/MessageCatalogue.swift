@@ -16,11 +16,53 @@ public import Foundation
 /// A message or term the catalogue lacks falls back to English, so a partial translation still reads.
 public struct MessageCatalogue: Sendable, Hashable {
     /// The language code (`en`, `de`), matched against per-language messages in schemas.
-    public let language: String
-    let templates: [String: MessageTemplate]
+    public var language: String { tables.language }
+    var templates: [String: MessageTemplate] { tables.templates }
     /// `templates` grouped by rule (see ``RuleTemplates``).
-    let rules: [String: RuleTemplates]
-    let terms: [String: String]
+    var rules: [String: RuleTemplates] { tables.rules }
+    /// The same groups for the engine's own codes, by ``ViolationCode/ordinal``.
+    var builtIn: [RuleTemplates?] { tables.builtIn }
+    var terms: [String: String] { tables.terms }
+    /// How this language names each format (`terms` `format.<name>`, else the English article).
+    var formatTerms: [Format: String] { tables.formatTerms }
+    /// Everything above in one object: a copy of the catalogue (one per prepared schema, read for every violation
+    /// by every thread) takes one reference count instead of one per table.
+    private let tables: Tables
+
+    private final class Tables: Sendable {
+        let language: String
+        let templates: [String: MessageTemplate]
+        let rules: [String: RuleTemplates]
+        let builtIn: [RuleTemplates?]
+        let terms: [String: String]
+        let formatTerms: [Format: String]
+
+        init(language: String, templates: [String: MessageTemplate], terms: [String: String]) {
+            self.language = language
+            self.templates = templates
+            let rules = MessageCatalogue.rules(templates)
+            self.rules = rules
+            self.builtIn = ViolationCode.catalogue.map { rules[$0.code.rawValue] }
+            self.terms = terms
+            self.formatTerms = Dictionary(
+                uniqueKeysWithValues: Format.allCases.map { ($0, terms["format.\($0.rawValue)"] ?? $0.article) })
+        }
+    }
+
+    /// Whether two catalogues have the same language, messages and terms.
+    public static func == (lhs: MessageCatalogue, rhs: MessageCatalogue) -> Bool {
+        lhs.tables === rhs.tables
+            || (lhs.language == rhs.language && lhs.templates == rhs.templates && lhs.terms == rhs.terms)
+    }
+
+    /// Hashes the language, messages and terms.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(language)
+        hasher.combine(templates)
+        hasher.combine(terms)
+    }
 
     /// The placeholders a template may use.
     public static let parameters: Set<String> = [
@@ -47,10 +89,7 @@ public struct MessageCatalogue: Sendable, Hashable {
                 throw ValidatorError(code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)")
             }
         }
-        self.language = language
-        self.templates = templates
-        self.rules = Self.rules(templates)
-        self.terms = object["terms"] as? [String: String] ?? [:]
+        self.tables = Tables(language: language, templates: templates, terms: object["terms"] as? [String: String] ?? [:])
     }
 
     /// The English messages every report uses unless told otherwise.
@@ -76,10 +115,7 @@ public struct MessageCatalogue: Sendable, Hashable {
     }
 
     private init(language: String) {
-        self.language = language
-        self.templates = [:]
-        self.rules = [:]
-        self.terms = [:]
+        tables = Tables(language: language, templates: [:], terms: [:])
     }
 
     /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
@@ -95,8 +131,13 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Returns: `true` when the catalogue has a template for the code.
     /// This catalogue's own template for a rule: the variant's when it has one, else the rule's.
     private func template(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
+        if rule.ordinal >= 0 && rule.ordinal < builtIn.count {
+            guard let entry = builtIn[rule.ordinal] else { return nil }
+            if let variant, let template = entry.variant(variant) { return template }
+            return entry.base
+        }
         if let entry = rules[rule.rawValue] {
-            if let variant, let template = entry.variants[variant] { return template }
+            if let variant, let template = entry.variant(variant) { return template }
             if let template = entry.base { return template }
         }
         // A rule code with a dot in it is grouped under its first part: look its keys up whole.
@@ -108,7 +149,18 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// code instead of a key joined for every violation.
     struct RuleTemplates: Sendable, Hashable {
         var base: MessageTemplate?
-        var variants: [String: MessageTemplate] = [:]
+        /// A handful at most, with short names: compared in turn, which costs less than hashing the name.
+        var variants: [Variant] = []
+
+        struct Variant: Sendable, Hashable {
+            var name: String
+            var template: MessageTemplate
+        }
+
+        func variant(_ name: String) -> MessageTemplate? {
+            for variant in variants where variant.name == name { return variant.template }
+            return nil
+        }
     }
 
     /// Groups templates by rule: `rule.variant` keys become variants of `rule`.
@@ -116,7 +168,7 @@ public struct MessageCatalogue: Sendable, Hashable {
         var rules: [String: RuleTemplates] = [:]
         for (key, template) in templates {
             if let dot = key.firstIndex(of: ".") {
-                rules[String(key[..<dot]), default: RuleTemplates()].variants[String(key[key.index(after: dot)...])] = template
+                rules[String(key[..<dot]), default: RuleTemplates()].variants.append(.init(name: String(key[key.index(after: dot)...]), template: template))
             } else {
                 rules[key, default: RuleTemplates()].base = template
             }

@@ -2,18 +2,40 @@
 public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The code's identifier.
     public let rawValue: String
+    /// The code's place in ``catalogue``, or -1 for a code the engine does not define: messages for the engine's
+    /// own codes are found by it, without hashing the identifier for every violation.
+    let ordinal: Int
 
     /// Creates a code.
     ///
     /// - Parameter rawValue: The identifier.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        self.ordinal = Self.ordinals[rawValue] ?? -1
+    }
+
+    private init(_ rawValue: String, _ ordinal: Int) {
+        self.rawValue = rawValue
+        self.ordinal = ordinal
+    }
+
+    private static let ordinals: [String: Int] = Dictionary(
+        uniqueKeysWithValues: catalogue.enumerated().map { ($0.element.code.rawValue, $0.offset) })
+
+    /// Whether two codes have the same identifier.
+    public static func == (lhs: ViolationCode, rhs: ViolationCode) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Hashes the identifier.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// Decodes the code from its identifier.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: When the value is not a string.
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes the code as its identifier.
@@ -33,47 +55,47 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
 
     /// The payload is not well-formed JSON: its syntax, or its encoding (invalid UTF-8, lone surrogates, a byte
     /// order mark, UTF-16).
-    public static let json = ViolationCode(rawValue: "json")
+    public static let json = ViolationCode("json", 0)
     /// The payload nests arrays and objects deeper than ``JSONReader/Limits/maxDepth``.
-    public static let tooDeep = ViolationCode(rawValue: "tooDeep")
+    public static let tooDeep = ViolationCode("tooDeep", 1)
     /// The payload is larger than ``JSONReader/Limits/maxDocumentBytes``.
-    public static let tooLarge = ViolationCode(rawValue: "tooLarge")
+    public static let tooLarge = ViolationCode("tooLarge", 2)
     /// A string in the payload is longer than ``JSONReader/Limits/maxStringBytes``.
-    public static let stringTooLong = ViolationCode(rawValue: "stringTooLong")
+    public static let stringTooLong = ViolationCode("stringTooLong", 3)
     /// A required field is missing, or `null`.
-    public static let required = ViolationCode(rawValue: "required")
+    public static let required = ViolationCode("required", 4)
     /// A field that must be absent is present.
-    public static let forbidden = ViolationCode(rawValue: "forbidden")
+    public static let forbidden = ViolationCode("forbidden", 5)
     /// A field that is not `nullable` is `null`.
-    public static let null = ViolationCode(rawValue: "null")
+    public static let null = ViolationCode("null", 6)
     /// A value of the wrong JSON type for the field's `dataType`.
-    public static let type = ViolationCode(rawValue: "type")
+    public static let type = ViolationCode("type", 7)
     /// A string shorter than `minLength` code points.
-    public static let minLength = ViolationCode(rawValue: "minLength")
+    public static let minLength = ViolationCode("minLength", 8)
     /// A string longer than `maxLength` code points.
-    public static let maxLength = ViolationCode(rawValue: "maxLength")
+    public static let maxLength = ViolationCode("maxLength", 9)
     /// A number below `minimum`.
-    public static let minimum = ViolationCode(rawValue: "minimum")
+    public static let minimum = ViolationCode("minimum", 10)
     /// A number above `maximum`.
-    public static let maximum = ViolationCode(rawValue: "maximum")
+    public static let maximum = ViolationCode("maximum", 11)
     /// An array with fewer than `minItems` elements.
-    public static let minItems = ViolationCode(rawValue: "minItems")
+    public static let minItems = ViolationCode("minItems", 12)
     /// An array with more than `maxItems` elements.
-    public static let maxItems = ViolationCode(rawValue: "maxItems")
+    public static let maxItems = ViolationCode("maxItems", 13)
     /// A value that is not one of the field's `enum` values.
-    public static let `enum` = ViolationCode(rawValue: "enum")
+    public static let `enum` = ViolationCode("enum", 14)
     /// A string that does not have the field's `format`.
-    public static let format = ViolationCode(rawValue: "format")
+    public static let format = ViolationCode("format", 15)
     /// A string that does not match a `regex` of `additionalDataValidations`.
-    public static let regex = ViolationCode(rawValue: "regex")
+    public static let regex = ViolationCode("regex", 16)
     /// A regex match gave up at its match, depth or heap limit: the value could not be checked and is rejected.
-    public static let regexLimit = ViolationCode(rawValue: "regexLimit")
+    public static let regexLimit = ViolationCode("regexLimit", 17)
     /// A member that the object's schema does not define.
-    public static let unknownField = ViolationCode(rawValue: "unknownField")
+    public static let unknownField = ViolationCode("unknownField", 18)
     /// A member name that appears more than once in one object.
-    public static let duplicateKey = ViolationCode(rawValue: "duplicateKey")
+    public static let duplicateKey = ViolationCode("duplicateKey", 19)
     /// An update changes a field whose `updatesAllowed` is false.
-    public static let updateNotAllowed = ViolationCode(rawValue: "updateNotAllowed")
+    public static let updateNotAllowed = ViolationCode("updateNotAllowed", 20)
 
     /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
     public static let catalogue: [(code: ViolationCode, summary: String)] = [
