@@ -52,6 +52,14 @@ public struct Validator: Sendable {
                 problems.append(contentsOf: error.problems)
             }
         }
+        // A gateway accepts only requests: the schema of its answers must say it is a response, or it could be posted.
+        for schema in compiled.values.sorted(by: { $0.id < $1.id }) {
+            guard let id = schema.responseSchema, let response = compiled[id], response.kind != .response else { continue }
+            problems.append(SchemaProblem(
+                code: .invalidAttribute,
+                message: "'\(id)' is the responseSchema of '\(schema.id)', so it must say \"kind\": \"response\" (it says '\(response.kind.rawValue)')",
+                location: SchemaLocation(file: response.file, pointer: "/kind", position: nil)))
+        }
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         self.schemas = compiled
     }

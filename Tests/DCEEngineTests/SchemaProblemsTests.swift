@@ -49,6 +49,7 @@ struct SchemaProblemsTests {
         (##"{"id": "s", "definitions": {"A": {"ref": "#/definitions/B"}, "B": {"ref": "#/definitions/A"}}, "fields": [{"key": "a", "ref": "#/definitions/A"}]}"##, .referenceCycle, "/definitions/B/ref"),
         (#"{"id": "s", "fields": [{"key": "a", "ref": "missing-schema"}]}"#, .unknownReference, "/fields/0/ref"),
         (#"{"id": "other", "fields": []}"#, .invalidAttribute, "/id"),
+        (#"{"id": "s", "kind": "reply", "fields": []}"#, .invalidAttribute, "/kind"),
         (#"{"id": "s", "fields": [{"key": "a", "dataType": "Array"}]}"#, .missingAttribute, "/fields/0"),
         (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"required": true}]}]}"#, .missingAttribute, "/fields/0/overrides/0"),
     ])
@@ -56,6 +57,18 @@ struct SchemaProblemsTests {
         let found = problems(schema)
         #expect(found.contains { $0.code == code && $0.location.pointer == pointer }, "\(found)")
         #expect(found.allSatisfy { $0.location.position != nil })
+    }
+
+    @Test func aResponseSchemaMustSayItIsOneSoThatAGatewayNeverTakesItAsARequest() throws {
+        let request = #"{"id": "s", "responseSchema": "r", "fields": []}"#
+        let found = problems(request, extra: ["r": #"{"id": "r", "fields": []}"#])
+        #expect(found.map(\.code) == [.invalidAttribute])
+        #expect(found.first?.location.pointer == "/kind")
+        #expect(found.first?.message.contains("'r' is the responseSchema of 's'") == true)
+        #expect(problems(request, extra: ["r": #"{"id": "r", "kind": "response", "fields": []}"#]).isEmpty)
+        let validator = try Fixtures.validator(["s": request, "r": #"{"id": "r", "kind": "response", "fields": []}"#])
+        #expect(validator.schema("s")?.kind == .request)
+        #expect(validator.schema("r")?.kind == .response)
     }
 
     @Test func aMissingKeyIsReportedAtItsField() throws {

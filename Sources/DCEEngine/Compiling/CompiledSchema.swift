@@ -25,15 +25,18 @@ public final class CompiledSchema: Sendable {
     let numericBooleans: Bool
     /// The schema a gateway's answer to this request follows, when the schema names one.
     public let responseSchema: String?
+    /// What the schema describes: only a ``SchemaKind/request`` is accepted by a gateway.
+    public let kind: SchemaKind
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
         contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, responseSchema: String? = nil,
-        warnings: [SchemaProblem] = []
+        kind: SchemaKind = .request, warnings: [SchemaProblem] = []
     ) {
         self.responseSchema = responseSchema
+        self.kind = kind
         self.numericBooleans = numericBooleans
         self.id = id
         self.version = version

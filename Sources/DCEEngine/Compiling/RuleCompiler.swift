@@ -46,7 +46,7 @@ struct RuleCompiler {
         let compiled = CompiledSchema(
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
             root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
-            responseSchema: schema.responseSchema, warnings: warnings)
+            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings)
         checkDefaults(compiledRoot, in: compiled)
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         return compiled

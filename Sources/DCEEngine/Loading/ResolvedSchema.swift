@@ -15,6 +15,8 @@ struct ResolvedSchema: Sendable {
     var numericBooleans: Bool
     /// The schema of the gateway's answer.
     var responseSchema: String?
+    /// What the schema describes.
+    var kind: SchemaKind
 }
 
 /// A field whose reference, if any, has been replaced by the definition's shape and attributes.

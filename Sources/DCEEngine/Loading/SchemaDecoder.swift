@@ -2,7 +2,7 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "dataType", "items", "minItems", "maxItems",
+        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items", "minItems", "maxItems",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -72,6 +72,15 @@ struct SchemaDecoder {
                 if let field = field(at: member.index, pointer: member.pointer, keyed: false) { definitions[name] = field }
             }
         }
+        var kind = SchemaKind.request
+        if let entry = members["kind"], let raw = string(entry, pointer: "/kind") {
+            if let known = SchemaKind(rawValue: raw) {
+                kind = known
+            } else {
+                let kinds = SchemaKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                report(.invalidAttribute, "a schema's kind is one of \(kinds), not '\(raw)'", entry.index, "/kind")
+            }
+        }
         return SchemaDocument(
             id: id, version: string(members["version"], pointer: "/version") ?? "0",
             name: root.attributes.name, description: string(members["description"], pointer: "/description"),
@@ -79,7 +88,7 @@ struct SchemaDecoder {
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
             numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false,
-            responseSchema: string(members["responseSchema"], pointer: "/responseSchema"))
+            responseSchema: string(members["responseSchema"], pointer: "/responseSchema"), kind: kind)
     }
 
     // MARK: - Fields

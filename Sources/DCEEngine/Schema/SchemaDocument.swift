@@ -22,6 +22,20 @@ struct SchemaDocument: Sendable {
     var numericBooleans = false
     /// The schema a gateway's answer to this request follows (`PDResponse.payload`).
     var responseSchema: String?
+    /// What the schema describes: a request (the default), a response, or a component.
+    var kind = SchemaKind.request
+}
+
+/// What a schema describes, which decides where it may be used (`"kind"` in a schema file).
+public enum SchemaKind: String, Sendable, Hashable, CaseIterable {
+    /// A request an app sends (the default): a gateway accepts envelopes of it.
+    case request
+    /// A gateway's answer, such as a request's `responseSchema`: clients check answers against it, and a gateway
+    /// never accepts it as a request.
+    case response
+    /// A shape other schemas use by `ref` (an address): it can be validated on its own, but a gateway never accepts
+    /// it as a request.
+    case component
 }
 
 /// A named value the caller supplies (`region=US`), with the values it may take and how to derive it when the
