@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -73,6 +74,8 @@ let package = Package(
             dependencies: [
                 "DCEEngine", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -113,7 +116,9 @@ let package = Package(
         .testTarget(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
-            dependencies: ["DCECrypto", "DCELogging", "DCEEngine", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DCECrypto", "DCELogging", "DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -121,7 +126,7 @@ let package = Package(
             dependencies: [
                 "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -141,7 +146,7 @@ if Context.environment["DCE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEEngine"],
+            dependencies: ["DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
         ))

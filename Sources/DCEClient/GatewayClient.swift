@@ -81,8 +81,11 @@ public struct GatewayClient: Sendable {
         self.session = session ?? URLSession(configuration: .ephemeral)
     }
 
-    /// Sends a request. Retries are safe: every attempt carries the request id as `Idempotency-Key`, so the
-    /// gateway processes a request once however often it arrives.
+    /// Sends a request. Retries are safe: every attempt sends the same envelope (same request id, same bytes), and
+    /// the gateway answers a request it has processed with the same answer instead of processing it again. Server
+    /// errors, 429 and 503 (after its `Retry-After`, up to the backoff's own length when longer) are retried, as is
+    /// 409 `requestInProgress`; the envelope's creation time is sealed, so retries must stay within the gateway's
+    /// replay window (five minutes by default).
     ///
     /// - Parameter request: The envelope (only a valid request has one).
     /// - Returns: The accepted response, its payload checked against the response schema.
@@ -96,10 +99,12 @@ public struct GatewayClient: Sendable {
         urlRequest.setValue(request.header.requestID, forHTTPHeaderField: "Idempotency-Key")
 
         var failure = TransportFailure.unreachable("no attempt was made")
+        var retryAfter: TimeInterval = 0
         for attempt in 0..<configuration.attempts {
             if attempt > 0 {
+                let backoff = configuration.backoff * Double(1 << (attempt - 1))
                 do {
-                    try await Task.sleep(nanoseconds: UInt64(configuration.backoff * Double(1 << (attempt - 1)) * 1_000_000_000))
+                    try await Task.sleep(nanoseconds: UInt64(max(backoff, min(retryAfter, configuration.timeout)) * 1_000_000_000))
                 } catch {
                     throw .transport(.cancelled)
                 }
@@ -111,12 +116,13 @@ public struct GatewayClient: Sendable {
                 let (body, response) = try await session.data(for: urlRequest)
                 data = body
                 status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap { TimeInterval($0) } ?? 0
             } catch {
                 failure = Self.failure(error)
                 if failure == .cancelled || Task.isCancelled { throw .transport(.cancelled) }
                 continue
             }
-            if status >= 500 || status == 429 {
+            if status >= 500 || status == 429 || (status == 409 && Self.isInProgress(data)) {
                 failure = .status(status)
                 continue
             }
@@ -125,9 +131,14 @@ public struct GatewayClient: Sendable {
         throw .transport(failure)
     }
 
-    /// Checks what the gateway answered.
+    /// Whether a 409 says the same request is being processed (worth retrying), not that its id is taken.
+    private static func isInProgress(_ data: Data) -> Bool {
+        (try? PDResponse(json: [UInt8](data)))?.errors.first?.rule.rawValue == "requestInProgress"
+    }
+
+    /// Checks what the gateway answered: 200 accepted; 422, 409, 413 or 415 rejected, with the gateway's reason.
     private func answer(_ data: Data, status: Int, to request: PDRequest) throws(GatewayError) -> PDResponse {
-        guard status == 200 || status == 422 else {
+        guard [200, 409, 413, 415, 422].contains(status) else {
             throw .invalidResponse("the gateway answered HTTP \(status)", nil)
         }
         let response: PDResponse
@@ -136,11 +147,12 @@ public struct GatewayClient: Sendable {
         } catch {
             throw .invalidResponse(error.message, nil)
         }
-        guard response.requestID == request.header.requestID else {
+        // A body or media type refused before the envelope was read names no request.
+        guard response.requestID == request.header.requestID || (response.requestID.isEmpty && [413, 415].contains(status)) else {
             throw .invalidResponse("the response answers request '\(response.requestID)', not '\(request.header.requestID)'", nil)
         }
         guard response.status == .accepted, status == 200 else {
-            guard response.status == .rejected, status == 422 else {
+            guard response.status == .rejected, status != 200 else {
                 throw .invalidResponse("HTTP \(status) does not match the response status '\(response.status.rawValue)'", nil)
             }
             throw .rejected(response)

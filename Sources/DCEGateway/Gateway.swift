@@ -4,16 +4,21 @@ public import DCEEngine
 public import Foundation
 public import HTTPTypes
 public import Hummingbird
+import HummingbirdCore
+public import Logging
+public import NIOCore
 
 /// The gateway side of the envelope protocol: serves the signed schema catalogue and validates incoming
 /// envelopes with the same engine, never trusting the client's validation.
 ///
 /// ```swift
 /// let gateway = try Gateway(keys: .generate(), version: "2026.11.1")
-/// let router = Router()
-/// gateway.addRoutes(to: router)     // POST /v1/requests, GET /v1/schemas
-/// try await Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080))).run()
+/// // POST /v1/requests, GET /v1/schemas, with the timeouts and connection limit of `gateway.limits`
+/// try await gateway.application(router: Router(), address: .hostname("127.0.0.1", port: 8080)).runService()
 /// ```
+///
+/// `@unchecked Sendable`: the schemas and the catalogue change only under `lock`; the rest is immutable or
+/// synchronised by its own type.
 public final class Gateway: @unchecked Sendable {
     /// The gateway's private keys (raw bytes): X25519 for opening sealed values, Ed25519 for signing the catalogue.
     public struct Keys: Sendable, Hashable {
@@ -72,16 +77,45 @@ public final class Gateway: @unchecked Sendable {
         public var signature: String
     }
 
+    /// An answer to one request: the HTTP status, the `PDResponse` body, and how long to wait before retrying
+    /// when the gateway is saturated.
+    public struct Answer: Sendable, Hashable {
+        /// The HTTP status.
+        public var status: Int
+        /// The `PDResponse` as JSON.
+        public var body: [UInt8]
+        /// Seconds for the `Retry-After` header, with 503.
+        public var retryAfter: Int?
+
+        /// Creates an answer.
+        ///
+        /// - Parameters:
+        ///   - status: The HTTP status.
+        ///   - body: The response body.
+        ///   - retryAfter: Seconds before a retry, for 503.
+        public init(status: Int, body: [UInt8], retryAfter: Int? = nil) {
+            self.status = status
+            self.body = body
+            self.retryAfter = retryAfter
+        }
+    }
+
+    /// The bounds in force.
+    public let limits: Limits
     private let keys: Keys
     private let opener: HPKEFieldOpener
     private let backend: Backend
+    private let logger: Logger
+    private let now: @Sendable () -> Date
     private let lock = NSLock()
     private var validator: Validator
     private var served: Catalogue
-    /// Answers by request id, so a retried request is processed once.
-    private var answered: [String: (status: Int, body: [UInt8])] = [:]
-    private var answeredOrder: [String] = []
-    private static let rememberedAnswers = 10_000
+    /// The accepted requests' answers, by request id and body digest.
+    private let remembered: IdempotencyStore
+    /// Where requests are validated, off the server's network threads.
+    private let pool: ValidationPool
+    /// The longest request id accepted: ids are remembered, so their size is bounded too.
+    public static let maxRequestIDBytes = 128
 
     /// Creates a gateway.
     ///
@@ -89,15 +123,30 @@ public final class Gateway: @unchecked Sendable {
     ///   - keys: The private keys.
     ///   - source: The schemas it validates with and serves.
     ///   - version: The catalogue's version.
+    ///   - limits: The bounds against hostile clients (``Limits`` documents each default).
+    ///   - logger: Where the gateway logs one line per request: id, schema, status and rule codes, never a value.
+    ///   - now: The clock envelopes' ages are judged by.
     ///   - backend: What valid requests are answered with (``ReferenceBackend/answer`` by default).
     /// - Throws: ``SchemaError`` when the schemas do not compile; key errors.
-    public init(keys: Keys, source: SchemaSource = .bundled, version: String, backend: @escaping Backend = ReferenceBackend.answer) throws {
+    public init(
+        keys: Keys, source: SchemaSource = .bundled, version: String, limits: Limits = Limits(),
+        logger: Logger = Logger(label: "dce-gateway"), now: @escaping @Sendable () -> Date = { Date() },
+        backend: @escaping Backend = ReferenceBackend.answer
+    ) throws {
         self.keys = keys
         self.opener = try HPKEFieldOpener(privateKey: keys.encryption, keyID: keys.encryptionKeyID)
         self.backend = backend
+        self.limits = limits
+        self.logger = logger
+        self.now = now
         let documents = try source.documents()
         self.validator = try Validator(source: .documents(documents))
         self.served = try Self.catalogue(documents, version: version, signingKey: keys.signing)
+        self.remembered = IdempotencyStore(
+            keep: (limits.replayWindow + limits.clockSkew).seconds, maxEntries: limits.rememberedRequests,
+            maxBytes: limits.rememberedBytes, now: now)
+        self.pool = ValidationPool(
+            threads: limits.validationThreads, largeThreads: limits.largeBodyThreads, queueLimit: limits.queuedRequests)
     }
 
     /// Publishes a new catalogue; it is compiled first, and a set that does not compile changes nothing.
@@ -140,54 +189,119 @@ public final class Gateway: @unchecked Sendable {
         return Catalogue(version: version, body: body, etag: "\"\(digest)\"", signature: signature.base64EncodedString())
     }
 
-    /// Validates an envelope and answers it: HTTP 200 with an accepted `PDResponse`, or 422 with a rejected one
-    /// listing every error. A request id answered before gets the same answer again.
+    /// Answers one envelope, as `POST /v1/requests` does once the body is read: 200 with an accepted `PDResponse`,
+    /// 422 with a rejected one listing the errors (at most ``Limits/maxErrorsPerAnswer``), 409 when the request id
+    /// belongs to another request or the same request is being processed, 503 when nothing more can be
+    /// remembered. An accepted request's answer is given again, byte for byte, to the same request (same id, same
+    /// body) within the replay window; an envelope older than the window, or without a creation time, is refused.
     ///
     /// - Parameter body: The request body.
-    /// - Returns: The HTTP status and the response body.
-    public func handle(envelope body: [UInt8]) -> (status: Int, body: [UInt8]) {
+    /// - Returns: The answer.
+    public func handle(envelope body: [UInt8]) -> Answer {
         let incoming: IncomingRequest
         do {
             incoming = try IncomingRequest(json: body)
         } catch {
-            return (422, PDResponse(requestID: "", status: .rejected, errors: [Violation(path: "", key: "", rule: .json, message: error.message)]).json)
+            return refuse(422, requestID: "", .json, error.message)
         }
-        let requestID = incoming.header.requestID
-        if let previous = lock.withLock({ answered[requestID] }) { return previous }
-        let validator = lock.withLock { self.validator }
-        let answer: (status: Int, body: [UInt8])
-        do {
-            let (report, payload) = try validator.accept(incoming, opener: opener)
-            if report.valid, let payload, let document = try? JSONDocument(bytes: payload) {
-                let result = backend(incoming.header.schema, SchemaValue(document: document, at: document.root))
-                answer = (200, PDResponse(requestID: requestID, status: .accepted, payload: result).json)
-            } else {
-                answer = (422, PDResponse(requestID: requestID, status: .rejected, errors: report.errors).json)
-            }
-        } catch {
-            let rule = ViolationCode(rawValue: error.code.rawValue)
-            answer = (422, PDResponse(requestID: requestID, status: .rejected, errors: [Violation(path: "", key: "", rule: rule, message: error.message)]).json)
+        let header = incoming.header
+        let requestID = header.requestID
+        guard !requestID.isEmpty, requestID.utf8.count <= Self.maxRequestIDBytes else {
+            return refuse(422, requestID: "", .json, "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes")
         }
-        lock.withLock {
-            if answered[requestID] == nil {
-                answered[requestID] = answer
-                answeredOrder.append(requestID)
-                if answeredOrder.count > Self.rememberedAnswers { answered[answeredOrder.removeFirst()] = nil }
-            }
+        guard let created = header.createdAt else {
+            return refuse(422, requestID: requestID, .replayWindow, "the envelope has no 'createdAt': it cannot be told from a replay")
+        }
+        let age = now().timeIntervalSince(created)
+        if age > limits.replayWindow.seconds {
+            return refuse(
+                422, requestID: requestID, .replayWindow,
+                "the envelope was created \(Int(age)) s ago, outside the replay window of \(Int(limits.replayWindow.seconds)) s: build a new one")
+        }
+        if -age > limits.clockSkew.seconds {
+            return refuse(
+                422, requestID: requestID, .replayWindow,
+                "the envelope was created \(Int(-age)) s in the future, more than the allowed clock skew of \(Int(limits.clockSkew.seconds)) s")
+        }
+        switch remembered.claim(requestID, digest: Array(SHA256.hash(data: body))) {
+        case .replay(let answer):
+            log(answer, requestID: requestID, schema: header.schema, rules: ["replayed"])
+            return answer
+        case .conflict:
+            return refuse(409, requestID: requestID, .idempotencyConflict, "the request id '\(requestID)' was used for a different request")
+        case .inProgress:
+            return refuse(409, requestID: requestID, .requestInProgress, "the request '\(requestID)' is being processed: retry shortly")
+        case .full(let seconds):
+            return refuse(503, requestID: requestID, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
+        case .claimed:
+            break
+        }
+        let answer = process(incoming)
+        if answer.status == 200 {
+            remembered.complete(requestID, answer: answer)
+        } else {
+            remembered.release(requestID)
         }
         return answer
     }
 
+    /// Opens, validates and, when valid, answers a request whose id is claimed.
+    private func process(_ incoming: IncomingRequest) -> Answer {
+        let header = incoming.header
+        let validator = lock.withLock { self.validator }
+        let report: ValidationReport
+        let payload: [UInt8]?
+        do {
+            (report, payload) = try validator.accept(incoming, opener: opener)
+        } catch {
+            return refuse(422, requestID: header.requestID, ViolationCode(rawValue: error.code.rawValue), error.message)
+        }
+        guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
+            let errors = Array(report.errors.prefix(limits.maxErrorsPerAnswer))
+            let omitted = report.errors.count - errors.count
+            let response = PDResponse(requestID: header.requestID, status: .rejected, errors: errors, omittedErrors: omitted)
+            let answer = Answer(status: 422, body: response.json)
+            log(answer, requestID: header.requestID, schema: header.schema, rules: errors.map(\.rule.rawValue))
+            return answer
+        }
+        let result = backend(header.schema, SchemaValue(document: document, at: document.root))
+        let answer = Answer(status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
+        log(answer, requestID: header.requestID, schema: header.schema, rules: [])
+        return answer
+    }
+
+    /// A rejected answer with one error, logged.
+    private func refuse(_ status: Int, requestID: String, _ rule: ViolationCode, _ message: String, retryAfter: Int? = nil) -> Answer {
+        let response = PDResponse(requestID: requestID, status: .rejected, errors: [Violation(path: "", key: "", rule: rule, message: message)])
+        let answer = Answer(status: status, body: response.json, retryAfter: retryAfter)
+        log(answer, requestID: requestID, schema: nil, rules: [rule.rawValue])
+        return answer
+    }
+
+    /// One line per answer: ids, status and rule codes; messages and values are never logged.
+    private func log(_ answer: Answer, requestID: String, schema: String?, rules: [String]) {
+        var metadata: Logger.Metadata = ["requestId": .string(requestID), "status": .stringConvertible(answer.status)]
+        if let schema { metadata["schema"] = .string(schema) }
+        if !rules.isEmpty { metadata["rules"] = .array(rules.map { .string($0) }) }
+        logger.log(level: answer.status == 200 ? .info : .notice, "request answered", metadata: metadata)
+    }
+
     /// Adds `POST /v1/requests` and `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`).
+    ///
+    /// `POST /v1/requests` takes only `application/json` (415 otherwise) and bodies up to
+    /// ``Limits/maxBodyBytes`` (413 beyond), and validates on the gateway's own threads (503 with `Retry-After`
+    /// when they are saturated). Use ``application(router:address:serverName:logger:onServerRunning:)`` to get the
+    /// connection limits and timeouts as well.
     ///
     /// - Parameter router: The application's router.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.post("v1/requests") { request, _ -> Response in
-            let buffer = try await request.body.collect(upTo: JSONReader.Limits.default.maxDocumentBytes)
-            let (status, body) = self.handle(envelope: Array(buffer.readableBytesView))
+            let answer = await self.answer(request)
+            var headers: HTTPFields = [.contentType: "application/json"]
+            if let seconds = answer.retryAfter { headers[.retryAfter] = String(seconds) }
             return Response(
-                status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+                status: HTTPResponse.Status(code: answer.status), headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         router.get("v1/schemas") { request, _ -> Response in
             let catalogue = self.catalogue
@@ -198,6 +312,88 @@ public final class Gateway: @unchecked Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: catalogue.body)))
         }
     }
+
+    /// Reads a request's body within the limits and answers it on a validation thread.
+    private func answer(_ request: Request) async -> Answer {
+        guard Self.isJSON(request.headers[.contentType]) else {
+            return refuse(415, requestID: "", .unsupportedMediaType, "the request body must be sent as application/json")
+        }
+        let tooLarge = "the request body is larger than the gateway's limit of \(limits.maxBodyBytes) bytes"
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maxBodyBytes {
+            return refuse(413, requestID: "", .bodyTooLarge, tooLarge)
+        }
+        let body: [UInt8]
+        do {
+            body = Array(try await request.body.collect(upTo: limits.maxBodyBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            return refuse(413, requestID: "", .bodyTooLarge, tooLarge)
+        } catch {
+            return refuse(400, requestID: "", .json, "the request body could not be read")
+        }
+        do {
+            return try await pool.run(isLarge: body.count >= limits.largeBodyBytes) { self.handle(envelope: body) }
+        } catch {
+            return refuse(503, requestID: "", .overloaded, "the gateway is saturated: retry shortly", retryAfter: 1)
+        }
+    }
+
+    /// Whether a `Content-Type` names JSON (`application/json`, with or without parameters).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return type.lowercased() == "application/json"
+    }
+
+    /// A server for this gateway with every bound of ``limits``: the routes of ``addRoutes(to:)``, the header,
+    /// body and idle timeouts, and the limit on open connections.
+    ///
+    /// ```swift
+    /// let router = Router()
+    /// try await gateway.application(router: router, address: .hostname("127.0.0.1", port: 8080)).runService()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - router: The router; middleware added to it beforehand runs before the gateway's routes.
+    ///   - address: Where to listen.
+    ///   - serverName: The `Server` header.
+    ///   - logger: The server's logger.
+    ///   - onServerRunning: Called with the listening channel once the server runs.
+    /// - Returns: The application, to `run()` or `runService()`.
+    public func application<Context: RequestContext>(
+        router: Router<Context>, address: BindAddress, serverName: String? = "dce-gateway", logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
+        addRoutes(to: router)
+        let limits = limits
+        return Application(
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        RequestDeadlines(header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
+                    ],
+                    idleTimeout: TimeAmount(limits.idleTimeout))),
+            configuration: .init(
+                address: address, serverName: serverName,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
+            onServerRunning: onServerRunning, logger: logger)
+    }
+}
+
+extension ViolationCode {
+    /// The envelope has no creation time, or it lies outside the gateway's replay window (too old, or too far in
+    /// the future).
+    public static let replayWindow = ViolationCode(rawValue: "replayWindow")
+    /// The request id was used before for a different request (HTTP 409).
+    public static let idempotencyConflict = ViolationCode(rawValue: "idempotencyConflict")
+    /// The same request is being processed; retry shortly (HTTP 409).
+    public static let requestInProgress = ViolationCode(rawValue: "requestInProgress")
+    /// The request body is not `application/json` (HTTP 415).
+    public static let unsupportedMediaType = ViolationCode(rawValue: "unsupportedMediaType")
+    /// The request body is larger than the gateway's limit (HTTP 413).
+    public static let bodyTooLarge = ViolationCode(rawValue: "bodyTooLarge")
+    /// The gateway is saturated; retry after the `Retry-After` seconds (HTTP 503).
+    public static let overloaded = ViolationCode(rawValue: "overloaded")
 }
 
 /// The reference gateway's answers: a card for `card-create` (following `card-response`), nothing otherwise.

@@ -32,15 +32,70 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: "The catalogue version served.")
     var catalogueVersion = "1"
 
+    @Option(help: ArgumentHelp("The largest request body accepted, in bytes (413 beyond it).", valueName: "bytes"))
+    var maxBodyBytes = Gateway.Limits().maxBodyBytes
+
+    @Option(help: ArgumentHelp("The most violations one answer lists; the rest are counted.", valueName: "n"))
+    var maxErrors = Gateway.Limits().maxErrorsPerAnswer
+
+    @Option(help: ArgumentHelp("How old an envelope may be and still be processed, in seconds; accepted requests are remembered as long.", valueName: "seconds"))
+    var replayWindow = Int(Gateway.Limits().replayWindow.components.seconds)
+
+    @Option(help: ArgumentHelp("The most accepted requests remembered at once (503 when full).", valueName: "n"))
+    var rememberedRequests = Gateway.Limits().rememberedRequests
+
+    @Option(help: ArgumentHelp("The most bytes of remembered answers (503 when full).", valueName: "bytes"))
+    var rememberedBytes = Gateway.Limits().rememberedBytes
+
+    @Option(help: ArgumentHelp("Threads that validate requests (default: twice the cores, at least 4).", valueName: "n"))
+    var validationThreads = Gateway.Limits().validationThreads
+
+    @Option(help: ArgumentHelp("Requests that may wait for a validation thread (503 with Retry-After beyond).", valueName: "n"))
+    var queuedRequests = Gateway.Limits().queuedRequests
+
+    @Option(help: ArgumentHelp("Seconds a new connection may take to send a complete request head.", valueName: "seconds"))
+    var headerTimeout = Int(Gateway.Limits().headerTimeout.components.seconds)
+
+    @Option(help: ArgumentHelp("Seconds a request body may take to arrive after its head.", valueName: "seconds"))
+    var bodyTimeout = Int(Gateway.Limits().bodyTimeout.components.seconds)
+
+    @Option(help: ArgumentHelp("Seconds a kept-alive connection may wait for its next request.", valueName: "seconds"))
+    var idleTimeout = Int(Gateway.Limits().idleTimeout.components.seconds)
+
+    @Option(help: ArgumentHelp("The most connections open at once; more wait in the listen backlog.", valueName: "n"))
+    var maxConnections = Gateway.Limits().maxConnections
+
+    func validate() throws {
+        let positive: [(String, Int)] = [
+            ("--max-body-bytes", maxBodyBytes), ("--max-errors", maxErrors), ("--replay-window", replayWindow),
+            ("--remembered-requests", rememberedRequests), ("--remembered-bytes", rememberedBytes),
+            ("--validation-threads", validationThreads), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+            ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections),
+        ]
+        for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
+        if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
+    }
+
     func run() async throws {
         let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
         let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
-        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion)
-        let router = Router()
-        gateway.addRoutes(to: router)
+        var limits = Gateway.Limits()
+        limits.maxBodyBytes = maxBodyBytes
+        limits.maxErrorsPerAnswer = maxErrors
+        limits.replayWindow = .seconds(replayWindow)
+        limits.rememberedRequests = rememberedRequests
+        limits.rememberedBytes = rememberedBytes
+        limits.validationThreads = validationThreads
+        limits.largeBodyThreads = min(limits.largeBodyThreads, validationThreads)
+        limits.queuedRequests = queuedRequests
+        limits.headerTimeout = .seconds(headerTimeout)
+        limits.bodyTimeout = .seconds(bodyTimeout)
+        limits.idleTimeout = .seconds(idleTimeout)
+        limits.maxConnections = maxConnections
+        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion, limits: limits)
         let host = self.host
-        let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "dce-gateway"),
+        let app = gateway.application(
+            router: Router(), address: .hostname(host, port: port),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let line = "dce-gateway: listening on http://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID))\n"

@@ -5,6 +5,7 @@ import DCEEngine
 import DCEGateway
 import Foundation
 import HTTPTypes
+import Logging
 import Hummingbird
 import NIOCore
 import Testing
@@ -26,7 +27,7 @@ struct GatewayIntegrationTests {
 
     /// Starts a gateway (with the test's fault switch in front of it) on a free loopback port, runs `body`, stops it.
     private func withGateway(_ body: (URL, Gateway, Faults) async throws -> Void) async throws {
-        let gateway = try Gateway(keys: keys, version: "1")
+        let gateway = try Gateway(keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() }))
         let faults = Faults()
         let router = Router()
         router.add(middleware: FaultMiddleware(faults: faults))
@@ -117,6 +118,7 @@ struct GatewayIntegrationTests {
             var post = URLRequest(url: url.appendingPathComponent("v1/requests"))
             post.httpMethod = "POST"
             post.httpBody = Data(tampered.utf8)
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
             let (data, response) = try await URLSession(configuration: .ephemeral).data(for: post)
             #expect((response as? HTTPURLResponse)?.statusCode == 422)
             let answer = try PDResponse(json: [UInt8](data))

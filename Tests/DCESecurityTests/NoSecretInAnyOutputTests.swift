@@ -1,6 +1,7 @@
 import Crypto
 import DCECrypto
 import DCEEngine
+import DCEGateway
 import DCELogging
 import Foundation
 import Logging
@@ -91,9 +92,13 @@ struct NoSecretInAnyOutputTests {
                 let (clear, fields) = try prepared.separatingEncryptedFields(json: try #require(resolved.payload))
                 outputs.append((name + " clear part", String(decoding: clear, as: UTF8.self)))
                 for field in fields { record(name + " sensitive field", field) }
-                // The gateway: accepted, and a tampered copy refused.
-                let accepted = try validator.accept(incoming, opener: opener)
-                record(name + " accepted report", accepted.report)
+                // The gateway: accepted (a request; a response schema is refused), and a tampered copy refused.
+                do {
+                    let accepted = try validator.accept(incoming, opener: opener)
+                    record(name + " accepted report", accepted.report)
+                } catch {
+                    record(name + " gateway refusal", error)
+                }
                 let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(of: "\"req-", with: "\"evil-")
                 do {
                     _ = try validator.accept(IncomingRequest(json: Array(tampered.utf8)), opener: opener)
@@ -107,6 +112,27 @@ struct NoSecretInAnyOutputTests {
             logger.error("rejected: \(reports.last.map { "\($0)" } ?? "")")
         }
         #expect(envelopes == 4)  // the valid payloads: payment account, EU card, card update, card details
+
+        // The gateway refusing PCI values sent in clear: its answers and its log lines.
+        let gatewayLog = Captured()
+        let gatewayKeys = Gateway.Keys.generate()
+        let gateway = try Gateway(
+            keys: gatewayKeys, version: "1", logger: Logger(label: "gateway") { _ in CapturingHandler(captured: gatewayLog) })
+        let clearValues = [
+            ("card-create", #"{"region":"EU"}"#, "null", #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(Self.pin)"}"#),
+            ("payment-account", "{}", #""credit""#, #"{"cardNumber": "\#(Self.pan)", "expiry": "08/39", "securityCode": "\#(Self.cvv)", "cardholderName": "Ivan Petrov"}"#),
+            ("card-update", "{}", "null", #"{"status": "ACTIVE", "pin": "\#(Self.pin)"}"#),
+        ]
+        for (offset, (schema, context, tenderType, values)) in clearValues.enumerated() {
+            let version = try #require(validator.schema(schema)).version
+            let body = #"{"requestId":"clear-\#(offset)","createdAt":"\#(RFC3339.string(from: Date()))","schema":"\#(schema)","schemaVersion":"\#(version)","context":\#(context),"tenderType":\#(tenderType),"values":\#(values),"encryptedFields":[]}"#
+            let answer = gateway.handle(envelope: Array(body.utf8))
+            #expect(answer.status == 422)
+            #expect(try PDResponse(json: answer.body).errors.map(\.rule.rawValue) == ["notEncrypted"])
+            outputs.append(("gateway answer to clear \(schema)", String(decoding: answer.body, as: UTF8.self)))
+        }
+        #expect(gatewayLog.lines.count == clearValues.count)
+        for (index, line) in gatewayLog.lines.enumerated() { outputs.append(("gateway log line \(index)", line)) }
 
         for format in ReportFormat.allCases {
             var text = ""

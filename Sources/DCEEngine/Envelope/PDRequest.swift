@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One value of a field marked `pciEncryptionRequired`, sealed to the gateway's public key.
 ///
 /// The package's own sealer (`DCECrypto.HPKEFieldSealer`) fills it; the engine only carries it. Every member is
@@ -69,6 +71,14 @@ public struct EnvelopeHeader: Sendable, Hashable {
     public var context: [String: String]
     /// The tender type, if any.
     public var tenderType: String?
+    /// When the envelope was built. It is part of what every sealed value is bound to, so it cannot be changed
+    /// without the seal failing: a gateway refuses envelopes older than its replay window.
+    public var createdAt: Date? {
+        get { createdAtText.flatMap(RFC3339.date(from:)) }
+        set { createdAtText = newValue.map(RFC3339.string(from:)) }
+    }
+    /// The creation time as it travels: kept as received, so that the seal's binding is rebuilt byte for byte.
+    private var createdAtText: String?
 
     /// Creates a header.
     ///
@@ -78,12 +88,22 @@ public struct EnvelopeHeader: Sendable, Hashable {
     ///   - schemaVersion: The schema version.
     ///   - context: The context.
     ///   - tenderType: The tender type.
-    public init(requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?) {
+    ///   - createdAt: When the envelope was built (RFC 3339, milliseconds, UTC on the wire).
+    public init(
+        requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?, createdAt: Date? = nil
+    ) {
         self.requestID = requestID
         self.schema = schema
         self.schemaVersion = schemaVersion
         self.context = context
         self.tenderType = tenderType
+        self.createdAtText = createdAt.map(RFC3339.string(from:))
+    }
+
+    /// A header read from the wire, its creation time as sent.
+    init(requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?, createdAtText: String?) {
+        self.init(requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType)
+        self.createdAtText = createdAtText
     }
 
     /// What a sealed value is bound to: this header, the clear values, and the value's place.
@@ -95,6 +115,7 @@ public struct EnvelopeHeader: Sendable, Hashable {
     func wire(values: SchemaValue, encryptedFields: [EncryptedField]) -> SchemaValue {
         .object([
             .init(key: "requestId", value: .string(requestID)),
+            .init(key: "createdAt", value: createdAtText.map { .string($0) } ?? .null),
             .init(key: "schema", value: .string(schema)),
             .init(key: "schemaVersion", value: .string(schemaVersion)),
             .init(key: "context", value: .object(context.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) })),
@@ -195,7 +216,18 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
         }
         var tenderType: String?
         if case .string(let value) = member("tenderType") { tenderType = value }
-        header = EnvelopeHeader(requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType)
+        var createdAt: String?
+        switch member("createdAt") {
+        case .string(let text)?:
+            guard RFC3339.date(from: text) != nil else {
+                throw ValidatorError(code: .encoding, message: "the envelope's 'createdAt' is not an RFC 3339 date-time")
+            }
+            createdAt = text
+        case nil, .null?: break
+        default: throw ValidatorError(code: .encoding, message: "the envelope's 'createdAt' must be a string")
+        }
+        header = EnvelopeHeader(
+            requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType, createdAtText: createdAt)
         guard let values = member("values") else { throw ValidatorError(code: .encoding, message: "the envelope has no 'values'") }
         self.values = values
         var fields: [EncryptedField] = []
@@ -241,9 +273,11 @@ extension PreparedSchema {
     ///   - json: The request as the app built it.
     ///   - requestID: The request's id (and idempotency key).
     ///   - sealer: Seals the sensitive values to the gateway's key.
+    ///   - createdAt: The envelope's creation time (now by default), bound into every seal: a gateway refuses an
+    ///     envelope older than its replay window, so build the envelope when the request is sent.
     /// - Returns: The envelope, or the report of an invalid request.
     /// - Throws: What the sealer throws.
-    public func makeRequest(json: [UInt8], requestID: String, sealer: some FieldSealing) throws -> BuiltRequest {
+    public func makeRequest(json: [UInt8], requestID: String, sealer: some FieldSealing, createdAt: Date = Date()) throws -> BuiltRequest {
         let resolved = resolve(json: json)
         guard let payload = resolved.payload, resolved.report.valid else { return .invalid(resolved.report) }
         let (clear, sensitive) = try separatingEncryptedFields(json: payload)
@@ -252,7 +286,7 @@ extension PreparedSchema {
         let report = resolved.report
         let header = EnvelopeHeader(
             requestID: requestID, schema: report.schema, schemaVersion: report.schemaVersion, context: report.context,
-            tenderType: report.tenderType)
+            tenderType: report.tenderType, createdAt: createdAt)
         let sealed = try sensitive.map { try sealer.seal($0, associatedData: header.associatedData(values: values, pointer: $0.pointer)) }
         return .valid(PDRequest(header: header, values: values, encryptedFields: sealed, report: report))
     }
@@ -269,12 +303,18 @@ extension Validator {
     ///   - request: The envelope as received.
     ///   - opener: Opens sealed values with the gateway's private key.
     /// - Returns: The report and, when valid, the whole payload (clear and opened values).
-    /// - Throws: ``ValidatorError`` for an unknown schema, context or tender type, a schema version the gateway
-    ///   does not have, or a sealed value that does not open (tampered, moved, or sealed to another key).
+    /// - Throws: ``ValidatorError`` for an unknown schema, context or tender type, a schema that is not a request
+    ///   (`notARequest`), a schema version the gateway does not have, a `pciEncryptionRequired` value in clear
+    ///   (`notEncrypted`; the error names its place, never the value), or a sealed value that does not open
+    ///   (tampered, moved, or sealed to another key).
     public func accept(_ request: IncomingRequest, opener: some FieldOpening) throws(ValidatorError) -> (report: ValidationReport, payload: [UInt8]?) {
         let header = request.header
         guard let compiled = schema(header.schema) else {
             throw ValidatorError(code: .unknownSchema, message: "no schema with id '\(header.schema)'")
+        }
+        guard compiled.kind == .request else {
+            throw ValidatorError(
+                code: .notARequest, message: "'\(header.schema)' is a \(compiled.kind.rawValue) schema, not a request: it cannot be posted")
         }
         guard compiled.version == header.schemaVersion else {
             throw ValidatorError(
@@ -282,6 +322,16 @@ extension Validator {
                 message: "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)")
         }
         let prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType)
+        // A PCI value must arrive sealed: one in clear has already crossed the wire unprotected, and is refused
+        // without being checked, echoed or kept.
+        if let document = try? JSONDocument(bytes: Array(request.values.json.utf8)) {
+            let (_, clear) = compiled.partition(document, removing: .pciEncryptionRequired, keepUnknown: false)
+            if let first = clear.first {
+                throw ValidatorError(
+                    code: .notEncrypted,
+                    message: "'\(first.pointer)' is marked pciEncryptionRequired and arrived in clear: it must be sealed to the gateway's key")
+            }
+        }
         var opened: [SensitiveField] = []
         for field in request.encryptedFields {
             do {

@@ -17,6 +17,10 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
     public var payload: SchemaValue
     /// Why the request was rejected.
     public var errors: [Violation]
+    /// How many further errors were found and not listed: the gateway lists at most its limit per answer.
+    public var omittedErrors: Int
+    /// Whether errors were left out of ``errors``.
+    public var truncated: Bool { omittedErrors > 0 }
 
     /// Creates a response.
     ///
@@ -25,11 +29,13 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
     ///   - status: Accepted or rejected.
     ///   - payload: The answer.
     ///   - errors: The errors.
-    public init(requestID: String, status: Status, payload: SchemaValue = .null, errors: [Violation] = []) {
+    ///   - omittedErrors: How many further errors were left out.
+    public init(requestID: String, status: Status, payload: SchemaValue = .null, errors: [Violation] = [], omittedErrors: Int = 0) {
         self.requestID = requestID
         self.status = status
         self.payload = payload
         self.errors = errors
+        self.omittedErrors = omittedErrors
     }
 
     /// The response as JSON.
@@ -45,10 +51,14 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
             }
             return .object(members)
         }
-        return Array(SchemaValue.object([
+        var members: [SchemaValue.Member] = [
             .init(key: "requestId", value: .string(requestID)), .init(key: "status", value: .string(status.rawValue)),
             .init(key: "payload", value: payload), .init(key: "errors", value: .array(errors)),
-        ]).json.utf8)
+        ]
+        if omittedErrors > 0 {
+            members.append(.init(key: "omittedErrors", value: .number(DecimalNumber(lexeme: "\(omittedErrors)"))))
+        }
+        return Array(SchemaValue.object(members).json.utf8)
     }
 
     /// Reads a response.
@@ -95,8 +105,16 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.errors = errors
+        if case .number(let count)? = member("omittedErrors", in: members), let omitted = Int(count.lexeme), omitted >= 0 {
+            omittedErrors = omitted
+        } else {
+            omittedErrors = 0
+        }
     }
 
     /// The request id, status and error count.
-    public var description: String { "PDResponse(\(requestID), \(status.rawValue), \(errors.count) error\(errors.count == 1 ? "" : "s"))" }
+    public var description: String {
+        let omitted = omittedErrors > 0 ? " (\(omittedErrors) more not listed)" : ""
+        return "PDResponse(\(requestID), \(status.rawValue), \(errors.count) error\(errors.count == 1 ? "" : "s")\(omitted))"
+    }
 }
