@@ -29,13 +29,30 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A directory of schema files to serve (default: the bundled schemas).", valueName: "dir"))
     var schemas: String?
 
-    @Option(help: "The catalogue version served.")
+    @Option(help: "The catalogue version served: decimal numbers separated by dots (clients take only newer versions).")
     var catalogueVersion = "1"
+
+    @Option(
+        help: ArgumentHelp(
+            "How long clients may use the catalogue, in days; restart with a newer --catalogue-version before it runs out.",
+            valueName: "days"))
+    var catalogueLifetime = Gateway.Catalogue.defaultLifetime / 86_400
+
+    func validate() throws {
+        do {
+            _ = try CatalogueVersion(catalogueVersion)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        guard catalogueLifetime > 0, catalogueLifetime.isFinite else {
+            throw ValidationError("--catalogue-lifetime must be a positive number of days")
+        }
+    }
 
     func run() async throws {
         let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
         let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
-        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion)
+        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400)
         let router = Router()
         gateway.addRoutes(to: router)
         let host = self.host

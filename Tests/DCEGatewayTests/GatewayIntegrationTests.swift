@@ -315,10 +315,12 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
             case .brokenCatalogue(let key):
                 var documents = try SchemaSource.bundled.documents()
                 documents["card-create"] = Array(#"{"id": "card-create", "fields": [{"key": "x", "dataType": "Strin"}]}"#.utf8)
-                let catalogue = try Gateway.catalogue(documents, version: "3", signingKey: key)
+                let catalogue = try Gateway.catalogue(documents, version: "3", expires: Date(timeIntervalSinceNow: 3_600), signingKey: key)
                 return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
             case .badSignature:
-                let catalogue = try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "4", signingKey: Curve25519.Signing.PrivateKey().rawRepresentation)
+                let catalogue = try Gateway.catalogue(
+                    try SchemaSource.bundled.documents(), version: "4", expires: Date(timeIntervalSinceNow: 3_600),
+                    signingKey: Curve25519.Signing.PrivateKey().rawRepresentation)
                 return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
             default:
                 return try await next(request, context)
