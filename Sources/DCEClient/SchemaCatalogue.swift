@@ -7,11 +7,12 @@ public import FoundationNetworking
 
 /// The schemas an app validates with, delivered by the gateway so that rules change without an app release.
 ///
-/// It starts from the bundled schemas; ``refresh()`` asks the gateway for its catalogue with `If-None-Match`, checks
-/// the Ed25519 signature over the body against the key the app pins, checks that the catalogue has not expired and
-/// is newer than the one in force, compiles it (with the app's local overrides on top) and only then swaps it in. A
-/// gateway that is down, sends something unsigned, broken, expired or older, or a set that does not compile changes
-/// nothing: the last good set keeps serving.
+/// It starts from the last catalogue it stored, if there is one and it still holds, else from the bundled schemas;
+/// ``refresh()`` asks the gateway for its catalogue with `If-None-Match`, checks the Ed25519 signature over the body
+/// against the key the app pins, checks that the catalogue has not expired and is newer than the one in force,
+/// compiles it (with the app's local overrides on top) and only then swaps it in and stores it. A gateway that is
+/// down, sends something unsigned, broken, expired or older, or a set that does not compile changes nothing: the
+/// last good set keeps serving.
 ///
 /// Versions only move forward. A version is decimal numbers separated by dots, compared number by number
 /// (`2026.11.10` is newer than `2026.11.9`, `10` newer than `9`, `2` the same as `2.0`); anything else is refused.
@@ -19,10 +20,18 @@ public import FoundationNetworking
 /// any valid catalogue is newer than them.
 ///
 /// Each catalogue carries a signed expiry (`"expires": "2026-12-23T00:00:00Z"`). Once the catalogue in force
-/// passes it, ``validator`` and ``origin`` fall back, at the moment they are read, to the bundled schemas.
+/// passes it, ``validator`` and ``origin`` fall back, at the moment they are read, to the stored catalogue if it is
+/// still valid, else to the bundled schemas.
+///
+/// With `storage`, an accepted catalogue's exact body, signature and ETag are written to a file in that directory
+/// (a new file, flushed and renamed over the old one). At start that file is read back and used only if its
+/// signature verifies against the pinned key, it has not expired and it compiles; otherwise it is ignored and
+/// ``storageProblem`` says why. Its version is then the one in force, so a rollback is refused after a restart too.
 ///
 /// ```swift
-/// let catalogue = try SchemaCatalogue(baseURL: gateway, signingKey: pinnedKey, overrides: ["card-create": localRules])
+/// let catalogue = try SchemaCatalogue(
+///     baseURL: gateway, signingKey: pinnedKey, overrides: ["card-create": localRules],
+///     storage: applicationSupport.appendingPathComponent("dce-catalogue"))
 /// _ = await catalogue.refresh()                  // at start, and whenever convenient
 /// let validator = await catalogue.validator
 /// ```
@@ -33,6 +42,8 @@ public actor SchemaCatalogue {
         case bundled
         /// The gateway's catalogue of this version, taken by a refresh.
         case gateway(version: String)
+        /// The gateway's catalogue of this version as stored by an earlier run, verified again at start.
+        case stored(version: String)
     }
 
     /// What a refresh did.
@@ -59,6 +70,9 @@ public actor SchemaCatalogue {
     public nonisolated let overridden: [String]
     /// The ETag of the catalogue in force, sent as `If-None-Match`; `nil` with the bundled schemas.
     public var etag: String? { inForce?.catalogue.etag }
+    /// Why the stored catalogue was not used at start (corrupt, unsigned, expired, does not compile) or why the
+    /// last accepted catalogue could not be stored; `nil` when there was no problem or once a catalogue is stored.
+    public private(set) var storageProblem: String?
 
     /// A catalogue that was verified, compiled and taken.
     private struct Accepted: Sendable {
@@ -75,22 +89,27 @@ public actor SchemaCatalogue {
     private let session: URLSession
     private let timeout: TimeInterval
     private let now: @Sendable () -> Date
+    private let store: CatalogueStore?
     private let bundled: Validator
     /// The catalogue the last successful refresh took.
     private var fetched: Accepted?
+    /// The catalogue in the store: read at start, or the last one written.
+    private var stored: Accepted?
 
-    /// Starts from the bundled schemas with the app's overrides on top.
+    /// Starts from the stored catalogue when it holds, else from the bundled schemas, with the app's overrides on top.
     ///
     /// - Parameters:
     ///   - baseURL: The gateway; the catalogue is at `v1/schemas` under it.
     ///   - signingKey: The gateway's Ed25519 public key (32 raw bytes), pinned in the app.
     ///   - overrides: Schema documents by id that replace the gateway's and the bundled ones.
+    ///   - storage: A directory where the last accepted catalogue is kept across restarts (created when missing);
+    ///     `nil` keeps nothing.
     ///   - timeout: Seconds to wait for the gateway.
     ///   - session: The URL session.
     ///   - now: The clock that decides whether a catalogue has expired.
     /// - Throws: ``SchemaError`` when the bundled schemas with the overrides do not compile.
     public init(
-        baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], timeout: TimeInterval = 10,
+        baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], storage: URL? = nil, timeout: TimeInterval = 10,
         session: URLSession? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) throws(SchemaError) {
         self.baseURL = baseURL
@@ -101,10 +120,20 @@ public actor SchemaCatalogue {
         self.session = session ?? URLSession(configuration: .ephemeral)
         self.now = now
         self.bundled = try Validator(source: .documents(try SchemaSource.bundled.documents().merging(overrides) { $1 }))
+        self.store = storage.map { CatalogueStore(directory: $0) }
+        do {
+            guard let record = try store?.load() else { return }
+            switch Self.accept(record.body, signature: record.signature, etag: record.etag, key: signingKey, overrides: overrides, now: now()) {
+            case .success(let catalogue): stored = catalogue
+            case .failure(let refusal): storageProblem = "the stored catalogue is not used: \(refusal.reason)"
+            }
+        } catch {
+            storageProblem = error.reason
+        }
     }
 
     /// Asks the gateway for a newer catalogue and swaps it in when it is signed, unexpired, newer than the one in
-    /// force and compiles.
+    /// force and compiles; then stores it.
     ///
     /// - Returns: What happened; failures keep the current set and say why.
     public func refresh() async -> Outcome {
@@ -133,22 +162,42 @@ public actor SchemaCatalogue {
         case .failure(let refusal): return refusal.outcome
         }
         fetched = catalogue
+        if let store {
+            do {
+                try store.save(.init(body: catalogue.body, signature: signature, etag: catalogue.etag))
+                stored = catalogue
+                storageProblem = nil
+            } catch {
+                storageProblem = error.reason
+            }
+        }
         return .updated(version: catalogue.version.description)
     }
 
-    /// The catalogue in force now and where it came from: the one fetched, unless expired.
+    /// The catalogue in force now and where it came from: the one fetched, else the one stored, unless expired.
     private var inForce: (catalogue: Accepted, origin: Origin)? {
-        guard let fetched, fetched.expires > now() else { return nil }
-        return (fetched, .gateway(version: fetched.version.description))
+        let now = now()
+        if let fetched, fetched.expires > now { return (fetched, .gateway(version: fetched.version.description)) }
+        if let stored, stored.expires > now { return (stored, .stored(version: stored.version.description)) }
+        return nil
     }
 
     /// Why a catalogue was not taken.
     private struct Refusal: Error {
         var outcome: Outcome
+
+        var reason: String {
+            switch outcome {
+            case .kept(let reason): reason
+            case .expired(let version, let at): "catalogue \(version) expired at \(UTCTimestamp.string(from: at) ?? "\(at)")"
+            case .notNewer(let offered, let inForce): "catalogue \(offered) is not newer than catalogue \(inForce)"
+            case .updated, .notModified: ""
+            }
+        }
     }
 
     /// Checks a catalogue in order (signature against the pinned key, body, expiry, newer than the one in force)
-    /// and compiles it with the overrides on top.
+    /// and compiles it with the overrides on top: what a refresh and a start both do before taking one.
     private static func accept(
         _ body: [UInt8], signature: Data, etag: String?, key: Data, overrides: [String: [UInt8]], now: Date, inForce: Accepted? = nil
     ) -> Result<Accepted, Refusal> {
