@@ -13,9 +13,18 @@ struct SchemaCatalogueTests {
     let clock = ManualClock()
     private let validCard = Array(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#.utf8)
 
-    private func catalogue(_ url: URL, storage: URL? = nil, timeout: TimeInterval = 5) throws -> SchemaCatalogue {
+    /// A catalogue on the test's clock. The timeout is generous: the whole suite shares two cores with other builds.
+    private func catalogue(_ url: URL, storage: URL? = nil, timeout: TimeInterval = 30) throws -> SchemaCatalogue {
         let clock = clock
         return try SchemaCatalogue(baseURL: url, signingKey: try keys.signingPublicKey, storage: storage, timeout: timeout, now: { clock.now })
+    }
+
+    /// Refreshes and compares the outcome (held in a constant, so that a failure shows it).
+    private func refresh(
+        _ catalogue: SchemaCatalogue, expecting expected: SchemaCatalogue.Outcome, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let outcome = await catalogue.refresh()
+        #expect(outcome == expected, sourceLocation: sourceLocation)
     }
 
     /// The rules the catalogue's validator breaks with a card that only the stricter set refuses.
@@ -42,14 +51,14 @@ struct SchemaCatalogueTests {
     @Test func aRollbackToAnOlderValidlySignedCatalogueIsRefused() async throws {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let catalogue = try catalogue(url)
-            #expect(await catalogue.refresh() == .updated(version: "1"))
+            await refresh(catalogue, expecting: .updated(version: "1"))
             let first = gateway.catalogue
             try gateway.publish(try stricterDocuments(), version: "2")
-            #expect(await catalogue.refresh() == .updated(version: "2"))
+            await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try await rules(catalogue) == [.maxLength])
 
             faults.set(.serving(first))
-            #expect(await catalogue.refresh() == .notNewer(offered: "1", inForce: "2"))
+            await refresh(catalogue, expecting: .notNewer(offered: "1", inForce: "2"))
             #expect(await catalogue.origin == .gateway(version: "2"))
             #expect(try await rules(catalogue) == [.maxLength])
         }
@@ -59,15 +68,15 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let catalogue = try catalogue(url)
             try gateway.publish(try stricterDocuments(), version: "2")
-            #expect(await catalogue.refresh() == .updated(version: "2"))
+            await refresh(catalogue, expecting: .updated(version: "2"))
             let bundled = try SchemaSource.bundled.documents()
             for version in ["2", "2.0", "02"] {
                 faults.set(.serving(try Gateway.catalogue(bundled, version: version, expires: inAnHour, signingKey: keys.signing)))
-                #expect(await catalogue.refresh() == .notNewer(offered: version, inForce: "2"))
+                await refresh(catalogue, expecting: .notNewer(offered: version, inForce: "2"))
             }
             // The catalogue in force, sent again without regard to If-None-Match.
             faults.set(.serving(gateway.catalogue))
-            #expect(await catalogue.refresh() == .notModified)
+            await refresh(catalogue, expecting: .notModified)
             #expect(await catalogue.origin == .gateway(version: "2"))
             #expect(try await rules(catalogue) == [.maxLength])
         }
@@ -76,11 +85,11 @@ struct SchemaCatalogueTests {
     @Test func versionsCompareNumberByNumber() async throws {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "2026.11.9")) { url, gateway, faults in
             let catalogue = try catalogue(url)
-            #expect(await catalogue.refresh() == .updated(version: "2026.11.9"))
+            await refresh(catalogue, expecting: .updated(version: "2026.11.9"))
             try gateway.publish(try stricterDocuments(), version: "2026.11.10")  // older as text, newer as numbers
-            #expect(await catalogue.refresh() == .updated(version: "2026.11.10"))
+            await refresh(catalogue, expecting: .updated(version: "2026.11.10"))
             faults.set(.serving(try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "2026.9.30", expires: inAnHour, signingKey: keys.signing)))
-            #expect(await catalogue.refresh() == .notNewer(offered: "2026.9.30", inForce: "2026.11.10"))
+            await refresh(catalogue, expecting: .notNewer(offered: "2026.9.30", inForce: "2026.11.10"))
         }
     }
 
@@ -110,7 +119,7 @@ struct SchemaCatalogueTests {
             let catalogue = try catalogue(url)
             let expired = try Gateway.catalogue(try stricterDocuments(), version: "5", expires: clock.now - 60, signingKey: keys.signing)
             faults.set(.serving(expired))
-            #expect(await catalogue.refresh() == .expired(version: "5", at: expired.expires))
+            await refresh(catalogue, expecting: .expired(version: "5", at: expired.expires))
             #expect(await catalogue.origin == .bundled)
             #expect(try await rules(catalogue) == [])
         }
@@ -120,7 +129,7 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let catalogue = try catalogue(url)
             try gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600)
-            #expect(await catalogue.refresh() == .updated(version: "2"))
+            await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(await catalogue.etag == gateway.catalogue.etag)
             #expect(try await rules(catalogue) == [.maxLength])
 
@@ -130,7 +139,7 @@ struct SchemaCatalogueTests {
             #expect(await catalogue.etag == nil)
             // Nothing in force to name in If-None-Match: the gateway's catalogue comes whole, and it has expired.
             let asked = faults.ifNoneMatch.count
-            #expect(await catalogue.refresh() == .expired(version: "2", at: gateway.catalogue.expires))
+            await refresh(catalogue, expecting: .expired(version: "2", at: gateway.catalogue.expires))
             #expect(faults.ifNoneMatch.count == asked)
         }
     }
@@ -143,9 +152,9 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let first = gateway.catalogue
             let before = try catalogue(url, storage: storage)
-            #expect(await before.refresh() == .updated(version: "1"))
+            await refresh(before, expecting: .updated(version: "1"))
             try gateway.publish(try stricterDocuments(), version: "2")
-            #expect(await before.refresh() == .updated(version: "2"))
+            await refresh(before, expecting: .updated(version: "2"))
             #expect(await before.storageProblem == nil)
 
             // A restart with the gateway down.
@@ -159,14 +168,14 @@ struct SchemaCatalogueTests {
             // A restart while the gateway fails, then comes back serving the older catalogue.
             let after = try catalogue(url, storage: storage)
             faults.set(.status(503))
-            #expect(await after.refresh() == .kept(reason: "the gateway answered HTTP 503"))
+            await refresh(after, expecting: .kept(reason: "the gateway answered HTTP 503"))
             faults.set(.serving(first))
-            #expect(await after.refresh() == .notNewer(offered: "1", inForce: "2"))
+            await refresh(after, expecting: .notNewer(offered: "1", inForce: "2"))
             #expect(await after.origin == .stored(version: "2"))
             #expect(try await rules(after) == [.maxLength])
             // The stored ETag goes out as If-None-Match, and the gateway's own catalogue is the one in force.
             faults.set(.none)
-            #expect(await after.refresh() == .notModified)
+            await refresh(after, expecting: .notModified)
             #expect(faults.ifNoneMatch.last == gateway.catalogue.etag)
         }
     }
@@ -177,14 +186,14 @@ struct SchemaCatalogueTests {
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, _ in
             let catalogue = try catalogue(url, storage: storage)
-            #expect(await catalogue.refresh() == .updated(version: "1"))
+            await refresh(catalogue, expecting: .updated(version: "1"))
             let first = try Data(contentsOf: file)
             #expect(try CatalogueStore.record(from: [UInt8](first)).body == gateway.catalogue.body)
             // A reader holding the old file (here: a second link to it) keeps it whole while the new one is written.
             let held = storage.appendingPathComponent("held")
             try FileManager.default.linkItem(at: file, to: held)
             try gateway.publish(try stricterDocuments(), version: "2")
-            #expect(await catalogue.refresh() == .updated(version: "2"))
+            await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try Data(contentsOf: held) == first)
             let record = try CatalogueStore.record(from: [UInt8](try Data(contentsOf: file)))
             #expect(record.body == gateway.catalogue.body)
@@ -202,14 +211,14 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, _ in
             try gateway.publish(try stricterDocuments(), version: "2")
             let first = try catalogue(url, storage: storage)
-            #expect(await first.refresh() == .updated(version: "2"))
+            await refresh(first, expecting: .updated(version: "2"))
             let restarted = try catalogue(url, storage: storage)
             #expect(await restarted.origin == .stored(version: "2"))
             // The file's place is taken by a directory: the next catalogue cannot be renamed into it.
             try FileManager.default.removeItem(at: file)
             try FileManager.default.createDirectory(at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
             try gateway.publish(try SchemaSource.bundled.documents(), version: "3", lifetime: 3_600)
-            #expect(await restarted.refresh() == .updated(version: "3"))
+            await refresh(restarted, expecting: .updated(version: "3"))
             #expect(await restarted.storageProblem?.contains("cannot be stored") == true)
             #expect(try await rules(restarted) == [])
             #expect(try FileManager.default.contentsOfDirectory(atPath: storage.path) == [CatalogueStore.fileName])
