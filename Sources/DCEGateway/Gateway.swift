@@ -67,9 +67,14 @@ public final class Gateway: @unchecked Sendable {
 
     /// The catalogue as served: body, ETag and signature.
     public struct Catalogue: Sendable, Hashable {
-        /// The version.
+        /// How long clients may use a catalogue unless the gateway is told otherwise: 30 days.
+        public static let defaultLifetime: TimeInterval = 30 * 24 * 60 * 60
+
+        /// The version: decimal numbers separated by dots, such as `2026.11.1`.
         public var version: String
-        /// `{"version": …, "schemas": {…}}`.
+        /// When clients stop using it, in whole seconds.
+        public var expires: Date
+        /// `{"version": …, "expires": …, "schemas": {…}}`.
         public var body: [UInt8]
         /// A strong ETag: the body's SHA-256.
         public var etag: String
@@ -122,15 +127,17 @@ public final class Gateway: @unchecked Sendable {
     /// - Parameters:
     ///   - keys: The private keys.
     ///   - source: The schemas it validates with and serves.
-    ///   - version: The catalogue's version.
+    ///   - version: The catalogue's version: decimal numbers separated by dots, such as `2026.11.1`.
+    ///   - catalogueLifetime: How long from now clients may use the catalogue, in seconds (30 days by default).
     ///   - limits: The bounds against hostile clients (``Limits`` documents each default).
     ///   - logger: Where the gateway logs one line per request: id, schema, status and rule codes, never a value.
     ///   - now: The clock envelopes' ages are judged by.
     ///   - backend: What valid requests are answered with (``ReferenceBackend/answer`` by default).
-    /// - Throws: ``SchemaError`` when the schemas do not compile; key errors.
+    /// - Throws: ``SchemaError`` when the schemas do not compile; ``CatalogueError`` for a version that is not
+    ///   decimal numbers or a lifetime that is not positive; key errors.
     public init(
-        keys: Keys, source: SchemaSource = .bundled, version: String, limits: Limits = Limits(),
-        logger: Logger = Logger(label: "dce-gateway"), now: @escaping @Sendable () -> Date = { Date() },
+        keys: Keys, source: SchemaSource = .bundled, version: String, catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
+        limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"), now: @escaping @Sendable () -> Date = { Date() },
         backend: @escaping Backend = ReferenceBackend.answer
     ) throws {
         self.keys = keys
@@ -141,7 +148,7 @@ public final class Gateway: @unchecked Sendable {
         self.now = now
         let documents = try source.documents()
         self.validator = try Validator(source: .documents(documents))
-        self.served = try Self.catalogue(documents, version: version, signingKey: keys.signing)
+        self.served = try Self.catalogue(documents, version: version, expires: Self.expiry(after: catalogueLifetime), signingKey: keys.signing)
         self.remembered = IdempotencyStore(
             keep: (limits.replayWindow + limits.clockSkew).seconds, maxEntries: limits.rememberedRequests,
             maxBytes: limits.rememberedBytes, now: now)
@@ -151,14 +158,22 @@ public final class Gateway: @unchecked Sendable {
 
     /// Publishes a new catalogue; it is compiled first, and a set that does not compile changes nothing.
     ///
+    /// Clients take only a version newer than the one they have, so a version that is not newer than the one served
+    /// is refused here too. Publishing is also how a catalogue is renewed before it expires: under a newer version.
+    ///
     /// - Parameters:
     ///   - documents: Schema documents by id.
-    ///   - version: The new version.
-    /// - Throws: ``SchemaError`` when the set does not compile.
-    public func publish(_ documents: [String: [UInt8]], version: String) throws {
+    ///   - version: The new version: decimal numbers separated by dots, newer than the one served.
+    ///   - lifetime: How long from now clients may use it, in seconds (30 days by default).
+    /// - Throws: ``SchemaError`` when the set does not compile; ``CatalogueError`` for a version that is not decimal
+    ///   numbers or not newer than the one served, or a lifetime that is not positive.
+    public func publish(_ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime) throws {
         let compiled = try Validator(source: .documents(documents))
-        let catalogue = try Self.catalogue(documents, version: version, signingKey: keys.signing)
-        lock.withLock {
+        let catalogue = try Self.catalogue(documents, version: version, expires: Self.expiry(after: lifetime), signingKey: keys.signing)
+        try lock.withLock {
+            guard try CatalogueVersion(version) > CatalogueVersion(served.version) else {
+                throw CatalogueError(code: .notNewer, message: "catalogue \(version) is not newer than catalogue \(served.version), which is served")
+            }
             validator = compiled
             served = catalogue
         }
@@ -171,22 +186,27 @@ public final class Gateway: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - documents: Schema documents by id.
-    ///   - version: The version.
+    ///   - version: The version: decimal numbers separated by dots, such as `2026.11.1`.
+    ///   - expires: When clients stop using it (whole seconds; it may lie in the past, for tests).
     ///   - signingKey: The Ed25519 private key.
     /// - Returns: The catalogue.
-    /// - Throws: When the key or a document is unusable.
-    public static func catalogue(_ documents: [String: [UInt8]], version: String, signingKey: Data) throws -> Catalogue {
-        var members: [SchemaValue.Member] = []
-        for id in documents.keys.sorted() {
-            let document = try JSONDocument(bytes: documents[id]!)
-            members.append(.init(key: id, value: SchemaValue(document: document, at: document.root)))
-        }
-        let body = Array(SchemaValue.object([
-            .init(key: "version", value: .string(version)), .init(key: "schemas", value: .object(members)),
-        ]).description.utf8)
+    /// - Throws: ``CatalogueError`` for a version that is not decimal numbers, an expiry outside the years 0001 to
+    ///   9999, or a document that is not JSON; key errors.
+    public static func catalogue(_ documents: [String: [UInt8]], version: String, expires: Date, signingKey: Data) throws -> Catalogue {
+        let contents = CatalogueBody(version: try CatalogueVersion(version), expires: expires, documents: documents)
+        let body = try contents.json()
         let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: signingKey).signature(for: body)
         let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
-        return Catalogue(version: version, body: body, etag: "\"\(digest)\"", signature: signature.base64EncodedString())
+        return Catalogue(
+            version: version, expires: contents.expires, body: body, etag: "\"\(digest)\"", signature: signature.base64EncodedString())
+    }
+
+    /// The expiry of a catalogue signed now that clients may use for `lifetime` seconds.
+    private static func expiry(after lifetime: TimeInterval) throws(CatalogueError) -> Date {
+        guard lifetime > 0, lifetime.isFinite else {
+            throw CatalogueError(code: .invalidExpiry, message: "a catalogue's lifetime must be a positive number of seconds")
+        }
+        return Date(timeIntervalSinceNow: lifetime)
     }
 
     /// Answers one envelope, as `POST /v1/requests` does once the body is read: 200 with an accepted `PDResponse`,

@@ -29,8 +29,14 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A directory of schema files to serve (default: the bundled schemas).", valueName: "dir"))
     var schemas: String?
 
-    @Option(help: "The catalogue version served.")
+    @Option(help: "The catalogue version served: decimal numbers separated by dots (clients take only newer versions).")
     var catalogueVersion = "1"
+
+    @Option(
+        help: ArgumentHelp(
+            "How long clients may use the catalogue, in days; restart with a newer --catalogue-version before it runs out.",
+            valueName: "days"))
+    var catalogueLifetime = Gateway.Catalogue.defaultLifetime / 86_400
 
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes (413 beyond it).", valueName: "bytes"))
     var maxBodyBytes = Gateway.Limits().maxBodyBytes
@@ -66,6 +72,14 @@ struct GatewayCommand: AsyncParsableCommand {
     var maxConnections = Gateway.Limits().maxConnections
 
     func validate() throws {
+        do {
+            _ = try CatalogueVersion(catalogueVersion)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        guard catalogueLifetime > 0, catalogueLifetime.isFinite else {
+            throw ValidationError("--catalogue-lifetime must be a positive number of days")
+        }
         let positive: [(String, Int)] = [
             ("--max-body-bytes", maxBodyBytes), ("--max-errors", maxErrors), ("--replay-window", replayWindow),
             ("--remembered-requests", rememberedRequests), ("--remembered-bytes", rememberedBytes),
@@ -92,7 +106,8 @@ struct GatewayCommand: AsyncParsableCommand {
         limits.bodyTimeout = .seconds(bodyTimeout)
         limits.idleTimeout = .seconds(idleTimeout)
         limits.maxConnections = maxConnections
-        let gateway = try Gateway(keys: keys, source: source, version: catalogueVersion, limits: limits)
+        let gateway = try Gateway(
+            keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400, limits: limits)
         let host = self.host
         let app = gateway.application(
             router: Router(), address: .hostname(host, port: port),

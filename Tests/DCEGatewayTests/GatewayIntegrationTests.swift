@@ -27,27 +27,8 @@ struct GatewayIntegrationTests {
 
     /// Starts a gateway (with the test's fault switch in front of it) on a free loopback port, runs `body`, stops it.
     private func withGateway(_ body: (URL, Gateway, Faults) async throws -> Void) async throws {
-        let gateway = try Gateway(keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let faults = Faults()
-        let router = Router()
-        router.add(middleware: FaultMiddleware(faults: faults))
-        gateway.addRoutes(to: router)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            do {
-                try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), gateway, faults)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
+        try await withLoopbackGateway(
+            try Gateway(keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() })), body)
     }
 
     private func build(_ json: String, requestID: String = UUID().uuidString) throws -> BuiltRequest {
@@ -233,13 +214,8 @@ struct GatewayIntegrationTests {
             #expect(await catalogue.refresh() == .notModified)
             #expect(faults.ifNoneMatch.last == gateway.catalogue.etag)
 
-            // Version 2 allows longer program names only up to 5 characters: a rule change without an app release.
-            var documents = try SchemaSource.bundled.documents()
-            let stricter = String(decoding: documents["card-create"]!, as: UTF8.self)
-                .replacingOccurrences(of: #""version": "1.0.0""#, with: #""version": "2.0.0""#)
-                .replacingOccurrences(of: #""key": "programName","#, with: #""key": "programName", "maxLength": 5,"#)
-            documents["card-create"] = Array(stricter.utf8)
-            try gateway.publish(documents, version: "2")
+            // Version 2 allows program names only up to 5 characters: a rule change without an app release.
+            try gateway.publish(try stricterDocuments(), version: "2")
             #expect(await catalogue.refresh() == .updated(version: "2"))
             let report = try await catalogue.validator.validate(json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"])
             #expect(report.errors.map(\.rule) == [.maxLength])
@@ -279,6 +255,11 @@ final class Faults: @unchecked Sendable {
         case otherRequest
         case brokenCatalogue(signingKey: Data)
         case badSignature
+        /// Serves this body and signature as the catalogue, whatever `If-None-Match` says.
+        case catalogue(body: [UInt8], signature: String)
+
+        /// Serves a catalogue the way a gateway once served it (a replay, or a catalogue signed elsewhere).
+        static func serving(_ catalogue: Gateway.Catalogue) -> Mode { .catalogue(body: catalogue.body, signature: catalogue.signature) }
 
         var testDescription: String { "\(self)" }
     }
@@ -317,11 +298,17 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
             case .brokenCatalogue(let key):
                 var documents = try SchemaSource.bundled.documents()
                 documents["card-create"] = Array(#"{"id": "card-create", "fields": [{"key": "x", "dataType": "Strin"}]}"#.utf8)
-                let catalogue = try Gateway.catalogue(documents, version: "3", signingKey: key)
+                let catalogue = try Gateway.catalogue(documents, version: "3", expires: Date(timeIntervalSinceNow: 3_600), signingKey: key)
                 return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
             case .badSignature:
-                let catalogue = try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "4", signingKey: Curve25519.Signing.PrivateKey().rawRepresentation)
+                let catalogue = try Gateway.catalogue(
+                    try SchemaSource.bundled.documents(), version: "4", expires: Date(timeIntervalSinceNow: 3_600),
+                    signingKey: Curve25519.Signing.PrivateKey().rawRepresentation)
                 return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
+            case .catalogue(let body, let signature):
+                return Self.json(body, headers: [HTTPField.Name("X-DCE-Signature")!: signature])
+            case .status(let code):
+                return Response(status: HTTPResponse.Status(code: code))
             default:
                 return try await next(request, context)
             }

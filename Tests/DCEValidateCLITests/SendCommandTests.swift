@@ -3,12 +3,12 @@ import Testing
 
 /// `dce-validate send` against the reference `dce-gateway`, both as a user starts them.
 struct SendCommandTests {
-    /// Starts `dce-gateway --port 0` with fresh keys and returns its URL once it listens.
-    private func startGateway(keys: URL) throws -> (Process, URL) {
+    /// Starts `dce-gateway --port 0` with fresh keys (and any other options) and returns its URL once it listens.
+    static func startGateway(keys: URL, options: [String] = []) throws -> (Process, URL) {
         let gateway = CLI.binary.deletingLastPathComponent().appendingPathComponent("dce-gateway")
         let process = Process()
         process.executableURL = gateway
-        process.arguments = ["--port", "0", "--keys", keys.path]
+        process.arguments = ["--port", "0", "--keys", keys.path] + options
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -29,7 +29,7 @@ struct SendCommandTests {
     @Test func aValidPayloadIsSentAndAcceptedAnInvalidOneIsNeverSent() throws {
         let scratch = try CLI.scratchDirectory()
         let keys = scratch.appendingPathComponent("keys")
-        let (gateway, url) = try startGateway(keys: keys)
+        let (gateway, url) = try Self.startGateway(keys: keys)
         defer { gateway.terminate() }
         #expect(FileManager.default.fileExists(atPath: keys.appendingPathComponent("encryption.pub").path))
 

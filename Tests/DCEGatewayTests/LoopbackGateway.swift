@@ -1,0 +1,54 @@
+import DCEEngine
+import DCEGateway
+import Foundation
+import Hummingbird
+import Testing
+
+/// Starts `gateway` (with a fault switch in front of it) on a free loopback port, runs `body`, stops it.
+func withLoopbackGateway(_ gateway: Gateway, _ body: (URL, Gateway, Faults) async throws -> Void) async throws {
+    let faults = Faults()
+    let router = Router()
+    router.add(middleware: FaultMiddleware(faults: faults))
+    gateway.addRoutes(to: router)
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        do {
+            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), gateway, faults)
+        } catch {
+            group.cancelAll()
+            throw error
+        }
+        group.cancelAll()
+    }
+}
+
+/// The bundled schemas, except that card-create allows program names of at most 5 characters: a rule change that
+/// shows which set a validator holds (the bundled set accepts `SKRILL-VIRTUAL-MC-EEA`, this one does not).
+func stricterDocuments() throws -> [String: [UInt8]] {
+    var documents = try SchemaSource.bundled.documents()
+    let stricter = String(decoding: documents["card-create"]!, as: UTF8.self)
+        .replacingOccurrences(of: #""version": "1.0.0""#, with: #""version": "2.0.0""#)
+        .replacingOccurrences(of: #""key": "programName","#, with: #""key": "programName", "maxLength": 5,"#)
+    documents["card-create"] = Array(stricter.utf8)
+    return documents
+}
+
+/// A clock the test moves by hand.
+///
+/// `@unchecked Sendable`: its one value is read and written only under the lock.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date()) { current = start }
+
+    var now: Date { lock.withLock { current } }
+
+    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+}

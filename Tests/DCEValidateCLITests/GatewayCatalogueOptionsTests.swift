@@ -1,0 +1,39 @@
+import DCEEngine
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `dce-gateway --catalogue-version` and `--catalogue-lifetime`: what the reference gateway signs, and what it refuses.
+struct GatewayCatalogueOptionsTests {
+    private var gateway: String { CLI.binary.deletingLastPathComponent().appendingPathComponent("dce-gateway").path }
+
+    @Test func theCatalogueExpiresAfterTheLifetimeGivenInDays() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (process, url) = try SendCommandTests.startGateway(
+            keys: scratch.appendingPathComponent("keys"), options: ["--catalogue-version", "2026.11.10", "--catalogue-lifetime", "2"])
+        defer { process.terminate() }
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url.appendingPathComponent("v1/schemas"))
+        let body = try CatalogueBody(json: [UInt8](data))
+        #expect(body.version.description == "2026.11.10")
+        #expect(abs(body.expires.timeIntervalSinceNow - 2 * 86_400) < 120)
+    }
+
+    @Test(arguments: [
+        (["--catalogue-version", "v2"], "is not decimal numbers separated by dots"),
+        (["--catalogue-version", "2026.11.1-beta"], "is not decimal numbers separated by dots"),
+        (["--catalogue-lifetime", "0"], "--catalogue-lifetime must be a positive number of days"),
+        (["--catalogue-lifetime=-3"], "--catalogue-lifetime must be a positive number of days"),
+    ])
+    func aVersionThatIsNotNumbersOrALifetimeThatIsNotPositiveIsAUsageError(options: [String], message: String) throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try CLI.run(["--port", "0", "--keys", scratch.appendingPathComponent("keys").path] + options, executable: gateway)
+        #expect(result.status == 64)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+}
