@@ -272,13 +272,13 @@ public final class Gateway: @unchecked Sendable {
         let report: ValidationReport
         let payload: [UInt8]?
         do {
-            (report, payload) = try validator.accept(incoming, opener: opener)
+            (report, payload) = try validator.accept(incoming, opener: opener, maxErrors: limits.maxErrorsPerAnswer)
         } catch {
             return refuse(422, requestID: header.requestID, ViolationCode(rawValue: error.code.rawValue), error.message)
         }
         guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
             let errors = Array(report.errors.prefix(limits.maxErrorsPerAnswer))
-            let omitted = report.errors.count - errors.count
+            let omitted = report.omittedErrors + report.errors.count - errors.count
             let response = PDResponse(requestID: header.requestID, status: .rejected, errors: errors, omittedErrors: omitted)
             let answer = Answer(status: 422, body: response.json)
             log(answer, requestID: header.requestID, schema: header.schema, rules: errors.map(\.rule.rawValue))

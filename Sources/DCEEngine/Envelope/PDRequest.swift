@@ -302,12 +302,16 @@ extension Validator {
     /// - Parameters:
     ///   - request: The envelope as received.
     ///   - opener: Opens sealed values with the gateway's private key.
+    ///   - maxErrors: The most violations the report keeps; the rest are counted in
+    ///     ``ValidationReport/omittedErrors`` (see ``PreparedSchema/limitingErrors(to:)``).
     /// - Returns: The report and, when valid, the whole payload (clear and opened values).
     /// - Throws: ``ValidatorError`` for an unknown schema, context or tender type, a schema that is not a request
     ///   (`notARequest`), a schema version the gateway does not have, a `pciEncryptionRequired` value in clear
     ///   (`notEncrypted`; the error names its place, never the value), or a sealed value that does not open
     ///   (tampered, moved, or sealed to another key).
-    public func accept(_ request: IncomingRequest, opener: some FieldOpening) throws(ValidatorError) -> (report: ValidationReport, payload: [UInt8]?) {
+    public func accept(
+        _ request: IncomingRequest, opener: some FieldOpening, maxErrors: Int = PreparedSchema.defaultMaxErrors
+    ) throws(ValidatorError) -> (report: ValidationReport, payload: [UInt8]?) {
         let header = request.header
         guard let compiled = schema(header.schema) else {
             throw ValidatorError(code: .unknownSchema, message: "no schema with id '\(header.schema)'")
@@ -321,12 +325,13 @@ extension Validator {
                 code: .versionMismatch,
                 message: "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)")
         }
-        let prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType)
+        let prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType).limitingErrors(to: maxErrors)
         // A PCI value must arrive sealed: one in clear has already crossed the wire unprotected, and is refused
         // without being checked, echoed or kept.
-        if let document = try? JSONDocument(bytes: Array(request.values.json.utf8)) {
-            let (_, clear) = compiled.partition(document, removing: .pciEncryptionRequired, keepUnknown: false)
-            if let first = clear.first {
+        let clear = Array(request.values.json.utf8)
+        if let document = try? JSONDocument(bytes: clear) {
+            let (_, exposed) = compiled.partition(document, removing: .pciEncryptionRequired, keepUnknown: false)
+            if let first = exposed.first {
                 throw ValidatorError(
                     code: .notEncrypted,
                     message: "'\(first.pointer)' is marked pciEncryptionRequired and arrived in clear: it must be sealed to the gateway's key")
@@ -344,7 +349,7 @@ extension Validator {
                     message: "the encrypted value at '\(field.pointer)' does not open: it was changed, moved, or sealed to another key")
             }
         }
-        let payload = try prepared.mergingEncryptedFields(clear: Array(request.values.json.utf8), fields: opened)
+        let payload = try prepared.mergingEncryptedFields(clear: clear, fields: opened)
         let report = prepared.validate(json: payload)
         return (report, report.valid ? payload : nil)
     }

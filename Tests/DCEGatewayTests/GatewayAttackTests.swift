@@ -1,0 +1,513 @@
+import Crypto
+import DCECrypto
+import DCEEngine
+import DCEGateway
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The reference gateway attacked as a hostile client would, and on a bad day, over HTTP on loopback: every
+/// finding of the security review is a test here.
+@Suite(.serialized)
+struct GatewayAttackTests {
+    let keys = Gateway.Keys.generate()
+    let validator: Validator
+
+    init() throws {
+        validator = try Validator(source: .bundled)
+    }
+
+    // MARK: - Idempotency and replay
+
+    @Test func aSeenIDWithADifferentBodyIsRefusedNeverAnsweredWithAnotherRequestsResult() async throws {
+        try await withGateway { server in
+            let first = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "id-1"))
+            #expect(first.status == 200)
+            let cardID = try #require(first.response.payload.member("cardId"))
+            let second = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "id-1"))
+            #expect(second.status == 409)
+            #expect(second.response.errors.map(\.rule) == [.idempotencyConflict])
+            #expect(!second.text.contains(cardID))
+            // The same request again gets the same answer, byte for byte, and is not processed again.
+            let again = try await server.post(try #require(first.sent))
+            #expect(again.status == 200)
+            #expect(again.body == first.body)
+            #expect(server.backendCalls == 1)
+        }
+    }
+
+    @Test func anInvalidRequestSentFirstDoesNotPoisonItsID() async throws {
+        try await withGateway { server in
+            let invalid = try await server.post(try envelope(#"{"programName": "P", "currency": "EURO"}"#, id: "victim"))
+            #expect(invalid.status == 422)
+            let genuine = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "victim"))
+            #expect(genuine.status == 200)
+            #expect(genuine.response.status == .accepted)
+        }
+    }
+
+    @Test func aCapturedSealedEnvelopeIsNeverProcessedTwice() async throws {
+        var limits = Gateway.Limits()
+        limits.rememberedRequests = 20
+        try await withGateway(limits: limits) { server in
+            let captured = try sealed(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "captured", at: server.clock.now)
+            let first = try await server.post(captured)
+            #expect(first.status == 200)
+            // Many other requests, more than can be remembered: the gateway refuses new ones rather than forget.
+            var refused = 0
+            for index in 0..<30 {
+                let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "other-\(index)", at: server.clock.now))
+                if answer.status == 503 {
+                    refused += 1
+                    #expect(answer.retryAfter != nil)
+                    #expect(answer.response.errors.map(\.rule) == [.overloaded])
+                }
+            }
+            #expect(refused == 11)
+            let replayed = try await server.post(captured)
+            #expect(replayed.body == first.body)
+            // Once the window has passed the envelope is refused by its age, never processed again.
+            server.clock.advance(by: 301)
+            let late = try await server.post(captured)
+            #expect(late.status == 422)
+            #expect(late.response.errors.map(\.rule) == [.replayWindow])
+            #expect(server.backendCalls == 20)
+            // Old answers are forgotten after the window, so new requests are taken again.
+            server.clock.advance(by: 61)
+            let fresh = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "fresh", at: server.clock.now))
+            #expect(fresh.status == 200)
+        }
+    }
+
+    @Test func theCreationTimeIsSealedAndJudged() async throws {
+        try await withGateway { server in
+            let now = server.clock.now
+            // Moved forward to look fresh: the seal binds the time, so the envelope no longer opens.
+            let old = try sealed(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "old", at: now.addingTimeInterval(-3600))
+            let refreshed = String(decoding: old, as: UTF8.self).replacingOccurrences(
+                of: RFC3339.string(from: now.addingTimeInterval(-3600)), with: RFC3339.string(from: now))
+            let moved = try await server.post(Array(refreshed.utf8))
+            #expect(moved.response.errors.map(\.rule.rawValue) == ["tampered"])
+            let stale = try await server.post(old)
+            #expect(stale.response.errors.map(\.rule) == [.replayWindow])
+            let future = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "future", at: now.addingTimeInterval(600)))
+            #expect(future.response.errors.map(\.rule) == [.replayWindow])
+            let undated = String(decoding: try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "undated", at: now), as: UTF8.self)
+                .replacingOccurrences(of: #""createdAt":"\#(RFC3339.string(from: now))","#, with: "")
+            let missing = try await server.post(Array(undated.utf8))
+            #expect(missing.status == 422)
+            #expect(missing.response.errors.map(\.rule) == [.replayWindow])
+            #expect(server.backendCalls == 0)
+        }
+    }
+
+    // MARK: - What may be posted
+
+    @Test func aPCIValueInClearIsRefusedAndNeverEchoedOrLogged() async throws {
+        try await withGateway { server in
+            let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "1234"}"#, id: "clear-pin"))
+            #expect(answer.status == 422)
+            #expect(answer.response.errors.map(\.rule.rawValue) == ["notEncrypted"])
+            #expect(answer.response.errors.first?.message.contains("/cardPin") == true)
+            #expect(!answer.text.contains("1234"))
+            #expect(server.backendCalls == 0)
+            #expect(!server.logs.isEmpty)
+            #expect(server.logs.allSatisfy { !$0.contains("1234") })
+        }
+    }
+
+    @Test(arguments: ["gift-cards-response", "card-response", "address"])
+    func onlyRequestSchemasCanBePosted(schema: String) async throws {
+        try await withGateway { server in
+            let answer = try await server.post(try envelope(#"{"cards": []}"#, id: "kind-\(schema)", schema: schema))
+            #expect(answer.status == 422)
+            #expect(answer.response.errors.map(\.rule.rawValue) == ["notARequest"])
+        }
+    }
+
+    @Test(arguments: [nil, "text/plain", "application/x-www-form-urlencoded", "application/jsonp"] as [String?])
+    func onlyJSONBodiesAreTaken(contentType: String?) async throws {
+        try await withGateway { server in
+            let body = try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "media")
+            let refused = try await server.post(body, contentType: contentType)
+            #expect(refused.status == 415)
+            #expect(refused.response.errors.map(\.rule) == [.unsupportedMediaType])
+            let taken = try await server.post(body, contentType: "application/json; charset=utf-8")
+            #expect(taken.status == 200)
+        }
+    }
+
+    // MARK: - Bounds
+
+    @Test func aBodyOverTheLimitIsRefusedWithoutBeingRead() async throws {
+        var limits = Gateway.Limits()
+        limits.maxBodyBytes = 64 << 10
+        try await withGateway(limits: limits) { server in
+            let body = try hostileEnvelope(bytes: 200 << 10, id: "big")
+            let answer = try await server.post(body)
+            #expect(answer.status == 413)
+            #expect(answer.response.errors.map(\.rule) == [.bodyTooLarge])
+            // Without a Content-Length (chunked), the limit holds while reading.
+            let chunked = try RawConnection(port: server.port)
+            try chunked.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = String(decoding: body.prefix(100 << 10), as: UTF8.self)
+            try chunked.send(String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
+            #expect(chunked.receiveStatusLine(timeout: 5)?.contains(" 413 ") == true)
+        }
+    }
+
+    @Test func anAnswerListsAtMostTheCapAndAReusedIDNeverGetsAnotherAnswer() async throws {
+        var limits = Gateway.Limits()
+        limits.maxErrorsPerAnswer = 25
+        try await withGateway(limits: limits) { server in
+            let hostile = try await server.post(try hostileEnvelope(bytes: 900 << 10, id: "shared-id"))
+            #expect(hostile.status == 422)
+            #expect(hostile.response.errors.count == 25)
+            #expect(hostile.response.omittedErrors > 10_000)
+            #expect(hostile.body.count < 16 << 10)
+            let small = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "shared-id"))
+            #expect(small.status == 200)
+            #expect(small.body.count < 1024)
+        }
+    }
+
+    @Test func hostileRequestsDoNotHoldUpAValidOneAndMemoryStaysBounded() async throws {
+        try await withGateway { server in
+            let hostile = try (0..<4).map { try hostileEnvelope(bytes: (1 << 20) - 512, id: "hostile-\($0)") }
+            let baseline = ResidentMemory.current
+            let peak = ResidentMemory.Sampler()
+            let finished = Counter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for body in hostile {
+                    group.addTask {
+                        let answer = try await server.post(body)
+                        #expect(answer.status == 422)
+                        finished.add()
+                    }
+                }
+                // The valid requests go to a free validation thread, not behind the hostile ones.
+                try await Task.sleep(nanoseconds: 50_000_000)
+                var latencies: [Double] = []
+                for index in 0..<5 {
+                    let start = ContinuousClock.now
+                    let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "valid-\(index)"))
+                    let elapsed = ContinuousClock.now - start
+                    #expect(answer.status == 200)
+                    latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                }
+                #expect(finished.value < 4, "the valid requests were answered only after every hostile one")
+                let median = latencies.sorted()[latencies.count / 2]
+                #expect(median < 100, "valid requests took \(latencies) ms under attack")
+                try await group.waitForAll()
+            }
+            let grown = peak.stop() - baseline
+            // Four 1 MiB bodies with ~100,000 violations each; before the bounds they took gigabytes.
+            #expect(grown < 400 << 20, "resident memory grew by \(grown >> 20) MiB")
+        }
+    }
+
+    @Test func whenValidationIsSaturatedTheAnswerIs503WithRetryAfter() async throws {
+        var limits = Gateway.Limits()
+        limits.validationThreads = 1
+        limits.largeBodyThreads = 1
+        limits.queuedRequests = 1
+        try await withGateway(limits: limits) { server in
+            let bodies = try (0..<6).map { try hostileEnvelope(bytes: 900 << 10, id: "flood-\($0)") }
+            let answers = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for body in bodies { group.addTask { try await server.post(body) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let saturated = answers.filter { $0.status == 503 }
+            #expect(!saturated.isEmpty)
+            #expect(saturated.allSatisfy { $0.retryAfter != nil && $0.response.errors.map(\.rule) == [.overloaded] })
+        }
+    }
+
+    // MARK: - Connections
+
+    @Test func slowClientsAreDisconnected() async throws {
+        var limits = Gateway.Limits()
+        limits.headerTimeout = .milliseconds(500)
+        limits.bodyTimeout = .milliseconds(500)
+        limits.idleTimeout = .milliseconds(500)
+        try await withGateway(limits: limits) { server in
+            let halfHead = try RawConnection(port: server.port)
+            try halfHead.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Ty")
+            #expect(halfHead.closedByPeer(within: 5))
+            let halfBody = try RawConnection(port: server.port)
+            try halfBody.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"requ")
+            #expect(halfBody.closedByPeer(within: 5))
+            let idle = try RawConnection(port: server.port)
+            try idle.send("GET /v1/schemas HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(idle.receiveStatusLine(timeout: 5)?.contains(" 200 ") == true)
+            #expect(idle.closedByPeer(within: 5))
+        }
+    }
+
+    @Test func openConnectionsAreLimited() async throws {
+        var limits = Gateway.Limits()
+        limits.maxConnections = 4
+        try await withGateway(limits: limits) { server in
+            let held = try (0..<4).map { _ in try RawConnection(port: server.port) }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            let waiting = try RawConnection(port: server.port)
+            try waiting.send("GET /v1/schemas HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(waiting.receiveStatusLine(timeout: 1) == nil, "a connection over the limit was served")
+            held[0].close()
+            #expect(waiting.receiveStatusLine(timeout: 5)?.contains(" 200 ") == true)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// A running gateway on a loopback port, with a clock the test moves and what the backend and log saw.
+    final class Server: Sendable {
+        let port: Int
+        let clock: ManualClock
+        private let calls: Counter
+        private let captured: LogLines
+
+        init(port: Int, clock: ManualClock, calls: Counter, captured: LogLines) {
+            self.port = port
+            self.clock = clock
+            self.calls = calls
+            self.captured = captured
+        }
+
+        var backendCalls: Int { calls.value }
+        var logs: [String] { captured.lines }
+
+        func post(_ body: [UInt8], contentType: String? = "application/json") async throws -> Reply {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/requests")!)
+            request.httpMethod = "POST"
+            request.httpBody = Data(body)
+            request.timeoutInterval = 60
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return Reply(
+                sent: body, status: http.statusCode, body: [UInt8](data),
+                retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+        }
+    }
+
+    struct Reply: Sendable {
+        var sent: [UInt8]?
+        var status: Int
+        var body: [UInt8]
+        var retryAfter: Int?
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var response: PDResponse { (try? PDResponse(json: body)) ?? PDResponse(requestID: "", status: .rejected) }
+    }
+
+    private func withGateway(limits: Gateway.Limits = Gateway.Limits(), _ body: (Server) async throws -> Void) async throws {
+        let clock = ManualClock()
+        let calls = Counter()
+        let captured = LogLines()
+        let gateway = try Gateway(
+            keys: keys, version: "1", limits: limits, logger: Logger(label: "attack") { _ in CapturingLogHandler(lines: captured) },
+            now: { clock.now },
+            backend: { schema, payload in
+                calls.add()
+                return ReferenceBackend.answer(schema: schema, payload: payload)
+            })
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = gateway.application(
+            router: Router(), address: .hostname("127.0.0.1", port: 0),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            do {
+                try await body(Server(port: port, clock: clock, calls: calls, captured: captured))
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// An envelope with clear values only, built by hand as a client that skips validation would.
+    private func envelope(_ values: String, id: String, schema: String = "card-create", at time: Date = Date()) throws -> [UInt8] {
+        let version = try #require(validator.schema(schema)).version
+        let context = schema == "card-create" ? #"{"region":"EU"}"# : "{}"
+        return Array(
+            #"{"requestId":"\#(id)","createdAt":"\#(RFC3339.string(from: time))","schema":"\#(schema)","schemaVersion":"\#(version)","context":\#(context),"tenderType":null,"values":\#(values),"encryptedFields":[]}"#
+                .utf8)
+    }
+
+    /// The envelope of a valid card-create request, its PIN sealed, as the package's client builds it.
+    private func sealed(_ json: String, id: String, at time: Date) throws -> [UInt8] {
+        let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
+        let built = try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(
+            json: Array(json.utf8), requestID: id, sealer: sealer, createdAt: time)
+        guard case .valid(let request) = built else { throw CancellationError() }
+        return request.json
+    }
+
+    /// A card-create envelope of about `bytes` bytes whose values are one unknown member after another: every
+    /// member is a violation.
+    private func hostileEnvelope(bytes: Int, id: String) throws -> [UInt8] {
+        var values = #"{"programName":"SKRILL-VIRTUAL-MC-EEA","currency":"EUR""#
+        var index = 0
+        while values.utf8.count < bytes - 400 {
+            values += #","x\#(index)":0"#
+            index += 1
+        }
+        return try envelope(values + "}", id: id)
+    }
+}
+
+extension SchemaValue {
+    /// A string member of an object, or `nil`.
+    fileprivate func member(_ key: String) -> String? {
+        guard case .object(let members) = self, case .string(let value)? = members.first(where: { $0.key == key })?.value else { return nil }
+        return value
+    }
+}
+
+/// A thread-safe count.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
+
+/// Log lines as a handler wrote them: message and metadata.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var lines: [String] { lock.withLock { stored } }
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+}
+
+/// Writes every log record, with its metadata, to ``LogLines``.
+struct CapturingLogHandler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        lines.append("\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+    }
+}
+
+/// The resident memory of this process, from `/proc/self/status`.
+enum ResidentMemory {
+    static var current: Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// Samples the resident memory every 10 ms on a thread of its own until stopped; the highest reading.
+    final class Sampler: @unchecked Sendable {
+        private let lock = NSLock()
+        private var highest = ResidentMemory.current
+        private var running = true
+
+        init() {
+            Thread { [self] in
+                while lock.withLock({ running }) {
+                    let reading = ResidentMemory.current
+                    lock.withLock { highest = max(highest, reading) }
+                    usleep(10_000)
+                }
+            }.start()
+        }
+
+        func stop() -> Int {
+            lock.withLock {
+                running = false
+                return max(highest, ResidentMemory.current)
+            }
+        }
+    }
+}
+
+/// A TCP connection written byte by byte, for clients no HTTP library would be: half a head, a stalled body.
+final class RawConnection: @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard descriptor >= 0, result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close() }
+
+    func send(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw POSIXError(.EPIPE) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Reads until the peer closes or `seconds` pass; whether it closed.
+    func closedByPeer(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            guard wait(readable: deadline) else { return false }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return true }
+        }
+        return false
+    }
+
+    /// The first line of an answer, or `nil` when none arrives in time.
+    func receiveStatusLine(timeout seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline, !received.contains(UInt8(ascii: "\n")) {
+            guard wait(readable: deadline) else { return nil }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        guard let end = received.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return String(decoding: received[..<end], as: UTF8.self)
+    }
+
+    func close() {
+        if descriptor >= 0 {
+            Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    private func wait(readable deadline: Date) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+        return poll(&entry, 1, milliseconds) > 0
+    }
+}
