@@ -320,21 +320,10 @@ struct GatewayAttackTests {
                 calls.add()
                 return ReferenceBackend.answer(schema: schema, payload: payload)
             })
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = gateway.application(
-            router: Router(), address: .hostname("127.0.0.1", port: 0),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            do {
-                try await body(Server(port: port, clock: clock, calls: calls, captured: captured))
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
+        try await withRunningServer({ onServerRunning in
+            gateway.application(router: Router(), address: .hostname("127.0.0.1", port: 0), onServerRunning: onServerRunning)
+        }) { port in
+            try await body(Server(port: port, clock: clock, calls: calls, captured: captured))
         }
     }
 

@@ -2,6 +2,7 @@ import DCEEngine
 import DCEGateway
 import Foundation
 import Hummingbird
+import NIOCore
 import Testing
 
 /// Starts `gateway` (with a fault switch in front of it) on a free loopback port, runs `body`, stops it.
@@ -10,16 +11,26 @@ func withLoopbackGateway(_ gateway: Gateway, _ body: (URL, Gateway, Faults) asyn
     let router = Router()
     router.add(middleware: FaultMiddleware(faults: faults))
     gateway.addRoutes(to: router)
+    try await withRunningServer({ onServerRunning in
+        Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning)
+    }) { port in
+        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), gateway, faults)
+    }
+}
+
+/// Runs the application `makeApplication` builds (listening on a free loopback port, and calling the callback it
+/// is handed once it does) until `body`, given the port, returns.
+func withRunningServer<App: ApplicationProtocol>(
+    _ makeApplication: (@escaping @Sendable (any Channel) async -> Void) -> App, _ body: (Int) async throws -> Void
+) async throws {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+    let app = makeApplication { continuation.yield($0.localAddress?.port ?? 0) }
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         do {
-            try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), gateway, faults)
+            try await body(port)
         } catch {
             group.cancelAll()
             throw error
