@@ -65,7 +65,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     /// Whether the context says the request provisions a new account (`operation=provision`).
     private let provisioning: Bool
-    /// What evaluations share; rebuilt by ``fingerprinting(with:)`` and ``restricted(to:)``.
+    /// What evaluations share; rebuilt by ``fingerprinting(with:)``, ``restricted(to:)`` and ``limitingErrors(to:)``.
     private var plan: EvaluationPlan
     /// The context slots the caller left empty that `derive` rules may fill, with the values they can take.
     private let derivedSlots: [(slot: Int, values: [String])]
@@ -114,6 +114,28 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         return copy
     }
 
+    /// The most violations a report keeps (default ``PreparedSchema/defaultMaxErrors``); the rest are counted in
+    /// ``ValidationReport/omittedErrors``.
+    public private(set) var maxErrors = PreparedSchema.defaultMaxErrors
+
+    /// How many violations a report keeps unless told otherwise: enough for any real payload, while a hostile one
+    /// (an array of a million wrong values) cannot make a report, or the memory holding it, grow without bound.
+    public static let defaultMaxErrors = 1_000
+
+    /// This prepared schema keeping at most `maximum` violations per report (at least 1).
+    ///
+    /// Violations past the limit are counted, not built: a report then holds the first `maximum` in document order
+    /// and ``ValidationReport/omittedErrors`` says how many more there were, however many that is.
+    ///
+    /// - Parameter maximum: The most violations a report keeps; values below 1 count as 1.
+    /// - Returns: The prepared schema.
+    public func limitingErrors(to maximum: Int) -> PreparedSchema {
+        var copy = self
+        copy.maxErrors = max(maximum, 1)
+        copy.plan = copy.makePlan()
+        return copy
+    }
+
     /// The fields checked; `nil` checks them all.
     private var subset: FieldSubset?
 
@@ -138,7 +160,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     private func makePlan() -> EvaluationPlan {
         EvaluationPlan(
             schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning,
-            subset: subset, fingerprinter: fingerprinter)
+            subset: subset, fingerprinter: fingerprinter, maxErrors: maxErrors)
     }
 
     var contextSlotValues: [String?] { slots }
@@ -217,10 +239,12 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         }
         let check = UpdateCheck(update: update, original: stored)
         let (violations, reverify) = check.changes(in: schema, messages: messages)
-        let kept = report.errors.filter { !check.isUnchanged(at: $0.path) }
+        let kept = report.errors.filter { !check.isUnchanged(at: $0.path) } + violations
+        // Violations past the limit were never built, so they cannot be compared with the original: they stay
+        // counted (and the report invalid), as do update violations past the limit.
         var result = ValidationReport(
-            schema: report.schema, schemaVersion: report.schemaVersion, errors: kept + violations, context: report.context,
-            tenderType: report.tenderType)
+            schema: report.schema, schemaVersion: report.schemaVersion, errors: Array(kept.prefix(maxErrors)), context: report.context,
+            tenderType: report.tenderType, omittedErrors: report.omittedErrors + max(kept.count - maxErrors, 0))
         result.reverificationRequired = reverify
         return result
     }
@@ -238,6 +262,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         if schema.usesDate { evaluation.month = currentMonth }
         let context = withExtendedLifetime(plan) { evaluation.run { effectiveContext($0) } }
         return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: context, tenderType: tenderType)
+            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: context, tenderType: tenderType,
+            omittedErrors: evaluation.omitted)
     }
 }

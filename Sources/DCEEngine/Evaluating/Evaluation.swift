@@ -23,6 +23,10 @@ struct Evaluation {
     /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
     private var located = SourcePosition(line: 1, column: 1, offset: 0)
     private(set) var violations: [Violation] = []
+    /// The most violations kept (the plan's); past it they are counted in ``omitted``.
+    let maxErrors: Int
+    /// Violations found past ``maxErrors``, counted instead of built.
+    private(set) var omitted = 0
     /// The path and container stacks and other working storage, borrowed from the thread while ``run()`` or
     /// ``check(_:of:)`` runs (see ``EvaluationScratch``).
     private var work = EvaluationScratch()
@@ -44,6 +48,7 @@ struct Evaluation {
         self.plan = plan
         self.schema = plan.schema
         self.positions = positions
+        self.maxErrors = plan.maxErrors
     }
 
     /// Checks the whole request, then calls `finish` with the context values in force (supplied or derived).
@@ -173,25 +178,28 @@ struct Evaluation {
     mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
         let attributes = set
         if attributes.forbidden {
-            add(field, .forbidden, text(.forbidden, attributes, fallback: attributes.message, .init(name: attributes.name)), at: value)
+            add(field, .forbidden, at: value) { $0.text(.forbidden, attributes, fallback: attributes.message, .init(name: attributes.name)) }
             return
         }
         let kind = nodes[value].kind
         if kind == .null {
             if attributes.required {
-                add(field, .required, text(.required, attributes, variant: "null", .init(name: attributes.name)), at: value)
+                add(field, .required, at: value) { $0.text(.required, attributes, variant: "null", .init(name: attributes.name)) }
             } else if !attributes.nullable {
-                add(field, .null, text(.null, attributes, .init(name: attributes.name)), at: value)
+                add(field, .null, at: value) { $0.text(.null, attributes, .init(name: attributes.name)) }
             }
             return
         }
         guard typeMatches(kind, value, field.dataType) else {
-            let found =
-                kind == .number && field.dataType == .integer
-                ? plan.messages.term("kind.fraction", english: "a number with a fraction")
-                : plan.messages.term("kind.\(kind.description)", english: kind.description)
-            let expected = plan.messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
-            add(field, .type, text(.type, attributes, .init(name: attributes.name, expected: expected, found: found)), at: value)
+            add(field, .type, at: value) { evaluation in
+                let messages = evaluation.plan.messages
+                let found =
+                    kind == .number && field.dataType == .integer
+                    ? messages.term("kind.fraction", english: "a number with a fraction")
+                    : messages.term("kind.\(kind.description)", english: kind.description)
+                let expected = messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
+                return evaluation.text(.type, attributes, .init(name: attributes.name, expected: expected, found: found))
+            }
             return
         }
         switch field.dataType {
@@ -298,6 +306,10 @@ struct Evaluation {
         let count = field.sensitivity.isEmpty ? String(length) : nil
         let variant = count == nil ? nil : "count"
         for failure in work.failures.indices {
+            guard violations.count < maxErrors else {
+                omitted += work.failures.count - failure
+                return
+            }
             let (code, detail) = work.failures[failure]
             let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
             let message: String
@@ -326,7 +338,7 @@ struct Evaluation {
             default:
                 message = text(code, attributes, .init(name: name, pattern: validation?.pattern?.source ?? ""))
             }
-            add(field, code, message, at: value)
+            add(field, code, at: value) { _ in message }
         }
     }
 
@@ -336,10 +348,10 @@ struct Evaluation {
         if attributes.minimum != nil || attributes.maximum != nil {
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
             if let min = attributes.minimum, number < min {
-                add(field, .minimum, text(.minimum, attributes, fallback: attributes.message, .init(name: name, min: "\(min)")), at: value)
+                add(field, .minimum, at: value) { $0.text(.minimum, attributes, fallback: attributes.message, .init(name: name, min: "\(min)")) }
             }
             if let max = attributes.maximum, max < number {
-                add(field, .maximum, text(.maximum, attributes, fallback: attributes.message, .init(name: name, max: "\(max)")), at: value)
+                add(field, .maximum, at: value) { $0.text(.maximum, attributes, fallback: attributes.message, .init(name: name, max: "\(max)")) }
             }
         }
         checkEnum(value, field: field, attributes: set)
@@ -348,14 +360,15 @@ struct Evaluation {
     private mutating func checkEnum(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
         let attributes = set
         guard let values = attributes.enumValues, !values.contains(where: { $0.matches(document, at: value) }) else { return }
-        let list = values.map { value in
-            if case .string(let text) = value { return text }
-            return value.json
+        add(field, .enum, at: value) { evaluation in
+            let list = values.map { value in
+                if case .string(let text) = value { return text }
+                return value.json
+            }
+            return evaluation.text(
+                .enum, attributes, variant: list.count == 1 ? nil : "list", fallback: attributes.message,
+                .init(name: attributes.name, expected: list.joined(separator: ", ")))
         }
-        let message = text(
-            .enum, attributes, variant: list.count == 1 ? nil : "list", fallback: attributes.message,
-            .init(name: attributes.name, expected: list.joined(separator: ", ")))
-        add(field, .enum, message, at: value)
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
@@ -380,7 +393,7 @@ struct Evaluation {
                 if found[offset] >= 0 {
                     let child = field.fields[offset]
                     work.path.append(.member(keyIndex))
-                    add(child, .duplicateKey, text(.duplicateKey, nil, .init(name: child.base.name)), at: keyIndex)
+                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: child.base.name)) }
                     work.path.removeLast()
                 } else {
                     found[offset] = valueIndex
@@ -392,13 +405,14 @@ struct Evaluation {
             work.path.append(.member(keyIndex))
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
-                add(key: key, .duplicateKey, text(.duplicateKey, nil, variant: "unknown", .init(key: key)), at: keyIndex)
+                add(key: key, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
             } else if !field.additionalFields {
-                let suggestion = Suggestion.closest(to: key, in: field.fields.compactMap(\.key))
-                let message = text(
-                    .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                    .init(name: field.base.name, key: key, suggestion: suggestion))
-                add(key: key, .unknownField, message, at: keyIndex)
+                add(key: key, .unknownField, at: keyIndex) { evaluation in
+                    let suggestion = Suggestion.closest(to: key, in: field.fields.compactMap(\.key))
+                    return evaluation.text(
+                        .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
+                        .init(name: field.base.name, key: key, suggestion: suggestion))
+                }
             }
             work.path.removeLast()
         }
@@ -445,7 +459,7 @@ struct Evaluation {
             work.path.removeLast()
         } else if set.required && !set.forbidden {
             work.path.append(.missing(Unmanaged.passUnretained(child)))
-            add(child, .required, text(.required, set, fallback: set.message, .init(name: set.name)), at: object)
+            add(child, .required, at: object) { $0.text(.required, set, fallback: set.message, .init(name: set.name)) }
             work.path.removeLast()
         }
     }
@@ -454,16 +468,18 @@ struct Evaluation {
         let attributes = set
         let count = document.count(of: array)
         if let min = attributes.minItems, count < min {
-            let message = text(
-                .minItems, attributes, variant: min == 1 ? "one" : nil, fallback: attributes.message,
-                .init(name: attributes.name, min: String(min), count: String(count)))
-            add(field, .minItems, message, at: array)
+            add(field, .minItems, at: array) {
+                $0.text(
+                    .minItems, attributes, variant: min == 1 ? "one" : nil, fallback: attributes.message,
+                    .init(name: attributes.name, min: String(min), count: String(count)))
+            }
         }
         if let max = attributes.maxItems, count > max {
-            let message = text(
-                .maxItems, attributes, variant: max == 1 ? "one" : nil, fallback: attributes.message,
-                .init(name: attributes.name, max: String(max), count: String(count)))
-            add(field, .maxItems, message, at: array)
+            add(field, .maxItems, at: array) {
+                $0.text(
+                    .maxItems, attributes, variant: max == 1 ? "one" : nil, fallback: attributes.message,
+                    .init(name: attributes.name, max: String(max), count: String(count)))
+            }
         }
         checkEnum(array, field: field, attributes: set)
         guard let items = field.items else { return }
@@ -728,13 +744,20 @@ struct Evaluation {
         return located
     }
 
-    private mutating func add(_ field: CompiledField, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
-        add(key: field.key ?? "", rule, message, at: node)
+    private mutating func add(
+        _ field: CompiledField, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String
+    ) {
+        add(key: field.key ?? "", rule, at: node, message)
     }
 
-    private mutating func add(key: String, _ rule: ViolationCode, _ message: String, at node: JSONDocument.Index) {
+    /// Adds a violation, its message built by `message`; past ``maxErrors`` only counts it, building nothing.
+    private mutating func add(key: String, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String) {
+        guard violations.count < maxErrors else {
+            omitted += 1
+            return
+        }
         var violation = Violation(
-            path: pointer, key: key, rule: rule, message: message, position: positions ? position(of: node) : nil)
+            path: pointer, key: key, rule: rule, message: message(&self), position: positions ? position(of: node) : nil)
         if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
             switch document.kind(of: node) {
             case .string: violation.fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }

@@ -27,10 +27,13 @@ final class EvaluationPlan: @unchecked Sendable {
     /// with what.
     let derive: UnsafeMutableBufferPointer<(slot: Int, value: String)>
     let deriveProgram: Unmanaged<ConditionProgram>
+    /// The most violations a report keeps; the rest are only counted (see ``PreparedSchema/maxErrors``).
+    let maxErrors: Int
 
     init(
         schema: CompiledSchema, context: [String?], tenderType: String?, messages: MessageCatalogue = .english,
-        provisioning: Bool = false, subset: FieldSubset? = nil, fingerprinter: (any ValueFingerprinter)? = nil
+        provisioning: Bool = false, subset: FieldSubset? = nil, fingerprinter: (any ValueFingerprinter)? = nil,
+        maxErrors: Int = PreparedSchema.defaultMaxErrors
     ) {
         self.schema = schema
         self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
@@ -39,6 +42,7 @@ final class EvaluationPlan: @unchecked Sendable {
         self.provisioning = provisioning
         self.subset = subset
         self.fingerprinter = fingerprinter
+        self.maxErrors = max(maxErrors, 1)
         hasSubset = subset != nil
         root = Unmanaged.passUnretained(schema.root)
         let rules = schema.contexts.enumerated().flatMap { slot, definition in definition.derive.map { (slot: slot, value: $0.value) } }

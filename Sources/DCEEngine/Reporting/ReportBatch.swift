@@ -22,6 +22,8 @@ public struct ReportBatch: Sendable {
     public private(set) var invalid = 0
     /// How many violations they have in all.
     public private(set) var errors = 0
+    /// How many more violations they had past the limit, left out.
+    public private(set) var omittedErrors = 0
 
     /// Creates an empty batch.
     ///
@@ -40,6 +42,7 @@ public struct ReportBatch: Sendable {
         payloads += 1
         if !payload.valid { invalid += 1 }
         errors += payload.errors.count
+        omittedErrors += payload.omittedErrors
         switch format {
         case .json:
             if hasFragment { text.append(",") }
@@ -51,10 +54,15 @@ public struct ReportBatch: Sendable {
                 text.append(SARIFRenderer().result(for: error, in: payload))
                 hasFragment = true
             }
+            if payload.omittedErrors > 0 {
+                if hasFragment { text.append(",") }
+                text.append(SARIFRenderer().omissionResult(for: payload, options: options))
+                hasFragment = true
+            }
         case .text:
-            text.append(TextRenderer(color: options.color).lines(for: payload))
+            text.append(TextRenderer(color: options.color).lines(for: payload, options: options))
         case .github:
-            text.append(GitHubRenderer().commands(for: payload))
+            text.append(GitHubRenderer().commands(for: payload, options: options))
         case .junit:
             ordered.append(payload)
         }

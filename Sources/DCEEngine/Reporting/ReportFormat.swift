@@ -2,7 +2,8 @@
 public enum ReportFormat: String, Sendable, CaseIterable {
     /// One line per violation (`file:line:column: error: path: message [rule]`), then a summary line.
     case text
-    /// One JSON document: `{"schema", "payloads": [{"file", "line"?, "valid", "errors": [...]}], "valid"}`.
+    /// One JSON document: `{"schema", "payloads": [{"file", "line"?, "valid", "errors": [...], "omittedErrors"?}], "valid"}`;
+    /// `omittedErrors` appears on a payload only when violations were left out.
     case json
     /// JUnit XML valid against the strict JUnit XSD: one `testsuite` per payload, one `testcase` per violation.
     case junit
@@ -34,6 +35,9 @@ public struct ReportOptions: Sendable {
     public var timestamp: String
     /// The tool's version, for SARIF's driver.
     public var toolVersion: String
+    /// The violation limit the run used (``PreparedSchema/maxErrors``), named where a report says how many
+    /// violations of a payload it left out (`--max-errors 200`); `nil` names none.
+    public var maxErrors: Int?
 
     /// Creates options.
     ///
@@ -41,10 +45,19 @@ public struct ReportOptions: Sendable {
     ///   - color: Whether to use ANSI colour in text.
     ///   - timestamp: The run's start, as JUnit wants it.
     ///   - toolVersion: The tool's version.
-    public init(color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current) {
+    ///   - maxErrors: The violation limit the run used, if it is to be named.
+    public init(
+        color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil
+    ) {
         self.color = color
         self.timestamp = timestamp
         self.toolVersion = toolVersion
+        self.maxErrors = maxErrors
+    }
+
+    /// What every format says about a payload's violations past the limit: `7 more errors not shown (--max-errors 200)`.
+    func omissionNote(_ omitted: Int) -> String {
+        "\(omitted) more error\(omitted == 1 ? "" : "s") not shown" + (maxErrors.map { " (--max-errors \($0))" } ?? "")
     }
 }
 

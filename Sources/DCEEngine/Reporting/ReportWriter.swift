@@ -13,6 +13,7 @@ public struct ReportWriter {
     private var payloadCount = 0
     private var invalidCount = 0
     private var errorCount = 0
+    private var omittedCount = 0
     private var started = false
     /// Whether a JSON payload or SARIF result was written, so the next one needs a comma.
     private var emittedFragment = false
@@ -70,6 +71,7 @@ public struct ReportWriter {
         payloadCount += batch.payloads
         invalidCount += batch.invalid
         errorCount += batch.errors
+        omittedCount += batch.omittedErrors
     }
 
     /// Closes the report (the summary line, or the closing brackets and tags).
@@ -77,7 +79,9 @@ public struct ReportWriter {
         if !started { begin() }
         switch format {
         case .text:
-            emit(TextRenderer(color: options.color).summary(schema: schema, payloads: payloadCount, invalid: invalidCount, errors: errorCount))
+            emit(
+                TextRenderer(color: options.color).summary(
+                    schema: schema, payloads: payloadCount, invalid: invalidCount, errors: errorCount, omitted: omittedCount))
         case .json: emit("],\"valid\":\(valid)}\n")
         case .junit: emit("</testsuites>\n")
         case .sarif: emit(SARIFRenderer().footer())

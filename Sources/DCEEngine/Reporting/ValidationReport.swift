@@ -1,4 +1,4 @@
-/// The verdict on one request: valid, or every violation found.
+/// The verdict on one request: valid, or every violation found (up to the prepared schema's limit).
 public struct ValidationReport: Hashable, Sendable, Codable {
     /// The schema the request was checked against.
     public var schema: String
@@ -6,7 +6,7 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var schemaVersion: String
     /// Whether the request has no violations.
     public var valid: Bool
-    /// Every violation, sorted by path and then rule.
+    /// Every violation, sorted by path and then rule; at most ``PreparedSchema/maxErrors`` of them.
     public var errors: [Violation]
     /// The context values in force: those supplied and those derived from the request.
     public var context: [String: String]
@@ -14,6 +14,11 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var tenderType: String?
     /// For an update checked against its original: the JSON Pointers of changed fields that require reverification.
     public var reverificationRequired: [String] = []
+    /// Violations found beyond the limit and not kept (0 when every violation is in `errors`).
+    public var omittedErrors = 0
+
+    /// Whether the limit was reached.
+    public var truncated: Bool { omittedErrors > 0 }
 
     /// Creates a report.
     ///
@@ -23,12 +28,33 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     ///   - errors: The violations.
     ///   - context: The context in force.
     ///   - tenderType: The tender type.
-    public init(schema: String, schemaVersion: String, errors: [Violation], context: [String: String], tenderType: String?) {
+    ///   - omittedErrors: How many more violations were found and not kept.
+    public init(
+        schema: String, schemaVersion: String, errors: [Violation], context: [String: String], tenderType: String?, omittedErrors: Int = 0
+    ) {
         self.schema = schema
         self.schemaVersion = schemaVersion
-        self.valid = errors.isEmpty
+        self.valid = errors.isEmpty && omittedErrors == 0
         self.errors = errors.sorted { ($0.path, $0.rule) < ($1.path, $1.rule) }
         self.context = context
         self.tenderType = tenderType
+        self.omittedErrors = omittedErrors
+    }
+
+    /// Decodes a report; `reverificationRequired` and `omittedErrors` may be missing (reports of earlier
+    /// releases), and then are empty and 0.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: When a member is missing or has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schema = try container.decode(String.self, forKey: .schema)
+        schemaVersion = try container.decode(String.self, forKey: .schemaVersion)
+        valid = try container.decode(Bool.self, forKey: .valid)
+        errors = try container.decode([Violation].self, forKey: .errors)
+        context = try container.decode([String: String].self, forKey: .context)
+        tenderType = try container.decodeIfPresent(String.self, forKey: .tenderType)
+        reverificationRequired = try container.decodeIfPresent([String].self, forKey: .reverificationRequired) ?? []
+        omittedErrors = try container.decodeIfPresent(Int.self, forKey: .omittedErrors) ?? 0
     }
 }

@@ -10,6 +10,8 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     public var errors: [Violation]
     /// Changed fields that require reverification (updates checked against an original).
     public var reverificationRequired: [String] = []
+    /// Violations found beyond the prepared schema's limit and not kept (see ``ValidationReport/omittedErrors``).
+    public var omittedErrors = 0
 
     /// Creates a payload report.
     ///
@@ -23,10 +25,26 @@ public struct PayloadReport: Hashable, Sendable, Codable {
         self.valid = report.valid
         self.errors = report.errors
         self.reverificationRequired = report.reverificationRequired
+        self.omittedErrors = report.omittedErrors
         if let line {
             // A record's positions are relative to the record, which is one line of the file.
             for index in errors.indices where errors[index].line != nil { errors[index].line = line }
         }
+    }
+
+    /// Decodes a payload report; `reverificationRequired` and `omittedErrors` may be missing (reports of earlier
+    /// releases), and then are empty and 0.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: When a member is missing or has the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        line = try container.decodeIfPresent(Int.self, forKey: .line)
+        valid = try container.decode(Bool.self, forKey: .valid)
+        errors = try container.decode([Violation].self, forKey: .errors)
+        reverificationRequired = try container.decodeIfPresent([String].self, forKey: .reverificationRequired) ?? []
+        omittedErrors = try container.decodeIfPresent(Int.self, forKey: .omittedErrors) ?? 0
     }
 
     /// `file` or `file:line` for NDJSON records: how reports name the payload.

@@ -1,6 +1,6 @@
 /// Renders GitHub Actions workflow commands, one `::error` per violation, escaped as the runner requires.
 struct GitHubRenderer {
-    func commands(for payload: PayloadReport) -> String {
+    func commands(for payload: PayloadReport, options: ReportOptions) -> String {
         var output = ""
         for error in payload.errors {
             var properties = ["file=\(Self.property(payload.file))"]
@@ -9,6 +9,12 @@ struct GitHubRenderer {
             properties.append("title=\(Self.property("dce-validate \(error.rule)"))")
             let path = error.path.isEmpty ? "" : "\(error.path): "
             output += "::error \(properties.joined(separator: ","))::\(Self.data("\(path)\(error.message)"))\n"
+        }
+        if payload.omittedErrors > 0 {
+            var properties = ["file=\(Self.property(payload.file))"]
+            if let line = payload.line { properties.append("line=\(line)") }
+            properties.append("title=dce-validate")
+            output += "::notice \(properties.joined(separator: ","))::\(Self.data(options.omissionNote(payload.omittedErrors)))\n"
         }
         return output
     }

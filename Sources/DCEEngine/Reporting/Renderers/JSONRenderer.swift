@@ -38,6 +38,10 @@ struct JSONRenderer {
             }
             output.append("]")
         }
+        if payload.omittedErrors > 0 {
+            output.append(",\"omittedErrors\":")
+            output.append(payload.omittedErrors)
+        }
         output.append("}")
     }
 }

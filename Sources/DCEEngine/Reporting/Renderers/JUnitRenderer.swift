@@ -22,7 +22,9 @@ struct JUnitRenderer {
             output += Self.escape("\(location): \(error.path.isEmpty ? "" : "\(error.path): ")\(error.message) [\(error.rule)]")
             output += "</failure></testcase>\n"
         }
-        output += "    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+        // Violations past the limit have no test case of their own; the suite's output says how many there were.
+        let note = payload.omittedErrors > 0 ? Self.escape(options.omissionNote(payload.omittedErrors)) : ""
+        output += "    <system-out>\(note)</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
         return output
     }
 

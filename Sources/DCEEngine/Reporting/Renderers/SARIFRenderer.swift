@@ -9,11 +9,18 @@ struct SARIFRenderer {
                 "{\"id\":\(q(code.rawValue)),\"name\":\(q(code.rawValue)),\"shortDescription\":{\"text\":\(q(summary))},"
                     + "\"defaultConfiguration\":{\"level\":\"error\"}}")
         }
+        rules.append(
+            "{\"id\":\(q(Self.omittedRule)),\"name\":\(q(Self.omittedRule)),\"shortDescription\":{\"text\":"
+                + "\"More violations than the report keeps: they are counted, not listed.\"},\"defaultConfiguration\":{\"level\":\"note\"}}")
         return "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{"
             + "\"tool\":{\"driver\":{\"name\":\"dce-validate\",\"version\":\(q(version)),"
             + "\"informationUri\":\"https://github.com/dce-validate/dce-validate\",\"rules\":[\(rules.joined(separator: ","))]}},"
             + "\"columnKind\":\"unicodeCodePoints\",\"results\":["
     }
+
+    /// The rule of the note that says how many violations of a payload were left out; listed after the
+    /// catalogue's codes.
+    static let omittedRule = "omittedErrors"
 
     func result(for error: Violation, in payload: PayloadReport) -> String {
         let ruleIndex = ViolationCode.catalogue.firstIndex { $0.code == error.rule }
@@ -21,15 +28,26 @@ struct SARIFRenderer {
         if let line = error.line {
             region = ",\"region\":{\"startLine\":\(line)\(error.column.map { ",\"startColumn\":\($0)" } ?? "")}"
         }
-        let uri = payload.file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? payload.file
         var output = "{\"ruleId\":\(q(error.rule.rawValue)),"
         if let ruleIndex { output += "\"ruleIndex\":\(ruleIndex)," }
         output += "\"level\":\"error\",\"message\":{\"text\":\(q(error.message))},\"locations\":[{"
-        output += "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(q(uri))}\(region)}"
+        output += "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(q(uri(payload)))}\(region)}"
         if !error.path.isEmpty {
             output += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(q(error.path)),\"kind\":\"member\"}]"
         }
         return output + "}]}"
+    }
+
+    /// A note-level result saying how many violations of a payload were left out past the limit.
+    func omissionResult(for payload: PayloadReport, options: ReportOptions) -> String {
+        let region = payload.line.map { ",\"region\":{\"startLine\":\($0)}" } ?? ""
+        return "{\"ruleId\":\(q(Self.omittedRule)),\"ruleIndex\":\(ViolationCode.catalogue.count),\"level\":\"note\","
+            + "\"message\":{\"text\":\(q(options.omissionNote(payload.omittedErrors)))},"
+            + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(q(uri(payload)))}\(region)}}]}"
+    }
+
+    private func uri(_ payload: PayloadReport) -> String {
+        payload.file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? payload.file
     }
 
     func footer() -> String { "]}]}\n" }

@@ -4,8 +4,8 @@ struct TextRenderer {
 
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
-    func lines(for payload: PayloadReport) -> String {
-        guard !payload.errors.isEmpty || !payload.reverificationRequired.isEmpty else { return "" }
+    func lines(for payload: PayloadReport, options: ReportOptions) -> String {
+        guard !payload.errors.isEmpty || !payload.reverificationRequired.isEmpty || payload.omittedErrors > 0 else { return "" }
         var output = ByteBuilder(capacity: payload.errors.count * 160)
         for error in payload.errors {
             if color { output.append("\u{1B}[1m") }
@@ -33,6 +33,12 @@ struct TextRenderer {
             output.append(error.rule.rawValue)
             output.append(color ? "]\u{1B}[0m\n" : "]\n")
         }
+        if payload.omittedErrors > 0 {
+            output.append(payload.name)
+            output.append(": note: ")
+            output.append(options.omissionNote(payload.omittedErrors))
+            output.append("\n")
+        }
         for path in payload.reverificationRequired {
             output.append(payload.name)
             output.append(": note: ")
@@ -42,9 +48,11 @@ struct TextRenderer {
         return output.string
     }
 
-    func summary(schema: String, payloads: Int, invalid: Int, errors: Int) -> String {
+    /// The last line: payloads, verdicts, and the errors listed, then those left out past the limit, if any.
+    func summary(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int) -> String {
         let verdict = invalid == 0 ? paint("valid", "1;32") : paint("invalid", "1;31")
         return "\(verdict): \(payloads) payload\(payloads == 1 ? "" : "s") checked against \(schema), "
-            + "\(payloads - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")\n"
+            + "\(payloads - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")"
+            + (omitted > 0 ? ", \(omitted) more not shown\n" : "\n")
     }
 }
