@@ -265,4 +265,14 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: context, tenderType: tenderType,
             omittedErrors: evaluation.omitted)
     }
+
+    /// The report of a payload that could not be read (a missing file, a FIFO, a read error): invalid, with one
+    /// violation of rule ``ViolationCode/unreadable`` whose message gives the reason in this schema's language.
+    ///
+    /// - Parameter reason: Why the payload could not be read, such as `no such file`; never any of its content.
+    /// - Returns: The report.
+    public func unreadableReport(reason: String) -> ValidationReport {
+        let violation = Violation(path: "", key: "", rule: .unreadable, message: messages.message(.unreadable, .init(detail: reason)))
+        return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
+    }
 }

@@ -15,6 +15,19 @@ struct MessageTests {
         }
     }
 
+    /// A payload that could not be read is invalid, with one `unreadable` violation whose message gives the reason
+    /// in the prepared language.
+    @Test func anUnreadablePayloadGetsAReportInThePreparedLanguage() throws {
+        let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
+        let english = try validator.prepare("card-create").unreadableReport(reason: "it is a FIFO")
+        #expect(!english.valid)
+        #expect(english.errors.map(\.rule) == [.unreadable])
+        #expect(english.errors.map(\.message) == ["cannot read the payload: it is a FIFO"])
+        #expect(english.errors.first?.path == "" && english.errors.first?.line == nil)
+        let german = try validator.prepare("card-create", messages: .bundled(language: "de")).unreadableReport(reason: "no such file")
+        #expect(german.errors.map(\.message) == ["die Anfrage kann nicht gelesen werden: no such file"])
+    }
+
     @Test func reportsAreEnglishUnlessAnotherLanguageIsChosen() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
         let english = try validator.prepare("card-create", context: ["region": "EU"]).validate(json: Array(pin.utf8))

@@ -96,6 +96,9 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     public static let duplicateKey = ViolationCode("duplicateKey", 19)
     /// An update changes a field whose `updatesAllowed` is false.
     public static let updateNotAllowed = ViolationCode("updateNotAllowed", 20)
+    /// The payload could not be read at all (no such file, not a regular file, a read error); the message gives
+    /// the path's reason, never any of its content.
+    public static let unreadable = ViolationCode("unreadable", 21)
 
     /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
     public static let catalogue: [(code: ViolationCode, summary: String)] = [
@@ -120,5 +123,6 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
         (.unknownField, "A member that the schema does not define."),
         (.duplicateKey, "A member name appears more than once in one object."),
         (.updateNotAllowed, "An update changes a field that updates may not change."),
+        (.unreadable, "The payload could not be read: no such file, not a regular file, or a read error."),
     ]
 }
