@@ -1,4 +1,5 @@
 public import ArgumentParser
+import DCEBatchInput
 import DCEEngine
 import DCECrypto
 import Foundation
@@ -70,6 +71,10 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp(
+        "The most errors listed per payload (default 200); every report says how many more there were.", valueName: "n"))
+    var maxErrors = 200
+
     @Option(help: ArgumentHelp("A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
     var format: [ReportFormat] = []
 
@@ -79,6 +84,7 @@ struct ValidateCommand: ParsableCommand {
     func validate() throws {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
+        if maxErrors < 1 { throw ValidationError("--max-errors takes a positive number.") }
         if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
         _ = try ContextOption.parse(call.contexts)
         do {
@@ -102,15 +108,16 @@ struct ValidateCommand: ParsableCommand {
             let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
+            let limited = step.limitingErrors(to: maxErrors)
             if let fingerprintKey {
                 let key = try PayloadFile.read(fingerprintKey)
                 do {
-                    prepared = step.fingerprinting(with: try HMACFingerprinter(key: Data(key)))
+                    prepared = limited.fingerprinting(with: try HMACFingerprinter(key: Data(key)))
                 } catch {
                     throw DiagnosticError("\(fingerprintKey): a fingerprint key needs at least 16 bytes")
                 }
             } else {
-                prepared = step
+                prepared = limited
             }
         } catch {
             Diagnostics.error("\(error)")
@@ -133,7 +140,8 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
         }
-        let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
+        let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors)
+        let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
         if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid

@@ -94,9 +94,3 @@ final class OutputTarget {
         return pairs
     }
 }
-
-/// An error whose message is printed as a diagnostic.
-struct DiagnosticError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
