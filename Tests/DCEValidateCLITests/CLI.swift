@@ -103,6 +103,16 @@ enum CLI {
         return Result(status: process.terminationStatus, stdout: Data(), stderr: stderr)
     }
 
+    /// Runs blocking work (a tool run, waiting for its output) on a thread of its own, and waits for it without
+    /// holding a thread of Swift concurrency's pool: the pool has one thread per core, and tests that block them
+    /// stall every other test's tasks (on two cores, the gateway tests' server answered after the client's
+    /// timeout, and the client retried).
+    static func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+        }
+    }
+
     /// A fresh temporary directory, removed by the caller.
     static func scratchDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-test-\(UUID().uuidString)")

@@ -19,7 +19,7 @@ import Darwin
 
     /// `l` holds two links to itself, a folder `b`, a link `c` to that folder and a link `d.json` to its file: the
     /// walk and `**` see each folder once and each file once, under the first of its paths in sorted order.
-    @Test func globsAndDirectoriesVisitEachFolderAndFileOnceThroughLinkLoops() throws {
+    @Test func globsAndDirectoriesVisitEachFolderAndFileOnceThroughLinkLoops() async throws {
         let root = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let manager = FileManager.default
@@ -31,7 +31,7 @@ import Darwin
             try manager.createSymbolicLink(atPath: folder.appendingPathComponent(name).path, withDestinationPath: destination)
         }
         for argument in ["l/**/*.json", "l", "l/"] {
-            let result = try CLI.run([argument, "--schema", "card-create", "--format", "json"], in: root, timeout: 20)
+            let result = try await CLI.offThePool { try CLI.run([argument, "--schema", "card-create", "--format", "json"], in: root, timeout: 20) }
             #expect(!result.timedOut, "'\(argument)' did not finish")
             #expect(result.status == 0, "\(argument): \(result.err)")
             let files = try payloads(result.stdout).compactMap { $0["file"] as? String }
@@ -40,7 +40,7 @@ import Darwin
     }
 
     /// Opening a FIFO without a writer blocks, and a device never ends: neither is read, whatever the mode.
-    @Test func payloadsThatAreNotRegularFilesAreRefusedWithoutWaiting() throws {
+    @Test func payloadsThatAreNotRegularFilesAreRefusedWithoutWaiting() async throws {
         let root = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let fifo = root.appendingPathComponent("fifo.json").path
@@ -51,7 +51,7 @@ import Darwin
             cases.append((["/dev/zero"], "/dev/zero: cannot read the payload: it is a character device"))
         }
         for (arguments, message) in cases {
-            let result = try CLI.run(arguments + ["--schema", "card-create"], timeout: 20)
+            let result = try await CLI.offThePool { try CLI.run(arguments + ["--schema", "card-create"], timeout: 20) }
             #expect(!result.timedOut, "\(arguments) did not finish")
             #expect(result.status == 2)
             #expect(result.err.contains(message), "\(result.err)")
@@ -60,14 +60,18 @@ import Darwin
 
     /// A writer that keeps the pipe open after an oversized line: the line's verdict is printed while the tool
     /// waits for the rest, and the lines after it are still checked.
-    @Test(arguments: ["1", "2"]) func anOversizedLineOnAnOpenPipeIsReportedAtOnce(jobs: String) throws {
+    @Test(arguments: ["1", "2"]) func anOversizedLineOnAnOpenPipeIsReportedAtOnce(jobs: String) async throws {
         let running = try RunningCLI(["-", "--ndjson", "--schema", "card-create", "--jobs", jobs])
-        try running.write(Data(repeating: UInt8(ascii: "x"), count: JSONReader.Limits.default.maxDocumentBytes + 1))
-        let reported = running.waitForOutput(seconds: 10) { $0.contains("-:1:") && $0.contains("[tooLarge]\n") }
+        let reported = try await CLI.offThePool {
+            try running.write(Data(repeating: UInt8(ascii: "x"), count: JSONReader.Limits.default.maxDocumentBytes + 1))
+            return running.waitForOutput(seconds: 10) { $0.contains("-:1:") && $0.contains("[tooLarge]\n") }
+        }
         #expect(reported, "nothing printed for line 1 while the pipe stayed open: '\(running.out)'")
-        try running.write(Data("y\n\(Self.valid)\n".utf8))
-        try running.closeInput()
-        let result = running.finish()
+        let result = try await CLI.offThePool {
+            try running.write(Data("y\n\(Self.valid)\n".utf8))
+            try running.closeInput()
+            return running.finish()
+        }
         #expect(result.status == 1)
         #expect(result.out.components(separatedBy: "[tooLarge]").count == 2)
         #expect(result.out.hasSuffix("invalid: 2 payloads checked against card-create, 1 valid, 1 invalid, 1 error\n"), "\(result.out)")
@@ -75,7 +79,7 @@ import Darwin
 
     /// Every kind of input that cannot be read is a failed entry, with rule `unreadable`, in every report format,
     /// and the run still exits 2.
-    @Test func aPayloadThatCannotBeReadIsAFailedEntryInEveryReport() throws {
+    @Test func aPayloadThatCannotBeReadIsAFailedEntryInEveryReport() async throws {
         let root = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let fifo = root.appendingPathComponent("fifo.json").path
@@ -85,7 +89,7 @@ import Darwin
         let reports = ["json", "junit", "sarif", "github"].map { (format: $0, file: root.appendingPathComponent("report.\($0)")) }
         let arguments = ["Examples/card-create/valid-eu-virtual.json", missing, fifo, pattern, "--schema", "card-create", "--format", "text"]
             + reports.flatMap { ["--format", $0.format, "--output", $0.file.path] }
-        let result = try CLI.run(arguments, timeout: 20)
+        let result = try await CLI.offThePool { try CLI.run(arguments, timeout: 20) }
         #expect(result.status == 2)
         let reasons = [(missing, "no such file"), (fifo, "it is a FIFO"), (pattern, "no files match this pattern")]
         for (file, reason) in reasons {
@@ -106,16 +110,18 @@ import Darwin
             #expect(errors.first?["message"] as? String == "cannot read the payload: \(reason)")
         }
 
-        #expect(try CLI.checkReports("junit", [reports[1].file]).status == 0)
+        let junitCheck = try await CLI.offThePool { try CLI.checkReports("junit", [reports[1].file]) }
+        #expect(junitCheck.status == 0, "\(junitCheck.err)")
         let xml = try String(contentsOf: reports[1].file, encoding: .utf8)
         #expect(xml.components(separatedBy: #"type="unreadable""#).count - 1 == 3)
-        #expect(try CLI.checkReports("sarif", [reports[2].file]).status == 0)
+        let sarifCheck = try await CLI.offThePool { try CLI.checkReports("sarif", [reports[2].file]) }
+        #expect(sarifCheck.status == 0, "\(sarifCheck.err)")
         let sarif = try String(contentsOf: reports[2].file, encoding: .utf8)
         #expect(sarif.components(separatedBy: #""ruleId":"unreadable""#).count - 1 == 3)
         let github = try String(contentsOf: reports[3].file, encoding: .utf8)
         #expect(github.components(separatedBy: "title=dce-validate unreadable::cannot read the payload: ").count - 1 == 3)
 
-        let stream = try CLI.run([fifo, "--ndjson", "--schema", "card-create", "--format", "json"], timeout: 20)
+        let stream = try await CLI.offThePool { try CLI.run([fifo, "--ndjson", "--schema", "card-create", "--format", "json"], timeout: 20) }
         #expect(stream.status == 2)
         #expect(try payloads(stream.stdout).map { ($0["errors"] as? [[String: Any]])?.first?["rule"] as? String } == ["unreadable"])
     }
