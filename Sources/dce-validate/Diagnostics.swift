@@ -52,3 +52,12 @@ enum Descriptor {
     /// The C library's description of an error number (`No space left on device`).
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
+
+/// Writes a command's output to standard output, ending the run with exit status 2 when it cannot be written.
+enum StandardOutput {
+    static func write(_ text: String) throws {
+        guard let failure = Descriptor.writeAll(STDOUT_FILENO, text) else { return }
+        Diagnostics.error("cannot write to standard output: \(Descriptor.reason(failure))")
+        throw ExitStatus.failure
+    }
+}

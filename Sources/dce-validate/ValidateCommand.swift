@@ -142,7 +142,11 @@ struct ValidateCommand: ParsableCommand {
         }
         let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
-        if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
+        if let failure = summary.writeFailure {
+            Diagnostics.error(failure)
+            throw ExitStatus.failure
+        }
+        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
@@ -203,13 +207,11 @@ enum SchemaOption {
 /// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`: GitHub shows at most ten annotations per step and drops
 /// the rest, so the step summary lists what the annotations may not.
 enum StepSummary {
-    static func write(_ summary: BatchRunner.Summary, schema: String) {
-        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return }
-        defer { try? handle.close() }
+    static func write(_ summary: BatchRunner.Summary, schema: String) throws {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var text = "### dce-validate: \(schema)\n\n"
-        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors\n\n"
+        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors"
+        text += summary.omittedErrors > 0 ? " (and \(summary.omittedErrors) more past --max-errors)\n\n" : "\n\n"
         if !summary.firstErrors.isEmpty {
             text += "| payload | line | path | rule | message |\n|---|---|---|---|---|\n"
             for (file, violation) in summary.firstErrors {
@@ -220,7 +222,13 @@ enum StepSummary {
                 text += "\n…and \(summary.errors - summary.firstErrors.count) more (see the SARIF or JUnit report).\n"
             }
         }
-        handle.seekToEndOfFile()
-        handle.write(Data((text + "\n").utf8))
+        // Appended (O_APPEND): other steps write to the same file.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+        let failure = descriptor < 0 ? errno : Descriptor.writeAll(descriptor, text + "\n")
+        if descriptor >= 0 { close(descriptor) }
+        if let failure {
+            Diagnostics.error("cannot write the step summary to '\(path)': \(Descriptor.reason(failure))")
+            throw ExitStatus.failure
+        }
     }
 }

@@ -58,6 +58,8 @@ struct BatchRunner {
         static let firstErrorLimit = 50
         /// The first violations, for a GitHub step summary.
         var firstErrors: [(file: String, violation: Violation)] = []
+        /// Why a report could not be written, when one could not: the run stopped there.
+        var writeFailure: String?
     }
 
     func run(_ inputs: PayloadInputs, targets: [OutputTarget], options: ReportOptions) -> Summary {
@@ -84,11 +86,12 @@ struct BatchRunner {
             for index in writers.indices { writers[index].add(piece.batches[index]) }
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
         }
+        func writeFailure() -> String? { targets.lazy.compactMap(\.failure).first }
 
         var items = inputs.makeIterator()
         if jobs == 1 {
             // Before waiting for a slow writer, what is done so far is written out.
-            while let item = items.next(whenWaiting: { targets.forEach { $0.flush() } }) {
+            while writeFailure() == nil, let item = items.next(whenWaiting: { targets.forEach { $0.flush() } }) {
                 emit(piece(for: item, rendering: rendering))
             }
         } else {
@@ -99,7 +102,7 @@ struct BatchRunner {
                 while let ready = pipeline.nextOutcome(waiting: true) { emit(ready) }
                 targets.forEach { $0.flush() }
             }
-            while let item = items.next(whenWaiting: drain) {
+            while writeFailure() == nil, let item = items.next(whenWaiting: drain) {
                 while let ready = pipeline.submit(item) { emit(ready) }
                 while let ready = pipeline.nextOutcome(waiting: false) { emit(ready) }
             }
@@ -108,7 +111,11 @@ struct BatchRunner {
         }
         progress.finish()
         for index in writers.indices { writers[index].finish() }
-        for target in targets { target.close() }
+        // Every report is complete before any replaces its previous version; after a write error, none does.
+        for target in targets { target.finishWriting() }
+        if writeFailure() == nil { for target in targets { target.install() } }
+        summary.writeFailure = writeFailure()
+        if summary.writeFailure != nil { for target in targets { target.discard() } }
         return summary
     }
 
@@ -174,7 +181,10 @@ private final class Pipeline: @unchecked Sendable {
         items = Array(repeating: nil, count: window)
         outcomes = Array(repeating: nil, count: window)
         for _ in 0..<workers {
-            Thread { [self] in runWorker() }.start()
+            Thread { [self] in
+                TemporaryFiles.blockSignalsInThisThread()
+                runWorker()
+            }.start()
         }
     }
 
