@@ -87,9 +87,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            // Reading payload inputs (files, directories, globs, NDJSON streams) apart from the command, so that a
+            // fuzz target can drive the NDJSON reader.
+            name: "DCEBatchInput",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "dce-validate",
             dependencies: [
+                "DCEBatchInput",
                 "DCEEngine",
                 "DCECrypto",
                 "DCEClient",
@@ -128,6 +136,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DCEBatchInputTests",
+            dependencies: ["DCEBatchInput", "DCEEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

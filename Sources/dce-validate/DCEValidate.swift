@@ -16,7 +16,7 @@ struct DCEValidate: AsyncParsableCommand {
             [--format text|json] [--output FILE]
 
             Exit status: 0 every payload valid; 1 at least one payload invalid; \
-            2 usage error, unknown schema, broken schema, or unreadable file; \
+            2 usage error, unknown schema, broken schema, unreadable payload, or a report that cannot be written; \
             3 (send only) the gateway could not be reached or answered something invalid.
             Run 'dce-validate help validate' for every option.
             """,
@@ -42,7 +42,7 @@ struct DCEValidate: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Diagnostics.write(fullMessage(for: error) + "\n")
             Foundation.exit(ExitStatus.failure.rawValue)
         }
     }

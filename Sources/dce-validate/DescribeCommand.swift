@@ -52,7 +52,7 @@ struct DescribeCommand: ParsableCommand {
         case .text:
             output = Self.text(form)
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        try StandardOutput.write(output)
     }
 
     static func text(_ form: FormDescription) -> String {

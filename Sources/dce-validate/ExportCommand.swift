@@ -48,17 +48,20 @@ struct ExportCommand: ParsableCommand {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
-        if let output {
-            switch OutputFile.create(output) {
-            case .success(let handle):
-                handle.write(Data(export.json.utf8))
-                try? handle.close()
-            case .failure(let reason):
-                Diagnostics.error("cannot write the export to '\(output)': \(reason)")
-                throw ExitStatus.failure
-            }
-        } else {
-            FileHandle.standardOutput.write(Data(export.json.utf8))
+        guard let output else { return try StandardOutput.write(export.json) }
+        let file: OutputFile
+        switch OutputFile.create(output) {
+        case .success(let created): file = created
+        case .failure(let reason):
+            Diagnostics.error("cannot write the export to '\(output)': \(reason)")
+            throw ExitStatus.failure
+        }
+        var json = export.json
+        let failure = json.withUTF8 { file.write(UnsafeRawBufferPointer($0)) } ?? file.finishWriting() ?? file.install()
+        if let failure {
+            file.discard()
+            Diagnostics.error("cannot write the export to '\(output)': \(Descriptor.reason(failure))")
+            throw ExitStatus.failure
         }
     }
 }

@@ -25,6 +25,6 @@ struct SchemasCommand: ParsableCommand {
             let title = validator.schema(id)?.name ?? ""
             output += id.padding(toLength: max(width, id.count + 1), withPad: " ", startingAt: 0) + title + "\n"
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        try StandardOutput.write(output)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCEBatchInput
 import DCEClient
 import DCECrypto
 import DCEEngine

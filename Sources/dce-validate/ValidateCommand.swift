@@ -1,4 +1,5 @@
 public import ArgumentParser
+import DCEBatchInput
 import DCEEngine
 import DCECrypto
 import Foundation
@@ -70,6 +71,10 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp(
+        "The most errors listed per payload (default 200); every report says how many more there were.", valueName: "n"))
+    var maxErrors = 200
+
     @Option(help: ArgumentHelp("A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
     var format: [ReportFormat] = []
 
@@ -79,6 +84,7 @@ struct ValidateCommand: ParsableCommand {
     func validate() throws {
         guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
+        if maxErrors < 1 { throw ValidationError("--max-errors takes a positive number.") }
         if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
         _ = try ContextOption.parse(call.contexts)
         do {
@@ -102,15 +108,16 @@ struct ValidateCommand: ParsableCommand {
             let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
+            let limited = step.limitingErrors(to: maxErrors)
             if let fingerprintKey {
                 let key = try PayloadFile.read(fingerprintKey)
                 do {
-                    prepared = step.fingerprinting(with: try HMACFingerprinter(key: Data(key)))
+                    prepared = limited.fingerprinting(with: try HMACFingerprinter(key: Data(key)))
                 } catch {
                     throw DiagnosticError("\(fingerprintKey): a fingerprint key needs at least 16 bytes")
                 }
             } else {
-                prepared = step
+                prepared = limited
             }
         } catch {
             Diagnostics.error("\(error)")
@@ -133,8 +140,13 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
         }
-        let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: ReportOptions(timestamp: Self.timestamp()))
-        if targets.contains(where: { $0.format == .github }) { StepSummary.write(summary, schema: schema) }
+        let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors)
+        let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
+        if let failure = summary.writeFailure {
+            Diagnostics.error(failure)
+            throw ExitStatus.failure
+        }
+        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema) }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
@@ -195,13 +207,11 @@ enum SchemaOption {
 /// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`: GitHub shows at most ten annotations per step and drops
 /// the rest, so the step summary lists what the annotations may not.
 enum StepSummary {
-    static func write(_ summary: BatchRunner.Summary, schema: String) {
-        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty,
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return }
-        defer { try? handle.close() }
+    static func write(_ summary: BatchRunner.Summary, schema: String) throws {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var text = "### dce-validate: \(schema)\n\n"
-        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors\n\n"
+        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors"
+        text += summary.omittedErrors > 0 ? " (and \(summary.omittedErrors) more past --max-errors)\n\n" : "\n\n"
         if !summary.firstErrors.isEmpty {
             text += "| payload | line | path | rule | message |\n|---|---|---|---|---|\n"
             for (file, violation) in summary.firstErrors {
@@ -212,7 +222,13 @@ enum StepSummary {
                 text += "\n…and \(summary.errors - summary.firstErrors.count) more (see the SARIF or JUnit report).\n"
             }
         }
-        handle.seekToEndOfFile()
-        handle.write(Data((text + "\n").utf8))
+        // Appended (O_APPEND): other steps write to the same file.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+        let failure = descriptor < 0 ? errno : Descriptor.writeAll(descriptor, text + "\n")
+        if descriptor >= 0 { close(descriptor) }
+        if let failure {
+            Diagnostics.error("cannot write the step summary to '\(path)': \(Descriptor.reason(failure))")
+            throw ExitStatus.failure
+        }
     }
 }

@@ -1,8 +1,9 @@
+import DCEBatchInput
 import DCEEngine
 import Foundation
 
-/// Validates payloads in chunks on every core, then hands the verdicts, in input order, to each report writer:
-/// memory holds one chunk, however long the run.
+/// Validates payloads on every core and hands the verdicts, in input order, to each report writer: memory holds a
+/// few work items, however long the run.
 struct BatchRunner {
     let prepared: PreparedSchema
     /// How many payloads are validated at once; 1 validates on the calling thread only.
@@ -11,12 +12,6 @@ struct BatchRunner {
     var original: [UInt8]?
     var schema: String { prepared.schema.id }
 
-    enum Outcome: Sendable {
-        /// The verdicts of one work item, rendered by the worker that validated them.
-        case rendered(Piece)
-        case unreadable(String)
-    }
-
     /// The payloads of one work item: their part of each report and what the summary needs of them.
     struct Piece: Sendable {
         /// One batch per report target, in the order of the targets.
@@ -24,6 +19,9 @@ struct BatchRunner {
         var payloads = 0
         var invalid = 0
         var errors = 0
+        var omittedErrors = 0
+        /// Inputs that could not be read, for the diagnostics on standard error.
+        var unreadable: [PayloadReadError] = []
         /// The item's first violations, as many as the summary may still need.
         var firstErrors: [(file: String, violation: Violation)] = []
 
@@ -34,6 +32,7 @@ struct BatchRunner {
         mutating func add(_ payload: PayloadReport) {
             payloads += 1
             errors += payload.errors.count
+            omittedErrors += payload.omittedErrors
             if !payload.valid { invalid += 1 }
             for violation in payload.errors.prefix(Summary.firstErrorLimit - firstErrors.count) {
                 firstErrors.append((payload.name, violation))
@@ -53,11 +52,14 @@ struct BatchRunner {
         var payloads = 0
         var invalid = 0
         var errors = 0
+        var omittedErrors = 0
         var unreadable = 0
         /// How many violations the step summary lists.
         static let firstErrorLimit = 50
         /// The first violations, for a GitHub step summary.
         var firstErrors: [(file: String, violation: Violation)] = []
+        /// Why a report could not be written, when one could not: the run stopped there.
+        var writeFailure: String?
     }
 
     func run(_ inputs: PayloadInputs, targets: [OutputTarget], options: ReportOptions) -> Summary {
@@ -73,28 +75,34 @@ struct BatchRunner {
         var summary = Summary()
         var progress = Progress()
 
-        func emit(_ outcome: Outcome) {
-            switch outcome {
-            case .unreadable(let message):
-                summary.unreadable += 1
-                Diagnostics.error(message)
-            case .rendered(let piece):
-                summary.payloads += piece.payloads
-                summary.errors += piece.errors
-                summary.invalid += piece.invalid
-                summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
-                for index in writers.indices { writers[index].add(piece.batches[index]) }
-            }
+        func emit(_ piece: Piece) {
+            for error in piece.unreadable { Diagnostics.error("\(error)") }
+            summary.unreadable += piece.unreadable.count
+            summary.payloads += piece.payloads
+            summary.errors += piece.errors
+            summary.omittedErrors += piece.omittedErrors
+            summary.invalid += piece.invalid
+            summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
+            for index in writers.indices { writers[index].add(piece.batches[index]) }
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
         }
+        func writeFailure() -> String? { targets.lazy.compactMap(\.failure).first }
 
+        var items = inputs.makeIterator()
         if jobs == 1 {
-            for item in inputs { emit(outcome(for: item, rendering: rendering)) }
+            // Before waiting for a slow writer, what is done so far is written out.
+            while writeFailure() == nil, let item = items.next(whenWaiting: { targets.forEach { $0.flush() } }) {
+                emit(piece(for: item, rendering: rendering))
+            }
         } else {
             // Workers take items as they come and the outcomes are written in input order as soon as each is
             // ready: no pause between chunks, and reading and writing overlap validation.
-            let pipeline = Pipeline(workers: jobs, window: jobs * 16) { self.outcome(for: $0, rendering: rendering) }
-            for item in inputs {
+            let pipeline = Pipeline(workers: jobs, window: jobs * 16) { self.piece(for: $0, rendering: rendering) }
+            let drain = {
+                while let ready = pipeline.nextOutcome(waiting: true) { emit(ready) }
+                targets.forEach { $0.flush() }
+            }
+            while writeFailure() == nil, let item = items.next(whenWaiting: drain) {
                 while let ready = pipeline.submit(item) { emit(ready) }
                 while let ready = pipeline.nextOutcome(waiting: false) { emit(ready) }
             }
@@ -103,42 +111,47 @@ struct BatchRunner {
         }
         progress.finish()
         for index in writers.indices { writers[index].finish() }
-        for target in targets { target.close() }
+        // Every report is complete before any replaces its previous version; after a write error, none does.
+        for target in targets { target.finishWriting() }
+        if writeFailure() == nil { for target in targets { target.install() } }
+        summary.writeFailure = writeFailure()
+        if summary.writeFailure != nil { for target in targets { target.discard() } }
         return summary
     }
 
-    /// Validates and renders the payloads of one item: one for a file or a record, every non-blank line for a block.
-    private func outcome(for item: WorkItem, rendering: Rendering) -> Outcome {
+    /// Validates and renders the payloads of one item: one for a file or a record, every non-blank line for a
+    /// block, a failed entry for an input that could not be read.
+    private func piece(for item: WorkItem, rendering: Rendering) -> Piece {
         var piece = Piece(rendering: rendering)
         switch item {
-        case .unreadable(let message):
-            return .unreadable(message)
+        case .unreadable(let error):
+            piece.addUnreadable(error, prepared: prepared)
         case .file(let path):
             do {
                 piece.add(PayloadReport(file: path, report: validate(try PayloadFile.read(path))))
             } catch {
-                return .unreadable("\(error)")
+                piece.addUnreadable(error, prepared: prepared)
             }
         case .record(let file, let line, let bytes):
             piece.add(PayloadReport(file: file, line: line, report: validate(bytes)))
-        case .block(let file, var line, let bytes):
-            var start = bytes.startIndex
-            while start < bytes.endIndex {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-                var recordEnd = end
-                if recordEnd > start && bytes[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
-                if bytes[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
-                    piece.add(PayloadReport(file: file, line: line, report: validate(Array(bytes[start..<recordEnd]))))
-                }
-                line += 1
-                start = end + 1
+        case .block(let file, let firstLine, let bytes):
+            NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) { line, record in
+                piece.add(PayloadReport(file: file, line: line, report: validate(Array(record))))
             }
         }
-        return .rendered(piece)
+        return piece
     }
 
     private func validate(_ bytes: [UInt8]) -> ValidationReport {
         original.map { prepared.validate(json: bytes, original: $0) } ?? prepared.validate(json: bytes)
+    }
+}
+
+extension BatchRunner.Piece {
+    /// An input that could not be read: a diagnostic, and a failed entry with rule `unreadable` in every report.
+    mutating func addUnreadable(_ error: PayloadReadError, prepared: PreparedSchema) {
+        unreadable.append(error)
+        add(PayloadReport(file: error.path, line: error.line, report: prepared.unreadableReport(reason: error.reason)))
     }
 }
 
@@ -153,28 +166,31 @@ struct BatchRunner {
 private final class Pipeline: @unchecked Sendable {
     private let condition = NSCondition()
     private let window: Int
-    private let work: @Sendable (WorkItem) -> BatchRunner.Outcome
+    private let work: @Sendable (WorkItem) -> BatchRunner.Piece
     /// Item `n` and its outcome live in slot `n % window`.
     private var items: [WorkItem?]
-    private var outcomes: [BatchRunner.Outcome?]
+    private var outcomes: [BatchRunner.Piece?]
     private var submitted = 0
     private var claimed = 0
     private var taken = 0
     private var finished = false
 
-    init(workers: Int, window: Int, work: @escaping @Sendable (WorkItem) -> BatchRunner.Outcome) {
+    init(workers: Int, window: Int, work: @escaping @Sendable (WorkItem) -> BatchRunner.Piece) {
         self.window = window
         self.work = work
         items = Array(repeating: nil, count: window)
         outcomes = Array(repeating: nil, count: window)
         for _ in 0..<workers {
-            Thread { [self] in runWorker() }.start()
+            Thread { [self] in
+                TemporaryFiles.blockSignalsInThisThread()
+                runWorker()
+            }.start()
         }
     }
 
     /// Queues an item. When the window is full, first waits for the oldest outcome and returns it (the item is
     /// queued then); call again with the same item until it returns `nil`.
-    func submit(_ item: WorkItem) -> BatchRunner.Outcome? {
+    func submit(_ item: WorkItem) -> BatchRunner.Piece? {
         condition.lock()
         defer { condition.unlock() }
         if submitted - taken == window { return takeLocked(waiting: true) }
@@ -186,7 +202,7 @@ private final class Pipeline: @unchecked Sendable {
 
     /// The next outcome in input order: waits for it when `waiting`, else `nil` when it is not ready yet; `nil`
     /// when every submitted item's outcome has been taken.
-    func nextOutcome(waiting: Bool) -> BatchRunner.Outcome? {
+    func nextOutcome(waiting: Bool) -> BatchRunner.Piece? {
         condition.lock()
         defer { condition.unlock() }
         return takeLocked(waiting: waiting)
@@ -200,7 +216,7 @@ private final class Pipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func takeLocked(waiting: Bool) -> BatchRunner.Outcome? {
+    private func takeLocked(waiting: Bool) -> BatchRunner.Piece? {
         while taken < submitted {
             if let outcome = outcomes[taken % window] {
                 outcomes[taken % window] = nil

@@ -6,23 +6,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Where one report goes: a format and a file, or standard output. Writes are buffered.
+/// Where one report goes: a format and a file, or standard output. Writes are buffered; the first write error is
+/// kept, later writes are dropped, and the run ends with it (see ``BatchRunner``).
 final class OutputTarget {
     let format: ReportFormat
     let path: String?
-    private let handle: FileHandle
+    /// `nil` for standard output.
+    private let file: OutputFile?
     private var buffer: [UInt8] = []
+    /// Why the report could not be written, as a diagnostic; `nil` while all is well.
+    private(set) var failure: String?
 
     init(format: ReportFormat, path: String?) throws {
         self.format = format
         self.path = path
         if let path {
             switch OutputFile.create(path) {
-            case .success(let handle): self.handle = handle
+            case .success(let file): self.file = file
             case .failure(let reason): throw DiagnosticError("cannot write the \(format.rawValue) report to '\(path)': \(reason)")
             }
         } else {
-            self.handle = .standardOutput
+            self.file = nil
         }
         buffer.reserveCapacity(1 << 16)
     }
@@ -34,22 +38,34 @@ final class OutputTarget {
     }
 
     func write(_ text: String) {
+        guard failure == nil else { return }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeMutableBytes { bytes in
-            // The bytes are written before `buffer` changes again, so Data need not copy them.
-            handle.write(Data(bytesNoCopy: bytes.baseAddress!, count: bytes.count, deallocator: .none))
-        }
+        guard !buffer.isEmpty, failure == nil else { return }
+        let error = buffer.withUnsafeBytes { bytes in file.map { $0.write(bytes) } ?? Descriptor.writeAll(STDOUT_FILENO, bytes) }
         buffer.removeAll(keepingCapacity: true)
+        if let error { fail(error) }
     }
 
-    func close() {
+    /// Writes what is buffered and flushes a report file to disk; it is renamed into place by ``install()``.
+    func finishWriting() {
         flush()
-        if path != nil { try? handle.close() }
+        if failure == nil, let error = file?.finishWriting() { fail(error) }
+    }
+
+    /// Puts a finished report file in place of the previous one.
+    func install() {
+        if failure == nil, let error = file?.install() { fail(error) }
+    }
+
+    /// Removes an unfinished report file: the previous one stays.
+    func discard() { file?.discard() }
+
+    private func fail(_ error: Int32) {
+        failure = "cannot write the \(format.rawValue) report to \(path.map { "'\($0)'" } ?? "standard output"): \(Descriptor.reason(error))"
     }
 
     /// Pairs `--format` and `--output` options in the order they were written: an `--output` belongs to the
@@ -93,10 +109,4 @@ final class OutputTarget {
         }
         return pairs
     }
-}
-
-/// An error whose message is printed as a diagnostic.
-struct DiagnosticError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -26,12 +26,12 @@ struct Progress {
         let seconds = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
         let rate = Int(Double(payloads) / max(seconds, 0.001))
         let line = "\r\u{1B}[K\(payloads.formatted()) payloads, \(invalid.formatted()) invalid, \(rate.formatted())/s"
-        FileHandle.standardError.write(Data(line.utf8))
+        Diagnostics.write(line)
         drawn = true
     }
 
     func finish() {
         guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Diagnostics.write("\r\u{1B}[K")
     }
 }
