@@ -159,7 +159,7 @@ if Context.environment["DCE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DCEBatchInput", "DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
         ))

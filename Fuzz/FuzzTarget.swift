@@ -1,11 +1,50 @@
-// libFuzzer entry point for three targets, chosen with DCE_FUZZ_TARGET: `json` (the JSON reader), `schema` (the
-// schema loader and compiler, fed the bytes as a schema file) and `validate` (card-create validation, with every
-// message built). Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
+// libFuzzer entry point for the targets chosen with DCE_FUZZ_TARGET: `json` (the JSON reader), `schema` (the
+// schema loader and compiler, fed the bytes as a schema file), `validate` (card-create validation, with every
+// message built), `envelope` (the envelope reader, `IncomingRequest`, and the gateway's `accept`) and `gateway`
+// (the gateway's whole handling of a request body, in process: age, idempotency, opening, validation, answer) and
+// `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached).
+// Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
+import DCEBatchInput
 import DCEEngine
+import DCEGateway
 import Foundation
+import Logging
 
 private let target = ProcessInfo.processInfo.environment["DCE_FUZZ_TARGET"] ?? "json"
 private let prepared: PreparedSchema? = target == "validate" ? try? Validator().prepare("card-create") : nil
+private let validator: Validator? = target == "envelope" ? try? Validator() : nil
+
+/// The time every fuzzed envelope is judged at; the seeds scripts/fuzz writes are created a minute before it.
+private let fuzzNow = RFC3339.date(from: "2026-11-23T12:00:00Z")!
+/// Fixed keys, so that the seeds' sealed values are sealed to them.
+private let fuzzKeys = Gateway.Keys(
+    encryption: Data(repeating: 7, count: 32), encryptionKeyID: "gw-fuzz", signing: Data(repeating: 9, count: 32))
+
+/// An opener that opens nothing: the envelope target exercises what happens around the seal.
+private struct RefusingOpener: FieldOpening {
+    struct Refused: Error {}
+    func open(_ field: EncryptedField, associatedData: [UInt8]) throws -> SensitiveField { throw Refused() }
+}
+
+/// The gateway under fuzzing; a new one every 65,536 inputs, so that its memory of accepted requests never
+/// fills up and stops new requests from reaching validation.
+private final class FuzzedGateway: @unchecked Sendable {
+    private var gateway: Gateway?
+    private var uses = 0
+
+    func handle(_ body: [UInt8]) -> Gateway.Answer {
+        if gateway == nil || uses == 65_536 {
+            gateway = try? Gateway(
+                keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }, now: { fuzzNow })
+            uses = 0
+        }
+        uses += 1
+        guard let gateway else { fatalError("the bundled schemas did not compile") }
+        return gateway.handle(envelope: body)
+    }
+}
+
+private let fuzzedGateway = FuzzedGateway()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -22,12 +61,64 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fatalError("a violation without a message or rule")
         }
         _ = ReportFormat.allCases.map { $0.render(ValidationRun(schema: "card-create", payloads: [PayloadReport(file: "fuzz", report: report)])) }
+    case "envelope":
+        guard let validator else { fatalError("the bundled schemas did not compile") }
+        if let incoming = try? IncomingRequest(json: bytes) {
+            _ = "\(incoming) \(incoming.header.createdAt.map(RFC3339.string(from:)) ?? "")"
+            if let (report, _) = try? validator.accept(incoming, opener: RefusingOpener()) {
+                for error in report.errors where error.message.isEmpty { fatalError("a violation without a message") }
+            }
+        }
+    case "gateway":
+        let answer = fuzzedGateway.handle(bytes)
+        guard [200, 409, 422, 503].contains(answer.status), (try? PDResponse(json: answer.body)) != nil else {
+            fatalError("the gateway answered \(answer.status) with a body that is not a PDResponse")
+        }
+    case "ndjson":
+        fuzzNDJSON(bytes)
     default:
         if let document = try? JSONDocument(bytes: bytes) {
             _ = document.position(of: document.root)
         }
     }
     return 0
+}
+
+/// Reads `bytes` as an NDJSON stream with lines of at most 64 bytes, delivered a few bytes per read as a pipe
+/// would (how many, the first byte decides), and checks what the reader hands out against the lines themselves:
+/// line numbers only grow and name real lines; a non-blank line within the limit comes out whole, once; a longer
+/// line comes out whole or as its first 65 bytes.
+private func fuzzNDJSON(_ bytes: [UInt8]) {
+    let limit = 64
+    var reader = NDJSONReader(name: "fuzz", bytes: bytes, maxLineBytes: limit, readSize: 1 + Int(bytes.first ?? 0) % 97)
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    var lastLine = 0
+    var handedOut: [Int: ArraySlice<UInt8>] = [:]
+    func handOut(_ line: Int, _ record: ArraySlice<UInt8>) {
+        guard line > lastLine, line <= lines.count else { fatalError("line \(line) after line \(lastLine), of \(lines.count)") }
+        lastLine = line
+        handedOut[line] = record
+    }
+    while let item = reader.next() {
+        switch item {
+        case .block(_, let firstLine, let block): NDJSONReader.forEachRecord(in: block, firstLine: firstLine, handOut)
+        case .record(_, let line, let record): handOut(line, record[...])
+        case .file, .unreadable: fatalError("a stream in memory handed out \(item)")
+        }
+    }
+    for (offset, line) in lines.enumerated() {
+        let content = line.last == 0x0D ? line.dropLast() : line
+        let blank = !content.contains { $0 != 0x20 && $0 != 0x09 }
+        switch handedOut[offset + 1] {
+        case nil:
+            guard blank || line.count > limit else { fatalError("line \(offset + 1) was not handed out") }
+        case let record?:
+            guard record.elementsEqual(content) || (line.count > limit && record.elementsEqual(line.prefix(limit + 1))) else {
+                fatalError("line \(offset + 1) was handed out as other bytes")
+            }
+        }
+    }
 }
 
 /// libFuzzer's driver, from the runtime that `-sanitize=fuzzer` links.

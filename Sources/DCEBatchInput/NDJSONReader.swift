@@ -72,8 +72,12 @@ public struct NDJSONReader {
     ///   - name: The name the work items carry.
     ///   - bytes: The stream.
     ///   - maxLineBytes: The longest line handed out whole.
-    public init(name: String, bytes: [UInt8], maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes) {
-        self.init(file: name, source: ByteSource(bytes: bytes), limit: maxLineBytes)
+    ///   - readSize: The most bytes one read delivers (all that is asked for by default); a small size hands the
+    ///     stream over in pieces, as a pipe does.
+    public init(
+        name: String, bytes: [UInt8], maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes, readSize: Int = .max
+    ) {
+        self.init(file: name, source: ByteSource(bytes: bytes, readSize: max(readSize, 1)), limit: maxLineBytes)
     }
 
     private init(file: String, source: ByteSource, limit: Int) {
@@ -242,6 +246,8 @@ private final class ByteSource {
     let canWait: Bool
     private let memory: [UInt8]
     private var offset = 0
+    /// The most bytes one read of `memory` delivers.
+    private let readSize: Int
 
     init(descriptor: Int32, owned: Bool) {
         self.descriptor = descriptor
@@ -249,13 +255,15 @@ private final class ByteSource {
         var status = stat()
         canWait = fstat(descriptor, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
         memory = []
+        readSize = .max
     }
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], readSize: Int) {
         descriptor = -1
         owned = false
         canWait = false
         memory = bytes
+        self.readSize = readSize
     }
 
     deinit {
@@ -272,7 +280,7 @@ private final class ByteSource {
     /// Reads up to `count` bytes: the count read, 0 at the end, or `-errno`.
     func read(into target: UnsafeMutableRawPointer, count: Int) -> Int {
         guard descriptor >= 0 else {
-            let taken = min(count, memory.count - offset)
+            let taken = min(count, readSize, memory.count - offset)
             guard taken > 0 else { return 0 }
             memory.withUnsafeBytes { target.copyMemory(from: $0.baseAddress! + offset, byteCount: taken) }
             offset += taken
