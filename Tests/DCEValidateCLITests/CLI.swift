@@ -19,6 +19,11 @@ enum CLI {
         var allBytes: Data { stdout + stderr }
     }
 
+    /// Whether these tests, and so the tool built beside them, run under ThreadSanitizer or AddressSanitizer
+    /// (`scripts/test` runs every suite under both). A file size limit (`ulimit -f`) kills a sanitizer's runtime
+    /// with SIGBUS before the tool can report its write error.
+    static let underSanitizer = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
+
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

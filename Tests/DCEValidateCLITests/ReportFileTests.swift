@@ -60,7 +60,8 @@ import Darwin
 
     /// A file size limit makes the report's writes fail halfway (EFBIG): the previous report is still there and
     /// no temporary file is left.
-    @Test func aWriteErrorHalfwayLeavesThePreviousReport() async throws {
+    @Test(.disabled(if: CLI.underSanitizer, "a file size limit kills the sanitizer's runtime (SIGBUS), not the tool"))
+    func aWriteErrorHalfwayLeavesThePreviousReport() async throws {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("report.json")
