@@ -226,7 +226,7 @@ public struct NDJSONReader {
     private mutating func fill(_ whenWaiting: () -> Void) {
         if source.wouldWait() { whenWaiting() }
         let start = buffer.count
-        let wanted = source.canWait ? Self.pipeReadSize : Self.blockSize
+        let wanted = min(source.canWait ? Self.pipeReadSize : Self.blockSize, source.readSize)
         buffer.append(contentsOf: Self.room[0..<wanted])
         let source = source
         let result = buffer.withUnsafeMutableBytes { source.read(into: $0.baseAddress! + start, count: wanted) }
@@ -246,8 +246,8 @@ private final class ByteSource {
     let canWait: Bool
     private let memory: [UInt8]
     private var offset = 0
-    /// The most bytes one read of `memory` delivers.
-    private let readSize: Int
+    /// The most bytes one read delivers (bytes in memory handed over in pieces); no more room is made for a read.
+    let readSize: Int
 
     init(descriptor: Int32, owned: Bool) {
         self.descriptor = descriptor
