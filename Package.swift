@@ -25,7 +25,7 @@ let package = Package(
         // Field encryption (HPKE) and keyed fingerprints: only DCECrypto and what uses it.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The redacting log handler: only DCELogging.
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The gateway side and its reference server: only DCEGateway and dce-gateway.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -135,6 +135,7 @@ let package = Package(
                 "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -54,9 +54,6 @@ final class IdempotencyStore: @unchecked Sendable {
         self.now = now
     }
 
-    /// How many requests are remembered or in progress.
-    var count: Int { lock.withLock { entries.count } }
-
     /// Claims `id` for the request whose body has `digest`, or says why not.
     func claim(_ id: String, digest: [UInt8]) -> Claim {
         lock.withLock {

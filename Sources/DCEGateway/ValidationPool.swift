@@ -25,9 +25,6 @@ final class ValidationPool: Sendable {
 
     deinit { queue.stop() }
 
-    /// Jobs waiting for a thread.
-    var queued: Int { queue.queued }
-
     /// Runs `job` on a pool thread and returns its result.
     ///
     /// - Parameters:
@@ -63,9 +60,6 @@ private final class Queue: @unchecked Sendable {
         self.largeThreads = largeThreads
         self.queueLimit = queueLimit
     }
-
-    /// Jobs waiting for a thread.
-    var queued: Int { condition.withLock { small.count - smallHead + large.count - largeHead } }
 
     /// Queues a job; `false` when `queueLimit` jobs are already waiting.
     func add(isLarge: Bool, _ job: @escaping () -> Void) -> Bool {

@@ -4,6 +4,7 @@ import DCEEngine
 import DCEGateway
 import Foundation
 import Hummingbird
+import InMemoryLogging
 import Logging
 import NIOCore
 import Testing
@@ -280,9 +281,9 @@ struct GatewayAttackTests {
         let port: Int
         let clock: ManualClock
         private let calls: Counter
-        private let captured: LogLines
+        private let captured: InMemoryLogHandler
 
-        init(port: Int, clock: ManualClock, calls: Counter, captured: LogLines) {
+        init(port: Int, clock: ManualClock, calls: Counter, captured: InMemoryLogHandler) {
             self.port = port
             self.clock = clock
             self.calls = calls
@@ -290,7 +291,8 @@ struct GatewayAttackTests {
         }
 
         var backendCalls: Int { calls.value }
-        var logs: [String] { captured.lines }
+        /// Each log record, with its metadata, as text.
+        var logs: [String] { captured.entries.map { "\($0.level) \($0.message) \($0.metadata)" } }
 
         func post(_ body: [UInt8], contentType: String? = "application/json") async throws -> Reply {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/requests")!)
@@ -318,9 +320,9 @@ struct GatewayAttackTests {
     private func withGateway(limits: Gateway.Limits = Gateway.Limits(), _ body: (Server) async throws -> Void) async throws {
         let clock = ManualClock()
         let calls = Counter()
-        let captured = LogLines()
+        let captured = InMemoryLogHandler()
         let gateway = try Gateway(
-            keys: keys, version: "1", limits: limits, logger: Logger(label: "attack") { _ in CapturingLogHandler(lines: captured) },
+            keys: keys, version: "1", limits: limits, logger: Logger(label: "attack") { _ in captured },
             now: { clock.now },
             backend: { schema, payload in
                 calls.add()
@@ -378,31 +380,6 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     var value: Int { lock.withLock { count } }
     func add() { lock.withLock { count += 1 } }
-}
-
-/// Log lines as a handler wrote them: message and metadata.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var lines: [String] { lock.withLock { stored } }
-    func append(_ line: String) { lock.withLock { stored.append(line) } }
-}
-
-/// Writes every log record, with its metadata, to ``LogLines``.
-struct CapturingLogHandler: LogHandler {
-    let lines: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        lines.append("\(event.level) \(event.message) \(all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
-    }
 }
 
 /// The resident memory of this process, from `/proc/self/status`.

@@ -106,9 +106,13 @@ public struct EnvelopeHeader: Sendable, Hashable {
         self.createdAtText = createdAtText
     }
 
-    /// What a sealed value is bound to: this header, the clear values, and the value's place.
-    func associatedData(values: SchemaValue, pointer: String) -> [UInt8] {
-        Array("dce-validate/v1\n\(pointer)\n\(wire(values: values, encryptedFields: []).json)".utf8)
+    /// What the sealed values of an envelope are bound to: this header and the clear values; written once per
+    /// envelope, then completed with each value's place by ``associatedData(binding:pointer:)``.
+    func binding(values: SchemaValue) -> String { wire(values: values, encryptedFields: []).json }
+
+    /// What one sealed value is bound to: the envelope's ``binding(values:)`` and the value's place.
+    static func associatedData(binding: String, pointer: String) -> [UInt8] {
+        Array("dce-validate/v1\n\(pointer)\n\(binding)".utf8)
     }
 
     /// The envelope's JSON members, in a fixed order.
@@ -287,7 +291,10 @@ extension PreparedSchema {
         let header = EnvelopeHeader(
             requestID: requestID, schema: report.schema, schemaVersion: report.schemaVersion, context: report.context,
             tenderType: report.tenderType, createdAt: createdAt)
-        let sealed = try sensitive.map { try sealer.seal($0, associatedData: header.associatedData(values: values, pointer: $0.pointer)) }
+        let binding = header.binding(values: values)
+        let sealed = try sensitive.map {
+            try sealer.seal($0, associatedData: EnvelopeHeader.associatedData(binding: binding, pointer: $0.pointer))
+        }
         return .valid(PDRequest(header: header, values: values, encryptedFields: sealed, report: report))
     }
 }
@@ -338,9 +345,10 @@ extension Validator {
             }
         }
         var opened: [SensitiveField] = []
+        let binding = request.encryptedFields.isEmpty ? "" : header.binding(values: request.values)
         for field in request.encryptedFields {
             do {
-                let value = try opener.open(field, associatedData: header.associatedData(values: request.values, pointer: field.pointer))
+                let value = try opener.open(field, associatedData: EnvelopeHeader.associatedData(binding: binding, pointer: field.pointer))
                 guard value.pointer == field.pointer else { throw FieldMismatch() }
                 opened.append(value)
             } catch {

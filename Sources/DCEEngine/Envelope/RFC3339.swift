@@ -10,16 +10,22 @@ public enum RFC3339 {
     public static func string(from date: Date) -> String {
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        let fraction = Int(milliseconds - seconds * 1000)
+        return text(seconds: seconds, milliseconds: milliseconds - seconds * 1000)
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss` of a second counted from 1970-01-01 (UTC), then `.sss` when `milliseconds` is given,
+    /// then `Z`.
+    static func text(seconds: Int, milliseconds: Int?) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = Int(seconds - days * 86_400)
+        let time = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
+        let fraction = milliseconds.map { "." + pad($0, 3) } ?? ""
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):"
-            + "\(pad(time % 60, 2)).\(pad(fraction, 3))Z"
+            + "\(pad(time % 60, 2))\(fraction)Z"
     }
 
     /// Reads an RFC 3339 date-time: `Z` or a `±hh:mm` offset, with or without a fraction of a second.

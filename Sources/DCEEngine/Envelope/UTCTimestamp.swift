@@ -12,16 +12,7 @@ package enum UTCTimestamp {
     package static func string(from date: Date) -> String? {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard seconds >= firstSecond, seconds <= lastSecond else { return nil }
-        let whole = Int(seconds)
-        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
-        let time = whole - days * 86_400
-        let (year, month, day) = RFC3339.civil(fromDays: days)
-        func digits(_ value: Int, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.utf8.count)) + text
-        }
-        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))T"
-            + "\(digits(time / 3_600, 2)):\(digits(time / 60 % 60, 2)):\(digits(time % 60, 2))Z"
+        return RFC3339.text(seconds: Int(seconds), milliseconds: nil)
     }
 
     /// Reads `YYYY-MM-DDThh:mm:ssZ` and nothing else: no offsets, fractions, lower-case letters or leap seconds.
