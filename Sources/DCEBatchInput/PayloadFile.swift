@@ -62,16 +62,20 @@ public enum PayloadFile {
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var bytes: [UInt8] = []
         // Room for the whole file at once (its size plus the byte that shows the end); more as a stream goes on.
-        var chunk = min(max(size + 1, 1 << 16), limit + 1)
+        // Each read lands in uninitialised storage: filling the room with zeros first and trimming it afterwards
+        // cost an unoptimised build (the tests', the sanitizers') 70 ms per small file.
+        var room = min(size > 0 ? size + 1 : 1 << 16, limit + 1)
         while bytes.count <= limit {
-            let start = bytes.count
-            let wanted = min(chunk, limit + 1 - start)
-            bytes.append(contentsOf: repeatElement(0, count: wanted))
-            let result = bytes.withUnsafeMutableBytes { readRetrying(descriptor, $0.baseAddress! + start, wanted) }
-            bytes.removeLast(wanted - max(result, 0))
-            if result < 0 { throw .fromErrno(path, Int32(-result)) }
-            if result == 0 { break }
-            chunk = max(chunk, bytes.count)
+            let wanted = min(room, limit + 1 - bytes.count)
+            var failure: Int32 = 0
+            let piece = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+                let result = readRetrying(descriptor, buffer.baseAddress!, wanted)
+                if result < 0 { failure = Int32(-result) } else { count = result }
+            }
+            if failure != 0 { throw .fromErrno(path, failure) }
+            if piece.isEmpty { break }
+            if bytes.isEmpty { bytes = piece } else { bytes.append(contentsOf: piece) }
+            room = max(room, bytes.count)
         }
         return bytes
     }
