@@ -277,11 +277,11 @@ public final class Gateway: @unchecked Sendable {
             return refuse(422, requestID: header.requestID, ViolationCode(rawValue: error.code.rawValue), error.message)
         }
         guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
-            let errors = Array(report.errors.prefix(limits.maxErrorsPerAnswer))
-            let omitted = report.omittedErrors + report.errors.count - errors.count
-            let response = PDResponse(requestID: header.requestID, status: .rejected, errors: errors, omittedErrors: omitted)
+            // The report keeps at most the answer's limit of violations; it counts the rest.
+            let response = PDResponse(
+                requestID: header.requestID, status: .rejected, errors: report.errors, omittedErrors: report.omittedErrors)
             let answer = Answer(status: 422, body: response.json)
-            log(answer, requestID: header.requestID, schema: header.schema, rules: errors.map(\.rule.rawValue))
+            log(answer, requestID: header.requestID, schema: header.schema, rules: report.errors.map(\.rule.rawValue))
             return answer
         }
         let result = backend(header.schema, SchemaValue(document: document, at: document.root))
