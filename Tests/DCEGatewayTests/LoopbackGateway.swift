@@ -3,6 +3,7 @@ import DCEGateway
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import Testing
 
 /// Starts `gateway` (with a fault switch in front of it) on a free loopback port, runs `body`, stops it.
@@ -19,23 +20,29 @@ func withLoopbackGateway(_ gateway: Gateway, _ body: (URL, Gateway, Faults) asyn
 }
 
 /// Runs the application `makeApplication` builds (listening on a free loopback port, and calling the callback it
-/// is handed once it does) until `body`, given the port, returns.
+/// is handed once it does) until `body`, given the port, returns; then shuts it down gracefully, as SIGTERM does.
+///
+/// Not by cancelling it: a connection accepted but not yet handed to a handler when the server is cancelled traps
+/// in NIO ("Deinited NIOAsyncWriter without calling finish()", swift-server/swift-http-server#137), which crashed
+/// the whole test process now and then when a test ended while a client was still connecting.
 func withRunningServer<App: ApplicationProtocol>(
     _ makeApplication: (@escaping @Sendable (any Channel) async -> Void) -> App, _ body: (Int) async throws -> Void
 ) async throws {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = makeApplication { continuation.yield($0.localAddress?.port ?? 0) }
+    let services = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
     try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
+        group.addTask { try await services.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         do {
             try await body(port)
         } catch {
-            group.cancelAll()
+            await services.triggerGracefulShutdown()
             throw error
         }
-        group.cancelAll()
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
     }
 }
 
