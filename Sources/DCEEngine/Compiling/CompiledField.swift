@@ -16,7 +16,10 @@ final class CompiledField: @unchecked Sendable {
     let location: SchemaLocation
     let key: String?
     let dataType: DataType
-    let base: CompiledAttributes
+    /// The rules before any override, with the name resolved (the field's `name`, else its key).
+    let base: Rules
+    /// The field's name for messages, as in ``base``.
+    let name: String
     let overrides: [CompiledOverride]
     let fields: [CompiledField]
     /// The fields by the bytes of their keys, for lookups during evaluation.
@@ -50,26 +53,28 @@ final class CompiledField: @unchecked Sendable {
     let description: String?
 
     init(
-        location: SchemaLocation, key: String?, dataType: DataType, base: CompiledAttributes,
+        location: SchemaLocation, key: String?, dataType: DataType, base: Rules,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
-        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?, description: String?
+        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?, description: String?,
+        patterns: [String: CompiledPattern]
     ) {
         self.location = location
         self.key = key
         self.dataType = dataType
         self.base = base
+        self.name = base.name ?? key ?? ""
         self.overrides = overrides
         self.fields = fields
         self.keyTable = KeyTable(keys: fields.map(\.key))
-        self.baseSet = AttributeSet(base)
+        self.baseSet = AttributeSet(base, patterns: patterns)
         self.overrideProgram = ConditionProgram(overrides.map(\.condition))
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in
-                var attributes = base
+                var rules = base
                 for (index, override) in overrides.enumerated() where mask & (1 << index) != 0 {
-                    attributes = attributes.applying(override.patch)
+                    rules = rules.overlaid(with: override.patch)
                 }
-                return AttributeSet(attributes)
+                return AttributeSet(rules, patterns: patterns)
             }
         } else {
             self.variants = []
@@ -95,7 +100,7 @@ final class CompiledField: @unchecked Sendable {
 }
 
 /// An immutable, shared set of attributes: passing one around costs a reference count, and reading an attribute
-/// is a load, where copying a ``CompiledAttributes`` out of a box would retain every string and array in it.
+/// is a load, where copying ``Rules`` out of a box would retain every string and array in it.
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
 final class AttributeSet: @unchecked Sendable {
@@ -111,7 +116,9 @@ final class AttributeSet: @unchecked Sendable {
     let maxItems: Int?
     let enumValues: [SchemaValue]?
     let formats: [Format]
-    let validations: [CompiledValidation]
+    let validations: [Validation]
+    /// The compiled regex of each validation (`nil` for one without a regex), kept alive for ``stringChecks``.
+    let patterns: [CompiledPattern?]
     let message: String?
     let messages: FieldMessages?
     /// Whether any validation has a regex (so evaluation knows it needs match data).
@@ -122,11 +129,12 @@ final class AttributeSet: @unchecked Sendable {
     /// `formats`, in a buffer this set owns, for the same reason.
     let formatList: UnsafeMutableBufferPointer<Format>
 
-    init(_ value: CompiledAttributes) {
-        name = value.name
-        required = value.required
-        forbidden = value.forbidden
-        nullable = value.nullable
+    /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
+    init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
+        name = value.name ?? ""
+        required = value.isRequired
+        forbidden = value.isForbidden
+        nullable = value.isNullable
         minLength = value.minLength
         maxLength = value.maxLength
         minimum = value.minimum
@@ -134,15 +142,16 @@ final class AttributeSet: @unchecked Sendable {
         minItems = value.minItems
         maxItems = value.maxItems
         enumValues = value.enumValues
-        formats = value.formats
-        validations = value.validations
+        formats = value.formatList
+        validations = value.validationList
+        patterns = validations.map { validation in validation.patternKey.flatMap { compiled[$0] } }
         message = value.message
         messages = value.messages
-        hasPatterns = value.validations.contains { $0.pattern != nil }
-        stringChecks = .allocate(capacity: value.validations.count)
-        _ = stringChecks.initialize(from: value.validations.map(StringCheck.init))
-        formatList = .allocate(capacity: value.formats.count)
-        _ = formatList.initialize(from: value.formats)
+        hasPatterns = patterns.contains { $0 != nil }
+        stringChecks = .allocate(capacity: validations.count)
+        _ = stringChecks.initialize(from: zip(validations, patterns).map(StringCheck.init))
+        formatList = .allocate(capacity: formats.count)
+        _ = formatList.initialize(from: formats)
     }
 
     deinit {
@@ -151,8 +160,8 @@ final class AttributeSet: @unchecked Sendable {
     }
 }
 
-/// The verdict-relevant part of a ``CompiledValidation``: plain values, so that evaluation copies it for free. The
-/// pattern is kept alive by the ``AttributeSet`` that holds both.
+/// The verdict-relevant part of a ``Validation``: plain values, so that evaluation copies it for free. The pattern
+/// is kept alive by the ``AttributeSet`` that holds both.
 struct StringCheck: Sendable {
     /// The minimum length in code points, or -1.
     let minLength: Int
@@ -160,100 +169,18 @@ struct StringCheck: Sendable {
     let maxLength: Int
     let pattern: Unmanaged<CompiledPattern>?
 
-    init(_ validation: CompiledValidation) {
+    init(_ validation: Validation, pattern: CompiledPattern?) {
         minLength = validation.minLength ?? -1
         maxLength = validation.maxLength ?? -1
-        pattern = validation.pattern.map { Unmanaged.passUnretained($0) }
-    }
-}
-
-/// The checks a field's value must pass, after the overrides that apply have been laid on top.
-struct CompiledAttributes: Sendable {
-    var name: String
-    var required = false
-    var forbidden = false
-    var nullable = false
-    var minLength: Int?
-    var maxLength: Int?
-    var minimum: DecimalNumber?
-    var maximum: DecimalNumber?
-    var minItems: Int?
-    var maxItems: Int?
-    var enumValues: [SchemaValue]?
-    var formats: [Format] = []
-    var validations: [CompiledValidation] = []
-    var message: String?
-    var messages: FieldMessages?
-
-    /// These attributes with an override's written attributes on top.
-    func applying(_ patch: CompiledPatch) -> CompiledAttributes {
-        var result = self
-        if let value = patch.name { result.name = value }
-        if let value = patch.required { result.required = value }
-        if let value = patch.forbidden { result.forbidden = value }
-        if let value = patch.nullable { result.nullable = value }
-        if let value = patch.minLength { result.minLength = value }
-        if let value = patch.maxLength { result.maxLength = value }
-        if let value = patch.minimum { result.minimum = value }
-        if let value = patch.maximum { result.maximum = value }
-        if let value = patch.minItems { result.minItems = value }
-        if let value = patch.maxItems { result.maxItems = value }
-        if let value = patch.enumValues { result.enumValues = value }
-        if let value = patch.formats { result.formats = value }
-        if let value = patch.validations { result.validations = value }
-        if let value = patch.message { result.message = value }
-        if let value = patch.messages { result.messages = result.messages.map { $0.merging(value) } ?? value }
-        return result
-    }
-}
-
-/// What an override changes; `nil` leaves the attribute as it was.
-struct CompiledPatch: Sendable {
-    var name: String?
-    var required: Bool?
-    var forbidden: Bool?
-    var nullable: Bool?
-    var minLength: Int?
-    var maxLength: Int?
-    var minimum: DecimalNumber?
-    var maximum: DecimalNumber?
-    var minItems: Int?
-    var maxItems: Int?
-    var enumValues: [SchemaValue]?
-    var formats: [Format]?
-    var validations: [CompiledValidation]?
-    var message: String?
-    var messages: FieldMessages?
-}
-
-/// A field's own messages, by rule code and language (`*`: any language), placeholders checked when compiled.
-struct FieldMessages: Sendable {
-    var byRule: [String: [String: MessageTemplate]]
-
-    /// The text for a rule in a language, or in any language; `nil` leaves the message to the catalogue.
-    func template(for rule: ViolationCode, language: String) -> MessageTemplate? {
-        guard let texts = byRule[rule.rawValue] else { return nil }
-        return texts[language] ?? texts["*"]
-    }
-
-    /// These messages with another set's rules taking precedence.
-    func merging(_ other: FieldMessages) -> FieldMessages {
-        FieldMessages(byRule: byRule.merging(other.byRule) { _, new in new })
+        self.pattern = pattern.map { Unmanaged.passUnretained($0) }
     }
 }
 
 /// An override whose condition is evaluated per request.
 struct CompiledOverride: Sendable {
     var condition: CompiledCondition
-    var patch: CompiledPatch
-}
-
-/// One `additionalDataValidations` entry.
-struct CompiledValidation: Sendable {
-    var minLength: Int?
-    var maxLength: Int?
-    var pattern: CompiledPattern?
-    var message: String?
+    /// What the override changes.
+    var patch: Rules
 }
 
 /// A condition ready to evaluate: contexts by slot, patterns compiled.

@@ -1,3 +1,5 @@
+internal import DCEPattern
+
 /// One schema compiled into rules: immutable, `Sendable`, and shared by every validation that uses it.
 public final class CompiledSchema: Sendable {
     /// The schema id.
@@ -29,12 +31,15 @@ public final class CompiledSchema: Sendable {
     public let kind: SchemaKind
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
+    /// Every regex the schema uses, compiled once, by ``Validation/patternKey``.
+    let patterns: [String: CompiledPattern]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
         contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, responseSchema: String? = nil,
-        kind: SchemaKind = .request, warnings: [SchemaProblem] = []
+        kind: SchemaKind = .request, warnings: [SchemaProblem] = [], patterns: [String: CompiledPattern] = [:]
     ) {
+        self.patterns = patterns
         self.responseSchema = responseSchema
         self.kind = kind
         self.numericBooleans = numericBooleans
@@ -56,7 +61,8 @@ public final class CompiledSchema: Sendable {
     }
 
     private static func usesDate(_ field: CompiledField) -> Bool {
-        if field.base.formats.contains(.cardExpiry) || field.variants.contains(where: { $0.formats.contains(.cardExpiry) }) { return true }
+        let rules = [field.base] + field.overrides.map(\.patch)
+        if rules.contains(where: { $0.formatList.contains(.cardExpiry) }) { return true }
         return field.fields.contains(where: usesDate) || (field.items.map(usesDate) ?? false)
     }
 

@@ -46,7 +46,7 @@ struct RuleCompiler {
         let compiled = CompiledSchema(
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
             root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
-            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings)
+            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns)
         checkDefaults(compiledRoot, in: compiled)
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         return compiled
@@ -56,26 +56,28 @@ struct RuleCompiler {
 
     /// Compiles a field; `containers` are the object and array fields enclosing it, innermost last.
     private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: String = "") -> CompiledField? {
-        let attributes = field.attributes
-        guard let dataType = attributes.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
+        let rules = field.rules
+        guard let dataType = rules.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
             report(.missingAttribute, "field \(label(field)) has no 'dataType'", field.location)
             return nil
         }
-        checkApplicability(attributes, of: field, dataType: dataType, at: field.location)
-        checkContradiction(attributes, label: label(field), at: field.location)
-        let name = attributes.name ?? field.key ?? (containers.isEmpty ? "The request" : "\(parentName) item")
-        var base = CompiledAttributes(name: name)
-        base = base.applying(patch(from: attributes, dataType: dataType, field: field))
+        checkApplicability(rules, of: field, dataType: dataType, at: field.location)
+        checkContradiction(rules, label: label(field), at: field.location)
+        let name = rules.name ?? field.key ?? (containers.isEmpty ? "The request" : "\(parentName) item")
+        var base = rules
+        base.name = name
+        base.dataType = dataType
+        check(rules, dataType: dataType, field: field)
         checkRanges(base, at: field.location, label: label(field))
 
         var overrides: [CompiledOverride] = []
         for override in field.overrides {
-            checkApplicability(override.attributes, of: field, dataType: dataType, at: override.location)
-            checkContradiction(override.attributes, label: label(field), at: override.location)
+            checkApplicability(override.rules, of: field, dataType: dataType, at: override.location)
+            checkContradiction(override.rules, label: label(field), at: override.location)
             guard let condition = compile(override.condition, containers: containers) else { continue }
-            let patch = patch(from: override.attributes, dataType: dataType, field: field)
-            checkRanges(base.applying(patch), at: override.location, label: label(field))
-            overrides.append(CompiledOverride(condition: condition, patch: patch))
+            check(override.rules, dataType: dataType, field: field)
+            checkRanges(base.overlaid(with: override.rules), at: override.location, label: label(field))
+            overrides.append(CompiledOverride(condition: condition, patch: override.rules))
         }
 
         var children: [CompiledField] = []
@@ -107,64 +109,38 @@ struct RuleCompiler {
         return CompiledField(
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
-            metadata: field.metadata, defaultValue: attributes.defaultValue, description: attributes.description)
+            metadata: field.metadata, defaultValue: rules.defaultValue, description: rules.description, patterns: patterns)
     }
 
-    private mutating func patch(from attributes: FieldAttributes, dataType: DataType, field: ResolvedField) -> CompiledPatch {
-        var patch = CompiledPatch(
-            name: attributes.name, required: attributes.required, forbidden: attributes.forbidden, nullable: attributes.nullable,
-            minLength: attributes.minLength, maxLength: attributes.maxLength, minimum: attributes.minimum,
-            maximum: attributes.maximum, minItems: attributes.minItems, maxItems: attributes.maxItems,
-            enumValues: attributes.enumValues, formats: nil, validations: nil, message: attributes.message)
-        if let messages = attributes.messages {
-            var byRule: [String: [String: MessageTemplate]] = [:]
-            for (rule, texts) in messages {
-                // The decoder has checked every placeholder, with the text's own pointer.
-                for (language, text) in texts { byRule[rule, default: [:]][language] = try? MessageTemplate(text) }
-            }
-            patch.messages = FieldMessages(byRule: byRule)
+    /// Checks what a set of rules says against the field's type, and compiles its regexes (once per schema).
+    private mutating func check(_ rules: Rules, dataType: DataType, field: ResolvedField) {
+        for name in rules.formats ?? [] where Format(rawValue: name) == nil {
+            report(
+                .unknownFormat,
+                "unknown format '\(name)'\(Suggestion.hint(for: name, in: Format.allCases.map(\.rawValue)))",
+                rules.locations["format"] ?? field.location)
         }
-        if let names = attributes.formats {
-            var formats: [Format] = []
-            for name in names {
-                if let format = Format(rawValue: name) {
-                    formats.append(format)
-                } else {
-                    report(
-                        .unknownFormat,
-                        "unknown format '\(name)'\(Suggestion.hint(for: name, in: Format.allCases.map(\.rawValue)))",
-                        attributes.locations["format"] ?? field.location)
-                }
+        for validation in rules.validationList {
+            if let min = validation.minLength, let max = validation.maxLength, min > max {
+                report(.invalidRange, "minLength \(min) is greater than maxLength \(max)", validation.location)
             }
-            patch.formats = formats
-        }
-        if let definitions = attributes.additionalDataValidations {
-            patch.validations = definitions.map { definition in
-                if let min = definition.minLength, let max = definition.maxLength, min > max {
-                    report(.invalidRange, "minLength \(min) is greater than maxLength \(max)", definition.location)
-                }
-                return CompiledValidation(
-                    minLength: definition.minLength, maxLength: definition.maxLength,
-                    pattern: definition.regex.flatMap {
-                        pattern($0, at: definition.regexLocation ?? definition.location, unicodeClasses: definition.unicode)
-                    },
-                    message: definition.message)
+            if let regex = validation.regex {
+                _ = pattern(regex, at: validation.regexLocation ?? validation.location, unicodeClasses: validation.unicode)
             }
         }
-        if let values = attributes.enumValues {
+        if let values = rules.enumValues {
             for value in values where !Self.value(value, fits: dataType) {
                 report(
                     .invalidAttribute, "enum value \(value) is not \(dataType.article)",
-                    attributes.locations["enum"] ?? field.location)
+                    rules.locations["enum"] ?? field.location)
             }
         }
-        return patch
     }
 
     /// Compiles a regex once per schema. An untrusted schema's regex is refused when it can backtrack without bound;
     /// a trusted one compiles with a warning that `lint` reports.
     private mutating func pattern(_ source: String, at location: SchemaLocation, unicodeClasses: Bool = false) -> CompiledPattern? {
-        let key = (unicodeClasses ? "u:" : "a:") + source
+        let key = Validation.patternKey(source, unicode: unicodeClasses)
         if let cached = patterns[key] { return cached }
         let risks = BacktrackingRisk.assess(source) + BacktrackingRisk.unsafeEscapes(source)
         if !trustedPatterns && !risks.isEmpty {
@@ -190,7 +166,7 @@ struct RuleCompiler {
     // MARK: - Checks
 
     private mutating func checkApplicability(
-        _ attributes: FieldAttributes, of field: ResolvedField, dataType: DataType, at location: SchemaLocation
+        _ attributes: Rules, of field: ResolvedField, dataType: DataType, at location: SchemaLocation
     ) {
         let stringOnly = ["minLength", "maxLength", "format", "additionalDataValidations"]
         let numberOnly = ["minimum", "maximum"]
@@ -206,7 +182,7 @@ struct RuleCompiler {
         }
     }
 
-    private mutating func checkRanges(_ attributes: CompiledAttributes, at location: SchemaLocation, label: String) {
+    private mutating func checkRanges(_ attributes: Rules, at location: SchemaLocation, label: String) {
         if let min = attributes.minLength, let max = attributes.maxLength, min > max {
             report(.invalidRange, "\(label): minLength \(min) is greater than maxLength \(max)", location)
         }
@@ -220,7 +196,7 @@ struct RuleCompiler {
 
     /// One set of attributes that both requires and forbids a field says nothing sensible; an override that forbids
     /// a field its base requires is fine (forbidden wins while the override applies).
-    private mutating func checkContradiction(_ attributes: FieldAttributes, label: String, at location: SchemaLocation) {
+    private mutating func checkContradiction(_ attributes: Rules, label: String, at location: SchemaLocation) {
         if attributes.required == true && attributes.forbidden == true {
             report(.invalidAttribute, "\(label) cannot be both required and forbidden", location)
         }

@@ -147,11 +147,11 @@ struct Evaluation {
     mutating func attributes(of field: CompiledField) -> AttributeSet {
         guard !field.overrides.isEmpty else { return field.baseSet }
         if !field.variants.isEmpty { return field.variants[overrideMask(of: field)] }
-        var attributes = field.base
+        var rules = field.base
         for (index, override) in field.overrides.enumerated() where holds(field.overrideProgram, index) {
-            attributes = attributes.applying(override.patch)
+            rules = rules.overlaid(with: override.patch)
         }
-        return AttributeSet(attributes)
+        return AttributeSet(rules, patterns: schema.patterns)
     }
 
     /// Calls `body` with the attributes in force for a field, without taking a reference count when they were
@@ -334,9 +334,9 @@ struct Evaluation {
                     .init(name: name, expected: expected))
             case .regex:
                 message = text(
-                    .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.pattern?.source ?? ""))
+                    .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
             default:
-                message = text(code, attributes, .init(name: name, pattern: validation?.pattern?.source ?? ""))
+                message = text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
             }
             add(field, code, at: value) { _ in message }
         }
@@ -393,7 +393,7 @@ struct Evaluation {
                 if found[offset] >= 0 {
                     let child = field.fields[offset]
                     work.path.append(.member(keyIndex))
-                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: child.base.name)) }
+                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: child.name)) }
                     work.path.removeLast()
                 } else {
                     found[offset] = valueIndex
@@ -411,7 +411,7 @@ struct Evaluation {
                     let suggestion = Suggestion.closest(to: key, in: field.fields.compactMap(\.key))
                     return evaluation.text(
                         .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                        .init(name: field.base.name, key: key, suggestion: suggestion))
+                        .init(name: field.name, key: key, suggestion: suggestion))
                 }
             }
             work.path.removeLast()

@@ -21,8 +21,8 @@ struct UpdateCheck {
                     violations.append(Violation(
                         path: childPath, key: key, rule: .updateNotAllowed,
                         message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
-                            .render(.init(name: child.base.name))
-                            ?? messages.message(.updateNotAllowed, .init(name: child.base.name)),
+                            .render(.init(name: child.name))
+                            ?? messages.message(.updateNotAllowed, .init(name: child.name)),
                         position: newValue.map { update.position(of: $0) } ?? new.map { update.position(of: $0) }))
                 }
                 if changed && child.metadata.reverificationRequired == true { reverify.append(childPath) }

@@ -60,18 +60,18 @@ struct JSONSchemaExporter {
             let childPath = pathFromRoot.map { $0 + [key] }
             if child.overrides.isEmpty {
                 let attributes = child.base
-                properties.append(.init(key: key, value: attributes.forbidden ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
-                if attributes.required && !attributes.forbidden { required.append(.string(key)) }
+                properties.append(.init(key: key, value: attributes.isForbidden ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
+                if attributes.isRequired && !attributes.isForbidden { required.append(.string(key)) }
                 continue
             }
             properties.append(.init(key: key, value: .object([])))
             for (condition, attributes) in cases(of: child) {
                 var then: [SchemaValue.Member] = []
-                if attributes.forbidden {
+                if attributes.isForbidden {
                     then.append(.init(key: "not", value: .object([.init(key: "required", value: .array([.string(key)]))])))
                 } else {
                     then.append(.init(key: "properties", value: .object([.init(key: key, value: valueSchema(child, attributes, pathFromRoot: childPath))])))
-                    if attributes.required { then.append(.init(key: "required", value: .array([.string(key)]))) }
+                    if attributes.isRequired { then.append(.init(key: "required", value: .array([.string(key)]))) }
                 }
                 place(condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot, into: &conditionals)
             }
@@ -83,8 +83,8 @@ struct JSONSchemaExporter {
         return .object(members)
     }
 
-    private mutating func valueSchema(_ field: CompiledField, _ attributes: CompiledAttributes, pathFromRoot: [String]?) -> SchemaValue {
-        let allowNull = !attributes.required && attributes.nullable
+    private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?) -> SchemaValue {
+        let allowNull = !attributes.isRequired && attributes.isNullable
         let typeName: String
         switch field.dataType {
         case .string, .date, .dateTime: typeName = "string"
@@ -113,15 +113,15 @@ struct JSONSchemaExporter {
         if field.dataType == .date { add("format", .string("date")) }
         if field.dataType == .dateTime { add("format", .string("date-time")) }
         var all: [SchemaValue] = []
-        if !attributes.formats.isEmpty {
-            let options = attributes.formats.map { formatSchema($0) }
+        if !attributes.formatList.isEmpty {
+            let options = attributes.formatList.map { formatSchema($0) }
             all.append(options.count == 1 ? options[0] : .object([.init(key: "anyOf", value: .array(options))]))
         }
-        for validation in attributes.validations {
+        for validation in attributes.validationList {
             var rule: [SchemaValue.Member] = []
             if let value = validation.minLength { rule.append(.init(key: "minLength", value: .number(DecimalNumber(lexeme: String(value))))) }
             if let value = validation.maxLength { rule.append(.init(key: "maxLength", value: .number(DecimalNumber(lexeme: String(value))))) }
-            if let pattern = validation.pattern { rule.append(.init(key: "pattern", value: .string(pattern.source))) }
+            if let pattern = validation.regex { rule.append(.init(key: "pattern", value: .string(pattern))) }
             all.append(.object(rule))
         }
         if !all.isEmpty { add("allOf", .array(all)) }
@@ -174,13 +174,13 @@ struct JSONSchemaExporter {
     // MARK: - Overrides
 
     /// Every combination of a field's override conditions that can hold, merged by the rules it leads to.
-    private mutating func cases(of field: CompiledField) -> [(ExportCondition, CompiledAttributes)] {
+    private mutating func cases(of field: CompiledField) -> [(ExportCondition, Rules)] {
         let overrides = field.overrides
         guard overrides.count <= 8 else {
             note("'\(field.key ?? "")' has more than 8 overrides; only its base rules are exported.")
             return [(.constant(true), field.base)]
         }
-        var groups: [(key: String, condition: ExportCondition, attributes: CompiledAttributes)] = []
+        var groups: [(key: String, condition: ExportCondition, attributes: Rules)] = []
         for mask in 0..<(1 << overrides.count) {
             var condition = ExportCondition.constant(true)
             var attributes = field.base
@@ -188,7 +188,7 @@ struct JSONSchemaExporter {
                 let holds = mask & (1 << index) != 0
                 let test = translate(override.condition)
                 condition = .and(condition, holds ? test : .not(test))
-                if holds { attributes = attributes.applying(override.patch) }
+                if holds { attributes = attributes.overlaid(with: override.patch) }
             }
             condition = condition.simplified
             if case .constant(false) = condition { continue }
@@ -203,13 +203,13 @@ struct JSONSchemaExporter {
     }
 
     /// What distinguishes two attribute sets for validation (names and messages do not).
-    private func signature(of attributes: CompiledAttributes) -> String {
-        let validations = attributes.validations.map { "\($0.minLength ?? -1)/\($0.maxLength ?? -1)/\($0.pattern?.source ?? "")" }
+    private func signature(of attributes: Rules) -> String {
+        let validations = attributes.validationList.map { "\($0.minLength ?? -1)/\($0.maxLength ?? -1)/\($0.regex ?? "")" }
         return [
-            "\(attributes.required)", "\(attributes.forbidden)", "\(attributes.nullable)", "\(attributes.minLength ?? -1)",
+            "\(attributes.isRequired)", "\(attributes.isForbidden)", "\(attributes.isNullable)", "\(attributes.minLength ?? -1)",
             "\(attributes.maxLength ?? -1)", attributes.minimum?.lexeme ?? "", attributes.maximum?.lexeme ?? "",
             "\(attributes.minItems ?? -1)", "\(attributes.maxItems ?? -1)", attributes.enumValues.map { "\($0)" } ?? "",
-            attributes.formats.map(\.rawValue).joined(separator: ","), validations.joined(separator: ";"),
+            attributes.formatList.map(\.rawValue).joined(separator: ","), validations.joined(separator: ";"),
         ].joined(separator: "|")
     }
 

@@ -114,17 +114,17 @@ extension CompiledSchema {
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
-    func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (CompiledAttributes, Bool) {
-        var attributes = field.base
+    func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (Rules, Bool) {
+        var rules = field.base
         var conditional = false
         for override in field.overrides {
             switch staticTruth(override.condition, slots: slots, tenderType: tenderType) {
-            case true?: attributes = attributes.applying(override.patch)
+            case true?: rules = rules.overlaid(with: override.patch)
             case false?: break
             case nil: if override.patch.required == true { conditional = true }
             }
         }
-        return (attributes, conditional && !attributes.required)
+        return (rules, conditional && !rules.isRequired)
     }
 
     /// A condition's value when it reads only the context and tender type; `nil` when it reads the request, or a
@@ -149,16 +149,16 @@ extension CompiledSchema {
     }
 
     private func describe(
-        _ field: CompiledField, key: String, path: String, attributes: CompiledAttributes, conditional: Bool
+        _ field: CompiledField, key: String, path: String, attributes: Rules, conditional: Bool
     ) -> FormDescription.Field {
         let options = attributes.enumValues?.compactMap { value -> String? in
             if case .string(let text) = value { return text }
             return value.json
         }
-        let lengthsFromValidations = attributes.validations.compactMap(\.maxLength).min()
+        let lengthsFromValidations = attributes.validationList.compactMap(\.maxLength).min()
         return FormDescription.Field(
-            path: path, key: key, label: attributes.name, dataType: field.dataType.rawValue, required: attributes.required,
-            conditionallyRequired: conditional, forbidden: attributes.forbidden, minLength: attributes.minLength,
+            path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.isRequired,
+            conditionallyRequired: conditional, forbidden: attributes.isForbidden, minLength: attributes.minLength,
             maxLength: attributes.maxLength ?? lengthsFromValidations, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
             masked: field.sensitivity.contains(.maskingRequired), storageRestricted: field.sensitivity.contains(.storageRestricted),
@@ -168,7 +168,7 @@ extension CompiledSchema {
     }
 
     /// The kind of input a field wants, from its type, its formats and its patterns.
-    private static func inputHint(_ field: CompiledField, _ attributes: CompiledAttributes, hasOptions: Bool) -> String {
+    private static func inputHint(_ field: CompiledField, _ attributes: Rules, hasOptions: Bool) -> String {
         switch field.dataType {
         case .boolean: return "toggle"
         case .date: return "date"
@@ -179,10 +179,11 @@ extension CompiledSchema {
         case .string: break
         }
         if hasOptions { return "choice" }
-        if attributes.formats.contains(.iso4217) { return "currency" }
-        if attributes.formats.contains(.iso3166Alpha2) { return "country" }
-        if attributes.formats.contains(.luhn) || attributes.formats.contains(.cardExpiry) { return "numeric" }
-        let patterns = attributes.validations.compactMap { $0.pattern?.source }
+        let formats = attributes.formatList
+        if formats.contains(.iso4217) { return "currency" }
+        if formats.contains(.iso3166Alpha2) { return "country" }
+        if formats.contains(.luhn) || formats.contains(.cardExpiry) { return "numeric" }
+        let patterns = attributes.validationList.compactMap(\.regex)
         if patterns.contains(where: { $0.hasPrefix("^\\+") }) { return "phone" }
         if !patterns.isEmpty, patterns.allSatisfy(isDigitsOnly) { return "numeric" }
         return "text"

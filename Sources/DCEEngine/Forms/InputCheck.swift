@@ -36,23 +36,23 @@ extension PreparedSchema {
             verdicts.append(.invalid(.type))
         case .string, .date, .dateTime:
             let length = text.unicodeScalars.count
-            let maxLength = ([attributes.maxLength] + attributes.validations.map(\.maxLength)).compactMap { $0 }.min()
-            let minLength = ([attributes.minLength] + attributes.validations.map(\.minLength)).compactMap { $0 }.max()
+            let maxLength = ([attributes.maxLength] + attributes.validationList.map(\.maxLength)).compactMap { $0 }.min()
+            let minLength = ([attributes.minLength] + attributes.validationList.map(\.minLength)).compactMap { $0 }.max()
             if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
             if let minLength, length < minLength { verdicts.append(.incomplete) }
             if let options = attributes.enumValues {
                 let strings = options.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
                 verdicts.append(strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum))
             }
-            var formats = attributes.formats
+            var formats = attributes.formatList
             if field.dataType == .date { formats.append(.date) }
             if field.dataType == .dateTime { formats.append(.dateTime) }
             if !formats.isEmpty {
                 let each = formats.map { Self.formatVerdict(text, $0, month: currentMonth) }
                 verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
             }
-            for validation in attributes.validations {
-                guard let pattern = validation.pattern else { continue }
+            for validation in attributes.validationList {
+                guard let key = validation.patternKey, let pattern = schema.patterns[key] else { continue }
                 switch pattern.matchPrefix(text) {
                 case .match: break
                 case .partial: verdicts.append(.incomplete)
@@ -66,7 +66,7 @@ extension PreparedSchema {
         return verdicts.contains(.incomplete) ? .incomplete : .valid
     }
 
-    private static func numberVerdict(_ text: String, integer: Bool, attributes: CompiledAttributes) -> InputVerdict {
+    private static func numberVerdict(_ text: String, integer: Bool, attributes: Rules) -> InputVerdict {
         if text.isEmpty || text == "-" { return .incomplete }
         guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number else {
             // "1." and "1e" can still become numbers; anything else cannot.

@@ -36,7 +36,7 @@ struct ReferenceResolver {
 
     private mutating func resolve(_ field: FieldDefinition, in document: SchemaDocument) -> ResolvedField? {
         guard let ref = field.ref else {
-            return build(field, shape: field, in: document, shapeDocument: document, attributes: field.attributes, metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
+            return build(field, shape: field, in: document, shapeDocument: document, rules: field.rules, metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
         }
         let refLocation = field.refLocation ?? field.location
         for attribute in ["dataType", "fields", "items", "additionalFields"] where has(attribute, field) {
@@ -57,7 +57,7 @@ struct ReferenceResolver {
         guard let base = resolve(target, in: targetDocument) else { return nil }
         return ResolvedField(
             location: field.location, key: field.key,
-            attributes: base.attributes.overlaid(with: field.attributes),
+            rules: base.rules.overlaid(with: field.rules),
             metadata: base.metadata.overlaid(with: field.metadata),
             fields: base.fields, additionalFields: base.additionalFields, items: base.items,
             overrides: base.overrides + field.tenderTypes + field.overrides)
@@ -65,7 +65,7 @@ struct ReferenceResolver {
 
     private mutating func build(
         _ field: FieldDefinition, shape: FieldDefinition, in document: SchemaDocument, shapeDocument: SchemaDocument,
-        attributes: FieldAttributes, metadata: FieldMetadata, overrides: [FieldOverride]
+        rules: Rules, metadata: FieldMetadata, overrides: [FieldOverride]
     ) -> ResolvedField? {
         var resolvedFields: [ResolvedField]?
         if let fields = shape.fields {
@@ -77,13 +77,13 @@ struct ReferenceResolver {
         }
         let items = shape.items?.first.flatMap { resolve($0, in: shapeDocument) }
         return ResolvedField(
-            location: field.location, key: field.key, attributes: attributes, metadata: metadata,
+            location: field.location, key: field.key, rules: rules, metadata: metadata,
             fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides)
     }
 
     private func has(_ attribute: String, _ field: FieldDefinition) -> Bool {
         switch attribute {
-        case "dataType": field.attributes.dataType != nil
+        case "dataType": field.rules.dataType != nil
         case "fields": field.fields != nil
         case "items": field.items != nil
         default: field.additionalFields != nil

@@ -19,11 +19,11 @@ struct ResolvedSchema: Sendable {
     var kind: SchemaKind
 }
 
-/// A field whose reference, if any, has been replaced by the definition's shape and attributes.
+/// A field whose reference, if any, has been replaced by the definition's shape and rules.
 final class ResolvedField: Sendable {
     let location: SchemaLocation
     let key: String?
-    let attributes: FieldAttributes
+    let rules: Rules
     let metadata: FieldMetadata
     let fields: [ResolvedField]?
     let additionalFields: Bool
@@ -32,12 +32,12 @@ final class ResolvedField: Sendable {
     let overrides: [FieldOverride]
 
     init(
-        location: SchemaLocation, key: String?, attributes: FieldAttributes, metadata: FieldMetadata,
+        location: SchemaLocation, key: String?, rules: Rules, metadata: FieldMetadata,
         fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride]
     ) {
         self.location = location
         self.key = key
-        self.attributes = attributes
+        self.rules = rules
         self.metadata = metadata
         self.fields = fields
         self.additionalFields = additionalFields

@@ -47,12 +47,12 @@ struct SchemaDecoder {
             default: report(.invalidAttribute, "a schema's dataType is Object or Array, not '\(raw)'", entry.index, "/dataType")
             }
         }
-        var rootAttributes = FieldAttributes(dataType: rootType)
-        rootAttributes.minItems = count(members["minItems"])
-        rootAttributes.maxItems = count(members["maxItems"])
+        var rootRules = Rules(dataType: rootType)
+        rootRules.minItems = count(members["minItems"])
+        rootRules.maxItems = count(members["maxItems"])
         var root = FieldDefinition(
             location: location(document.root, ""), key: nil, ref: nil, refLocation: nil,
-            attributes: rootAttributes, metadata: FieldMetadata(),
+            rules: rootRules, metadata: FieldMetadata(),
             fields: rootType == .object ? fieldList(members["fields"], pointer: "/fields", required: false) ?? [] : nil,
             additionalFields: bool(members["additionalFields"], pointer: "/additionalFields"),
             items: members["items"].flatMap { field(at: $0.index, pointer: "/items", keyed: false) }.map { [$0] },
@@ -63,7 +63,7 @@ struct SchemaDecoder {
         if rootType == .object, let entry = members["items"] {
             report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
         }
-        root.attributes.name = string(members["name"], pointer: "/name")
+        root.rules.name = string(members["name"], pointer: "/name")
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
             let definitionMembers = object(at: entry.index, pointer: "/definitions", allowed: nil, what: "an object of definitions")
@@ -83,7 +83,7 @@ struct SchemaDecoder {
         }
         return SchemaDocument(
             id: id, version: string(members["version"], pointer: "/version") ?? "0",
-            name: root.attributes.name, description: string(members["description"], pointer: "/description"),
+            name: root.rules.name, description: string(members["description"], pointer: "/description"),
             file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
@@ -113,11 +113,11 @@ struct SchemaDecoder {
         if !keyed, let entry = members["key"] {
             report(.inapplicableAttribute, "'key' belongs on the field that uses this definition", entry.index, entry.pointer)
         }
-        var attributes = overridable(members, pointer: pointer)
+        var rules = overridable(members, pointer: pointer)
         if let entry = members["dataType"] {
             if let raw = string(entry, pointer: entry.pointer) {
                 if let type = DataType(rawValue: raw) {
-                    attributes.dataType = type
+                    rules.dataType = type
                 } else {
                     report(
                         .invalidAttribute,
@@ -139,7 +139,7 @@ struct SchemaDecoder {
                     subject: .tenderType, test: .equals(.string(name)), location: location(member.index, member.pointer))
                 tenderTypes.append(FieldOverride(
                     location: location(member.index, member.pointer), condition: condition,
-                    attributes: overridable(overrideMembers, pointer: member.pointer)))
+                    rules: overridable(overrideMembers, pointer: member.pointer)))
             }
         }
         var overrides: [FieldOverride] = []
@@ -159,7 +159,7 @@ struct SchemaDecoder {
                     guard let condition = condition(at: when.index, pointer: when.pointer) else { continue }
                     overrides.append(FieldOverride(
                         location: location(element, elementPointer), condition: condition,
-                        attributes: overridable(overrideMembers, pointer: elementPointer)))
+                        rules: overridable(overrideMembers, pointer: elementPointer)))
                 }
             }
         }
@@ -167,45 +167,45 @@ struct SchemaDecoder {
             location: location(index, pointer), key: key,
             ref: string(members["ref"], pointer: pointer + "/ref"),
             refLocation: members["ref"].map { location($0.index, $0.pointer) },
-            attributes: attributes, metadata: metadata(members),
+            rules: rules, metadata: metadata(members),
             fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
             items: items, tenderTypes: tenderTypes, overrides: overrides)
     }
 
-    private mutating func overridable(_ members: [String: Entry], pointer: String) -> FieldAttributes {
-        var attributes = FieldAttributes()
-        attributes.name = string(members["name"], pointer: pointer + "/name")
-        attributes.description = string(members["description"], pointer: pointer + "/description")
-        attributes.required = bool(members["required"], pointer: pointer + "/required")
-        attributes.forbidden = bool(members["forbidden"], pointer: pointer + "/forbidden")
-        attributes.nullable = bool(members["nullable"], pointer: pointer + "/nullable")
-        attributes.minLength = count(members["minLength"])
-        attributes.maxLength = count(members["maxLength"])
-        attributes.minItems = count(members["minItems"])
-        attributes.maxItems = count(members["maxItems"])
-        attributes.minimum = number(members["minimum"])
-        attributes.maximum = number(members["maximum"])
-        attributes.message = string(members["message"], pointer: pointer + "/message")
-        if let entry = members["messages"] { attributes.messages = messages(entry) }
+    private mutating func overridable(_ members: [String: Entry], pointer: String) -> Rules {
+        var rules = Rules()
+        rules.name = string(members["name"], pointer: pointer + "/name")
+        rules.description = string(members["description"], pointer: pointer + "/description")
+        rules.required = bool(members["required"], pointer: pointer + "/required")
+        rules.forbidden = bool(members["forbidden"], pointer: pointer + "/forbidden")
+        rules.nullable = bool(members["nullable"], pointer: pointer + "/nullable")
+        rules.minLength = count(members["minLength"])
+        rules.maxLength = count(members["maxLength"])
+        rules.minItems = count(members["minItems"])
+        rules.maxItems = count(members["maxItems"])
+        rules.minimum = number(members["minimum"])
+        rules.maximum = number(members["maximum"])
+        rules.message = string(members["message"], pointer: pointer + "/message")
+        if let entry = members["messages"] { rules.messages = messages(entry) }
         if let entry = members["enum"] {
             if document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 {
-                attributes.enumValues = document.elements(of: entry.index).map { SchemaValue(document: document, at: $0) }
+                rules.enumValues = document.elements(of: entry.index).map { SchemaValue(document: document, at: $0) }
             } else {
                 report(.invalidAttribute, "'enum' must be a non-empty array of values", entry.index, entry.pointer)
             }
         }
         if let entry = members["format"] {
             switch document.kind(of: entry.index) {
-            case .string: attributes.formats = [document.string(at: entry.index)]
-            case .array: attributes.formats = stringList(entry, pointer: entry.pointer)  // [] lifts a format in an override
+            case .string: rules.formats = [document.string(at: entry.index)]
+            case .array: rules.formats = stringList(entry, pointer: entry.pointer)  // [] lifts a format in an override
             default: report(.invalidAttribute, "'format' must be a format name or an array of names", entry.index, entry.pointer)
             }
         }
-        if let entry = members["defaultValue"] { attributes.defaultValue = SchemaValue(document: document, at: entry.index) }
+        if let entry = members["defaultValue"] { rules.defaultValue = SchemaValue(document: document, at: entry.index) }
         if let entry = members["additionalDataValidations"] {
             if document.kind(of: entry.index) == .array {
-                attributes.additionalDataValidations = document.elements(of: entry.index).enumerated().compactMap {
+                rules.validations = document.elements(of: entry.index).enumerated().compactMap {
                     validation(at: $0.element, pointer: "\(entry.pointer)/\($0.offset)")
                 }
             } else {
@@ -213,16 +213,16 @@ struct SchemaDecoder {
             }
         }
         for (name, entry) in members where Self.overridableAttributes.contains(name) {
-            attributes.locations[name] = location(entry.index, entry.pointer)
+            rules.locations[name] = location(entry.index, entry.pointer)
         }
-        return attributes
+        return rules
     }
 
     /// `messages`: rule code to a text for every language, or to an object of texts by language code.
-    private mutating func messages(_ entry: Entry) -> [String: [String: String]]? {
+    private mutating func messages(_ entry: Entry) -> FieldMessages? {
         guard let rules = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of messages by rule code")
         else { return nil }
-        var result: [String: [String: String]] = [:]
+        var result: [String: [String: MessageTemplate]] = [:]
         let codes = ViolationCode.catalogue.map(\.code.rawValue)
         for (rule, text) in rules {
             guard codes.contains(rule) else {
@@ -233,7 +233,7 @@ struct SchemaDecoder {
             case .string:
                 if let checked = template(text) { result[rule] = ["*": checked] }
             case .object:
-                var byLanguage: [String: String] = [:]
+                var byLanguage: [String: MessageTemplate] = [:]
                 for (language, value) in object(at: text.index, pointer: text.pointer, allowed: nil, what: "texts by language") ?? [:] {
                     if document.kind(of: value.index) != .string {
                         report(.invalidAttribute, "a message is a text", value.index, value.pointer)
@@ -246,15 +246,14 @@ struct SchemaDecoder {
                 report(.invalidAttribute, "a message is a text, or an object of texts by language code", text.index, text.pointer)
             }
         }
-        return result
+        return FieldMessages(byRule: result)
     }
 
     /// A message text whose placeholders are known, or `nil` after reporting the one that is not.
-    private mutating func template(_ entry: Entry) -> String? {
+    private mutating func template(_ entry: Entry) -> MessageTemplate? {
         let text = document.string(at: entry.index)
         do {
-            _ = try MessageTemplate(text)
-            return text
+            return try MessageTemplate(text)
         } catch {
             report(.invalidAttribute, error.problem, entry.index, entry.pointer)
             return nil
@@ -273,10 +272,10 @@ struct SchemaDecoder {
             reverificationRequired: bool(members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""))
     }
 
-    private mutating func validation(at index: JSONDocument.Index, pointer: String) -> ValidationDefinition? {
+    private mutating func validation(at index: JSONDocument.Index, pointer: String) -> Validation? {
         guard let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
         else { return nil }
-        let validation = ValidationDefinition(
+        let validation = Validation(
             location: location(index, pointer), minLength: count(members["minLength"]), maxLength: count(members["maxLength"]),
             regex: string(members["regex"], pointer: pointer + "/regex"),
             regexLocation: members["regex"].map { location($0.index, $0.pointer) },

@@ -8,8 +8,8 @@ struct FieldDefinition: Sendable {
     /// A reference to a shared definition: `#/definitions/Name`, `schema-id`, or `schema-id#/definitions/Name`.
     var ref: String?
     var refLocation: SchemaLocation?
-    /// The attributes that overrides may change.
-    var attributes: FieldAttributes
+    /// The rules that overrides may change, and the type.
+    var rules: Rules
     /// Presentation and lifecycle metadata, carried through to the compiled field.
     var metadata: FieldMetadata
     /// The members of an `Object` field.
@@ -22,57 +22,6 @@ struct FieldDefinition: Sendable {
     var tenderTypes: [FieldOverride]
     /// Conditional overrides, applied in order after the tender type's.
     var overrides: [FieldOverride]
-}
-
-/// The attributes of a field that a context, a tender type or a condition may override. `nil` means "not
-/// written here", so that an override changes only what it names.
-struct FieldAttributes: Sendable {
-    var name: String?
-    var description: String?
-    var dataType: DataType?
-    var required: Bool?
-    var forbidden: Bool?
-    var nullable: Bool?
-    var minLength: Int?
-    var maxLength: Int?
-    var minimum: DecimalNumber?
-    var maximum: DecimalNumber?
-    var minItems: Int?
-    var maxItems: Int?
-    var enumValues: [SchemaValue]?
-    var formats: [String]?
-    var additionalDataValidations: [ValidationDefinition]?
-    var defaultValue: SchemaValue?
-    var message: String?
-    /// Messages by rule code, then by language code (`*` for any language).
-    var messages: [String: [String: String]]?
-    /// Where each attribute was written, by attribute name, for compile-time problems.
-    var locations: [String: SchemaLocation] = [:]
-
-    /// These attributes with every attribute that `other` writes taking precedence.
-    func overlaid(with other: FieldAttributes) -> FieldAttributes {
-        var result = self
-        if let value = other.name { result.name = value }
-        if let value = other.description { result.description = value }
-        if let value = other.dataType { result.dataType = value }
-        if let value = other.required { result.required = value }
-        if let value = other.forbidden { result.forbidden = value }
-        if let value = other.nullable { result.nullable = value }
-        if let value = other.minLength { result.minLength = value }
-        if let value = other.maxLength { result.maxLength = value }
-        if let value = other.minimum { result.minimum = value }
-        if let value = other.maximum { result.maximum = value }
-        if let value = other.minItems { result.minItems = value }
-        if let value = other.maxItems { result.maxItems = value }
-        if let value = other.enumValues { result.enumValues = value }
-        if let value = other.formats { result.formats = value }
-        if let value = other.additionalDataValidations { result.additionalDataValidations = value }
-        if let value = other.defaultValue { result.defaultValue = value }
-        if let value = other.message { result.message = value }
-        if let value = other.messages { result.messages = (result.messages ?? [:]).merging(value) { _, new in new } }
-        result.locations.merge(other.locations) { _, new in new }
-        return result
-    }
 }
 
 /// Metadata that does not change how a value is checked but travels with the field: UI order and grouping, and
@@ -101,25 +50,12 @@ struct FieldMetadata: Sendable {
     }
 }
 
-/// One entry of `additionalDataValidations` (`PDTenderTypeMetaDataAdditionalDataValidations`).
-struct ValidationDefinition: Sendable {
-    var location: SchemaLocation
-    var minLength: Int?
-    var maxLength: Int?
-    var regex: String?
-    var regexLocation: SchemaLocation?
-    /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
-    var unicode: Bool
-    var description: String?
-    var message: String?
-}
-
 /// Attributes that apply when a condition holds: an entry of `overrides`, or of `tenderTypes` (whose condition
 /// is "the caller's tender type is this one").
 struct FieldOverride: Sendable {
     var location: SchemaLocation
     var condition: ConditionDefinition
-    var attributes: FieldAttributes
+    var rules: Rules
 }
 
 /// A condition over context values and other fields of the request.

@@ -1,0 +1,102 @@
+/// The rules of one field that a context, a tender type or a condition may change (`PDMetaData` and its
+/// `PDTenderTypeMetaData` overrides): one attribute set, used as read from a schema, as resolved through `ref`s, and
+/// as compiled, for the base and for every override.
+///
+/// `nil` means "not written here", so that an override changes only what it names. ``overlaid(with:)`` is the one
+/// place where one set is laid over another: a referenced definition under the field's own attributes, and a
+/// field's base under each override that holds (in evaluation, forms, partial input and export alike).
+struct Rules: Sendable {
+    var name: String?
+    var description: String?
+    /// Set on a field's base only: overrides cannot change a type.
+    var dataType: DataType?
+    var required: Bool?
+    var forbidden: Bool?
+    var nullable: Bool?
+    var minLength: Int?
+    var maxLength: Int?
+    var minimum: DecimalNumber?
+    var maximum: DecimalNumber?
+    var minItems: Int?
+    var maxItems: Int?
+    var enumValues: [SchemaValue]?
+    /// Format names as written; the compiler refuses a schema with an unknown one, so compiled rules hold known names.
+    var formats: [String]?
+    var validations: [Validation]?
+    var defaultValue: SchemaValue?
+    var message: String?
+    var messages: FieldMessages?
+    /// Where each attribute was written, by attribute name, for compile-time problems.
+    var locations: [String: SchemaLocation] = [:]
+
+    /// These rules with every attribute that `other` writes taking precedence (messages merge per rule).
+    func overlaid(with other: Rules) -> Rules {
+        var result = self
+        if let value = other.name { result.name = value }
+        if let value = other.description { result.description = value }
+        if let value = other.dataType { result.dataType = value }
+        if let value = other.required { result.required = value }
+        if let value = other.forbidden { result.forbidden = value }
+        if let value = other.nullable { result.nullable = value }
+        if let value = other.minLength { result.minLength = value }
+        if let value = other.maxLength { result.maxLength = value }
+        if let value = other.minimum { result.minimum = value }
+        if let value = other.maximum { result.maximum = value }
+        if let value = other.minItems { result.minItems = value }
+        if let value = other.maxItems { result.maxItems = value }
+        if let value = other.enumValues { result.enumValues = value }
+        if let value = other.formats { result.formats = value }
+        if let value = other.validations { result.validations = value }
+        if let value = other.defaultValue { result.defaultValue = value }
+        if let value = other.message { result.message = value }
+        if let value = other.messages { result.messages = result.messages.map { $0.merging(value) } ?? value }
+        result.locations.merge(other.locations) { _, new in new }
+        return result
+    }
+
+    /// Whether the field must be present (and not `null`).
+    var isRequired: Bool { required ?? false }
+    /// Whether the field must be absent.
+    var isForbidden: Bool { forbidden ?? false }
+    /// Whether `null` is accepted in place of a value.
+    var isNullable: Bool { nullable ?? false }
+    /// The formats, any one of which a value must have; unknown names (refused when compiling) are left out.
+    var formatList: [Format] { formats?.compactMap(Format.init(rawValue:)) ?? [] }
+    /// The `additionalDataValidations`, none when not written.
+    var validationList: [Validation] { validations ?? [] }
+}
+
+/// One entry of `additionalDataValidations` (`PDTenderTypeMetaDataAdditionalDataValidations`).
+struct Validation: Sendable {
+    var location: SchemaLocation
+    var minLength: Int?
+    var maxLength: Int?
+    var regex: String?
+    var regexLocation: SchemaLocation?
+    /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
+    var unicode: Bool
+    var description: String?
+    var message: String?
+
+    /// The key of this validation's compiled regex in ``CompiledSchema/patterns``.
+    var patternKey: String? { regex.map { Self.patternKey($0, unicode: unicode) } }
+
+    /// The key of a compiled regex: one compiled pattern per source and class setting, shared by every field.
+    static func patternKey(_ source: String, unicode: Bool) -> String { (unicode ? "u:" : "a:") + source }
+}
+
+/// A field's own messages, by rule code and language (`*`: any language), placeholders checked when read.
+struct FieldMessages: Sendable {
+    var byRule: [String: [String: MessageTemplate]]
+
+    /// The text for a rule in a language, or in any language; `nil` leaves the message to the catalogue.
+    func template(for rule: ViolationCode, language: String) -> MessageTemplate? {
+        guard let texts = byRule[rule.rawValue] else { return nil }
+        return texts[language] ?? texts["*"]
+    }
+
+    /// These messages with another set's rules taking precedence.
+    func merging(_ other: FieldMessages) -> FieldMessages {
+        FieldMessages(byRule: byRule.merging(other.byRule) { _, new in new })
+    }
+}
