@@ -183,41 +183,6 @@ struct CompiledOverride: Sendable {
     var patch: Rules
 }
 
-/// A condition ready to evaluate: contexts by slot, patterns compiled.
-indirect enum CompiledCondition: Sendable {
-    case all([CompiledCondition])
-    case any([CompiledCondition])
-    case not(CompiledCondition)
-    case context(slot: Int, test: CompiledTest)
-    case tenderType(CompiledTest)
-    case field(up: Int?, tokens: [PointerToken], test: CompiledTest)
-}
-
-/// One token of a condition's JSON Pointer: matched against member names as bytes, or used as an array index.
-struct PointerToken: Sendable {
-    let text: String
-    let table: KeyTable
-    let index: Int?
-
-    init(_ text: String) {
-        self.text = text
-        self.table = KeyTable(keys: [text])
-        self.index = text.allSatisfy(\.isASCII) ? Int(text) : nil
-    }
-}
-
-/// A test on a condition's subject.
-enum CompiledTest: Sendable {
-    case equals(SchemaValue)
-    case oneOf([SchemaValue])
-    /// `equals` or `in` with string values only, matched on bytes.
-    case oneOfStrings(KeyTable, [String])
-    case matches(CompiledPattern)
-    case present
-    case absent
-    case null
-}
-
 /// A context the caller may supply, with the rules that derive it from the request otherwise.
 struct CompiledContext: Sendable {
     var name: String

@@ -268,16 +268,14 @@ struct RuleCompiler {
     }
 
     private mutating func compile(_ test: ConditionTest, at location: SchemaLocation) -> CompiledTest? {
+        func allStrings(_ values: [SchemaValue]) -> Bool { values.allSatisfy { if case .string = $0 { true } else { false } } }
         switch test {
-        case .equals(.string(let text)): return .oneOfStrings(KeyTable(keys: [text]), [text])
-        case .equals(let value): return .equals(value)
-        case .oneOf(let values):
-            let strings = values.compactMap { value -> String? in if case .string(let text) = value { return text } else { return nil } }
-            return strings.count == values.count ? .oneOfStrings(KeyTable(keys: strings), strings) : .oneOf(values)
-        case .matches(let source): return pattern(source, at: location).map { .matches($0) }
-        case .present: return .present
-        case .absent: return .absent
-        case .null: return .null
+        case .equals(let value): return CompiledTest(allStrings([value]) ? .oneOfStrings : .equals, values: [value])
+        case .oneOf(let values): return CompiledTest(allStrings(values) ? .oneOfStrings : .oneOf, values: values)
+        case .matches(let source): return pattern(source, at: location).map { CompiledTest(.matches, pattern: $0) }
+        case .present: return CompiledTest(.present)
+        case .absent: return CompiledTest(.absent)
+        case .null: return CompiledTest(.null)
         }
     }
 

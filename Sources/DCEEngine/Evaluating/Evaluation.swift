@@ -4,7 +4,7 @@ internal import DCEPattern
 ///
 /// The walk allocates only for violations: member names are matched on their bytes, strings are checked on their
 /// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported.
-struct Evaluation {
+struct Evaluation: ConditionReader {
     let document: JSONDocument
     /// What every evaluation of the prepared schema shares; its owner keeps it alive while the evaluation runs.
     unowned(unsafe) let plan: EvaluationPlan
@@ -500,49 +500,30 @@ struct Evaluation {
 
     // MARK: - Conditions
 
-    /// Whether condition `index` of a flat program holds (the same verdict as ``holds(_:)`` on that condition).
+    /// Whether condition `index` of a flat program holds for this request.
     mutating func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
-        var counter = program.starts[index]
-        return run(program.instructions, at: &counter)
+        program.truth(of: index, reading: &self) ?? false
     }
 
-    /// Evaluates the condition starting at `counter` and moves `counter` past it.
-    private mutating func run(_ code: UnsafeMutableBufferPointer<ConditionProgram.Instruction>, at counter: inout Int) -> Bool {
-        let instruction = code[counter]
-        counter += 1
-        switch instruction {
-        case .all(let count, let end):
-            for _ in 0..<count where !run(code, at: &counter) {
-                counter = end
-                return false
-            }
-            return true
-        case .any(let count, let end):
-            for _ in 0..<count where run(code, at: &counter) {
-                counter = end
-                return true
-            }
-            return false
-        case .not:
-            return !run(code, at: &counter)
-        case .context(let slot, let test):
-            return test._withUnsafeGuaranteedRef { $0.holds(forContext: work.context[slot]) }
-        case .tenderType(let test):
-            return test._withUnsafeGuaranteedRef { $0.holds(forContext: plan.tenderType) }
-        case .field(let up, let tokens, let test):
-            let value: JSONDocument.Index?
-            if up < 0 && lastResolved.tokens == tokens.toOpaque() {
-                value = lastResolved.value  // conditions in a row often test one value (`derive` rules)
-            } else {
-                value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
-                if up < 0 { lastResolved = (tokens.toOpaque(), value) }
-            }
-            return test._withUnsafeGuaranteedRef { holds($0, for: value) }
+    /// Follows a condition's pointer (a pointer from the root once per run of conditions that test the same value,
+    /// as `derive` rules do) and tests the value it leads to.
+    mutating func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? {
+        let value: JSONDocument.Index?
+        if up < 0 && lastResolved.tokens == tokens.toOpaque() {
+            value = lastResolved.value
+        } else {
+            value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
+            if up < 0 { lastResolved = (tokens.toOpaque(), value) }
         }
+        return holds(test, for: value)
     }
+
+    mutating func test(_ test: CompiledTest, context slot: Int) -> Bool? { test.holds(forContext: work.context[slot]) }
+
+    mutating func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: plan.tenderType) }
 
     /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
-    private mutating func holds(_ test: ConditionProgram.TestBox, for value: JSONDocument.Index?) -> Bool {
+    private mutating func holds(_ test: CompiledTest, for value: JSONDocument.Index?) -> Bool {
         switch test.kind {
         case .absent: return value == nil
         case .null: return value.map { nodes[$0].kind == .null } ?? false
@@ -557,7 +538,8 @@ struct Evaluation {
                 pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) } == .match
             }
         case .equals, .oneOf:
-            return test.test.holds(for: value, in: document)
+            guard let value else { return false }
+            return test.values.contains { $0.matches(document, at: value) }
         }
     }
 
@@ -569,7 +551,7 @@ struct Evaluation {
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    private mutating func resolve(up: Int, tokens: ConditionProgram.TokensBox) -> JSONDocument.Index? {
+    private mutating func resolve(up: Int, tokens: ConditionProgram.Tokens) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if up >= 0 {
             guard up < work.containers.count else { return nil }
@@ -769,50 +751,5 @@ struct Evaluation {
         }
         if violations.isEmpty { violations.reserveCapacity(4) }
         violations.append(violation)
-    }
-}
-
-extension ConditionProgram.TestBox {
-    /// Tests a context value (or the tender type), as ``CompiledTest/holds(forContext:)`` does.
-    func holds(forContext value: String?) -> Bool {
-        switch kind {
-        case .equals, .oneOf, .oneOfStrings: value.map { strings.contains($0) } ?? false
-        case .matches: value.map { pattern?.match($0) == .match } ?? false
-        case .present: value != nil
-        case .absent: value == nil
-        case .null: false
-        }
-    }
-}
-
-extension CompiledTest {
-    /// Tests a context value (or the tender type): present when supplied or derived.
-    func holds(forContext value: String?) -> Bool {
-        switch self {
-        case .equals(let expected): value.map { expected == .string($0) } ?? false
-        case .oneOf(let expected): value.map { expected.contains(.string($0)) } ?? false
-        case .oneOfStrings(_, let strings): value.map { strings.contains($0) } ?? false
-        case .matches(let pattern): value.map { pattern.match($0) == .match } ?? false
-        case .present: value != nil
-        case .absent: value == nil
-        case .null: false
-        }
-    }
-
-    /// Tests a request value found by a pointer.
-    func holds(for value: JSONDocument.Index?, in document: JSONDocument) -> Bool {
-        switch self {
-        case .absent: return value == nil
-        case .null: return value.map { document.kind(of: $0) == .null } ?? false
-        case .present: return value.map { document.kind(of: $0) != .null } ?? false
-        case .equals(let expected): return value.map { expected.matches(document, at: $0) } ?? false
-        case .oneOf(let expected): return value.map { index in expected.contains { $0.matches(document, at: index) } } ?? false
-        case .oneOfStrings(let table, _):
-            guard let value, document.kind(of: value) == .string else { return false }
-            return document.lookUpKey(at: value, in: table) != nil
-        case .matches(let pattern):
-            guard let value, document.kind(of: value) == .string else { return false }
-            return document.withStringBytes(at: value) { pattern.match(bytes: $0, knownValidUTF8: true) == .match }
-        }
     }
 }

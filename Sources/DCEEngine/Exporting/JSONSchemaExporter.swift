@@ -347,17 +347,17 @@ indirect enum ExportCondition {
         case .not(let inner): return .object([.init(key: "not", value: inner.schema(prefix: prefix))])
         case .field(let tokens, let test, let fromRoot):
             let path = fromRoot ? tokens : prefix + tokens
-            switch test {
+            switch test.kind {
             case .absent: return .object([.init(key: "not", value: Self.path(path, leaf: .boolean(true)))])
             case .present: return Self.path(path, leaf: .object([.init(key: "not", value: .object([.init(key: "type", value: .string("null"))]))]))
             case .null: return Self.path(path, leaf: .object([.init(key: "type", value: .string("null"))]))
-            case .equals(let value): return Self.path(path, leaf: .object([.init(key: "const", value: value)]))
-            case .oneOf(let values): return Self.path(path, leaf: .object([.init(key: "enum", value: .array(values))]))
-            case .oneOfStrings(_, let strings):
-                let values = strings.map { SchemaValue.string($0) }
+            case .equals: return Self.path(path, leaf: .object([.init(key: "const", value: test.values[0])]))
+            case .oneOf: return Self.path(path, leaf: .object([.init(key: "enum", value: .array(test.values))]))
+            case .oneOfStrings:
+                let values = test.values
                 return Self.path(path, leaf: .object([.init(key: values.count == 1 ? "const" : "enum", value: values.count == 1 ? values[0] : .array(values))]))
-            case .matches(let pattern):
-                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(pattern.source))]))
+            case .matches:
+                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(test.pattern?.source ?? ""))]))
             }
         }
     }

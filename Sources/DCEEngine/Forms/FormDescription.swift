@@ -117,35 +117,15 @@ extension CompiledSchema {
     func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (Rules, Bool) {
         var rules = field.base
         var conditional = false
-        for override in field.overrides {
-            switch staticTruth(override.condition, slots: slots, tenderType: tenderType) {
+        var reader = FormConditionReader(schema: self, slots: slots, tenderType: tenderType)
+        for (index, override) in field.overrides.enumerated() {
+            switch field.overrideProgram.truth(of: index, reading: &reader) {
             case true?: rules = rules.overlaid(with: override.patch)
             case false?: break
             case nil: if override.patch.required == true { conditional = true }
             }
         }
         return (rules, conditional && !rules.isRequired)
-    }
-
-    /// A condition's value when it reads only the context and tender type; `nil` when it reads the request, or a
-    /// context left out that the schema derives from the request.
-    private func staticTruth(_ condition: CompiledCondition, slots: [String?], tenderType: String?) -> Bool? {
-        switch condition {
-        case .context(let slot, let test):
-            if slots[slot] == nil && !contexts[slot].derive.isEmpty { return nil }
-            return test.holds(forContext: slots[slot])
-        case .tenderType(let test): return test.holds(forContext: tenderType)
-        case .field: return nil
-        case .not(let part): return staticTruth(part, slots: slots, tenderType: tenderType).map { !$0 }
-        case .all(let parts):
-            let values = parts.map { staticTruth($0, slots: slots, tenderType: tenderType) }
-            if values.contains(false) { return false }
-            return values.contains(nil) ? nil : true
-        case .any(let parts):
-            let values = parts.map { staticTruth($0, slots: slots, tenderType: tenderType) }
-            if values.contains(true) { return true }
-            return values.contains(nil) ? nil : false
-        }
     }
 
     private func describe(
@@ -194,4 +174,21 @@ extension CompiledSchema {
         let stripped = pattern.replacingOccurrences(of: "[0-9]", with: "D").replacingOccurrences(of: "\\d", with: "D")
         return stripped.contains("D") && stripped.allSatisfy { "D^$(){},|?0123456789".contains($0) }
     }
+}
+
+/// Conditions as a form sees them before anything is typed: the context and tender type are known; a request value,
+/// or a context left out that the schema derives from the request, is not.
+private struct FormConditionReader: ConditionReader {
+    let schema: CompiledSchema
+    let slots: [String?]
+    let tenderType: String?
+
+    func test(_ test: CompiledTest, context slot: Int) -> Bool? {
+        if slots[slot] == nil && !schema.contexts[slot].derive.isEmpty { return nil }
+        return test.holds(forContext: slots[slot])
+    }
+
+    func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: tenderType) }
+
+    func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? { nil }
 }
