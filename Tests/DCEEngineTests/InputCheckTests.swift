@@ -43,6 +43,19 @@ struct InputCheckTests {
         #expect(try verdict("Sofia-1", "/deliveryAddress/city", schema: "card-create") == .invalid(.regex))
     }
 
+    /// The rules validation would apply to the value, as far as the typed value alone can tell.
+    @Test func agreesWithValidationOnForbiddenFieldsAndContextsTheFieldImplies() throws {
+        // US customers set their PIN elsewhere: any PIN is refused, as validation refuses it.
+        #expect(try verdict("1234", "/cardPin", schema: "card-create", context: ["region": "US"]) == .invalid(.forbidden))
+        #expect(try verdict("1234", "/cardPin", schema: "card-create", context: ["region": "EU"]) == .valid)
+        // Typing into /billingAddress/zipCode implies a billing address, from which payment-account derives
+        // addressUse=billing: 9 digits, so 5 are not enough yet.
+        #expect(try verdict("12345", "/billingAddress/zipCode", schema: "payment-account") == .incomplete)
+        #expect(try verdict("123456789", "/billingAddress/zipCode", schema: "payment-account") == .valid)
+        #expect(!(try Fixtures.validate(#"{"billingAddress": {"zipCode": "12345"}}"#, schema: "payment-account").summary
+            .filter { $0.hasSuffix("@/billingAddress/zipCode") }.isEmpty))
+    }
+
     @Test func numbersAndUnknownFields() throws {
         #expect(try verdict("-", "/offset", schema: "card-list-query") == .incomplete)
         #expect(try verdict("-1", "/offset", schema: "card-list-query") == .invalid(.minimum))

@@ -22,10 +22,11 @@ extension PreparedSchema {
     /// - Returns: Valid, incomplete, or invalid with the rule.
     /// - Throws: ``ValidatorError`` when the pointer names no field.
     public func checkInput(_ text: String, at pointer: String) throws(ValidatorError) -> InputVerdict {
-        guard let field = schema.field(at: pointer) else {
+        guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
-        let (attributes, _) = schema.formAttributes(of: field, slots: contextSlotValues, tenderType: tenderType)
+        let attributes = inputRules(of: field, at: path, text: text)
+        if attributes.isForbidden { return .invalid(.forbidden) }
         var verdicts: [InputVerdict] = []
         switch field.dataType {
         case .boolean:
@@ -64,6 +65,35 @@ extension PreparedSchema {
         }
         if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
         return verdicts.contains(.incomplete) ? .incomplete : .valid
+    }
+
+    /// The rules in force for a field while its value is typed: the base, then each override whose condition is
+    /// known to hold. Known are the prepared context and tender type, the typed value itself, and that the objects
+    /// holding the field exist (a value typed into `/billingAddress/zipCode` implies a `/billingAddress`), and so any
+    /// context derived from those alone; an override that reads other fields is left to full validation.
+    private func inputRules(of field: CompiledField, at path: [String], text: String) -> Rules {
+        var reader = InputConditionReader(
+            schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
+            tenderType: tenderType, path: path, text: field.dataType.isString ? text : nil, containers: [[]])
+        // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
+        var rule = 0
+        for (slot, context) in schema.contexts.enumerated() {
+            for (_, value) in context.derive {
+                defer { rule += 1 }
+                guard reader.slots[slot] == .absent, contextSlotValues[slot] == nil else { continue }
+                switch schema.deriveProgram.truth(of: rule, reading: &reader) {
+                case true?: reader.slots[slot] = .value(value)
+                case nil: reader.slots[slot] = .unknown
+                case false?: break
+                }
+            }
+        }
+        reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
+        var rules = field.base
+        for (index, override) in field.overrides.enumerated() where field.overrideProgram.truth(of: index, reading: &reader) == true {
+            rules = rules.overlaid(with: override.patch)
+        }
+        return rules
     }
 
     private static func numberVerdict(_ text: String, integer: Bool, attributes: Rules) -> InputVerdict {
@@ -136,5 +166,58 @@ extension CompiledSchema {
             }
         }
         return current
+    }
+}
+
+/// Conditions as partial input sees them: the prepared context and tender type, the contexts derived so far, the
+/// typed value at `path`, and the objects that hold it (present, and objects); anything else is unknown.
+private struct InputConditionReader: ConditionReader {
+    /// What is known of a context.
+    enum Context: Equatable {
+        case value(String)
+        /// Neither supplied nor derived.
+        case absent
+        /// It depends on request values that are not known.
+        case unknown
+    }
+
+    let schema: CompiledSchema
+    var slots: [Context]
+    let tenderType: String?
+    /// The tokens of the typed field's pointer.
+    let path: [String]
+    /// The typed text, for a text field (`nil`: compare it as unknown).
+    let text: String?
+    /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
+    var containers: [[String]]
+
+    func test(_ test: CompiledTest, context slot: Int) -> Bool? {
+        switch slots[slot] {
+        case .value(let value): test.holds(forContext: value)
+        case .absent: test.holds(forContext: nil)
+        case .unknown: nil
+        }
+    }
+
+    func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: tenderType) }
+
+    func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? {
+        guard up < containers.count else { return nil }
+        let target = (up < 0 ? [] : containers[up]) + tokens.takeUnretainedValue().tokens.map(\.text)
+        if target == path {
+            switch test.kind {
+            case .present: return true
+            case .absent, .null: return false
+            case .equals, .oneOf, .oneOfStrings: return text.map { test.strings.contains($0) }
+            case .matches: return text.map { test.pattern?.match($0) == .match }
+            }
+        }
+        guard target.count < path.count, Array(path.prefix(target.count)) == target else { return nil }
+        // An object that holds the typed field: present, not null, and no string.
+        switch test.kind {
+        case .present: return true
+        case .absent, .null, .oneOfStrings, .matches: return false
+        case .equals, .oneOf: return nil
+        }
     }
 }

@@ -1,0 +1,149 @@
+import DCEEngine
+import Foundation
+import PropertyBased
+import Testing
+
+/// The consumers of a schema's rules agree with validation, for every shipped request schema, under no context and
+/// under each declared context value and tender type: a form (`describeForm`) calls a field required exactly when an
+/// empty request is reported missing it, and partial input (`checkInput`) never calls valid a value that validation
+/// rejects for that field alone.
+struct ConsumerAgreementTests {
+    struct Setup: CustomStringConvertible, Sendable {
+        var schema: String
+        var context: [String: String]
+        var tenderType: String?
+        var description: String {
+            ([schema] + context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + (tenderType.map { ["tenderType=\($0)"] } ?? []))
+                .joined(separator: " ")
+        }
+    }
+
+    /// Every shipped request schema with no context, then with each context value and each tender type on its own.
+    static let setups: [Setup] = Fixtures.validator.schemaIDs.flatMap { id -> [Setup] in
+        guard let schema = Fixtures.validator.schema(id), schema.kind == .request else { return [] }
+        var setups = [Setup(schema: id, context: [:], tenderType: nil)]
+        for name in schema.contextNames {
+            for value in schema.allowedValues(of: name) ?? [] { setups.append(Setup(schema: id, context: [name: value], tenderType: nil)) }
+        }
+        for tenderType in schema.tenderTypes { setups.append(Setup(schema: id, context: [:], tenderType: tenderType)) }
+        return setups
+    }
+
+    static func form(_ setup: Setup) throws -> [FormDescription.Field] {
+        try Fixtures.validator.schema(setup.schema)!.describeForm(context: setup.context, tenderType: setup.tenderType).groups.flatMap(\.fields)
+    }
+
+    static func validate(_ json: String, _ setup: Setup) throws -> ValidationReport {
+        try Fixtures.validate(json, schema: setup.schema, context: setup.context, tenderType: setup.tenderType)
+    }
+
+    /// The pointer of the object that holds a member.
+    static func parent(of pointer: String) -> String {
+        String(pointer[..<(pointer.lastIndex(of: "/") ?? pointer.startIndex)])
+    }
+
+    /// A request that holds `leaf` at `pointer`, inside objects that hold nothing else: `{"a": {"b": leaf}}`.
+    static func request(placing leaf: String, at pointer: String) -> String {
+        let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        return tokens.reversed().reduce(leaf) { inner, key in "{\(jsonString(key)): \(inner)}" }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+
+    @Test func describeCallsAFieldRequiredExactlyWhenAnEmptyRequestIsMissingIt() throws {
+        var checked = 0
+        for setup in Self.setups {
+            let fields = try Self.form(setup)
+            let byPath = Dictionary(fields.map { ($0.path, $0) }) { first, _ in first }
+            // The root, then each object the form shows, present and empty (with the objects above it), unless it
+            // or an object above it is forbidden here: a forbidden object's members are not checked.
+            let objects = [""] + fields.filter { $0.dataType == "Object" && !$0.forbidden }.map(\.path)
+            for object in objects {
+                var above = object
+                var allowed = true
+                while !above.isEmpty {
+                    if byPath[above]?.forbidden == true { allowed = false }
+                    above = Self.parent(of: above)
+                }
+                guard allowed else { continue }
+                let json = object.isEmpty ? "{}" : Self.request(placing: "{}", at: object)
+                let missing = Set(try Self.validate(json, setup).errors.filter { $0.rule == .required }.map(\.path))
+                for field in fields where Self.parent(of: field.path) == object {
+                    checked += 1
+                    #expect(
+                        field.required == missing.contains(field.path),
+                        "\(setup): describe calls \(field.path) \(field.required ? "required" : "optional"), but validating \(json) \(missing.contains(field.path) ? "reports" : "does not report") it missing")
+                }
+            }
+        }
+        #expect(checked > 200)
+    }
+
+    /// Values worth typing into each field: every value the field has in the schema's examples, each cut short,
+    /// lengthened and changed by a character, the field's options, and noise.
+    static let examples: [String: [String: [String]]] = {
+        var values: [String: [String: [String]]] = [:]
+        let directory = Fixtures.examples
+        for schema in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            let folder = directory.appendingPathComponent(schema)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasSuffix(".json") {
+                guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path),
+                    let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                else { continue }
+                collect(value, pointer: "", into: &values[schema, default: [:]])
+            }
+        }
+        return values
+    }()
+
+    private static func collect(_ value: Any, pointer: String, into values: inout [String: [String]]) {
+        switch value {
+        case let object as [String: Any]:
+            for (key, member) in object { collect(member, pointer: pointer + "/" + key, into: &values) }
+        case let text as String: values[pointer, default: []].append(text)
+        case let number as NSNumber: values[pointer, default: []].append(number.stringValue)
+        default: break
+        }
+    }
+
+    /// One generated case: a setup, one of its fields and a value typed into it.
+    static let cases = Gen<UInt64>.value(in: 0...UInt64.max).map { seed -> (Setup, FormDescription.Field, String)? in
+        var random = SplitMix(state: seed)
+        let setup = setups[Int(random.next() % UInt64(setups.count))]
+        let fields = ((try? form(setup)) ?? []).filter { !["Object", "Array"].contains($0.dataType) }
+        guard !fields.isEmpty else { return nil }
+        let field = fields[Int(random.next() % UInt64(fields.count))]
+        var seeds = examples[setup.schema]?[field.path] ?? []
+        seeds += field.options ?? []
+        seeds += ["", "0", "1", "-1", "1.5", "true", "false", "EUR", "US", "DE", "+1 123456789", "1234", "12/30", "2026-11-23",
+                  "2026-11-23T10:00:00Z", "4111111111111111", "w1koQg==", "abcd", "Zürich", "São Paulo", "x y-z.", "AB-12 3"]
+        var value = seeds[Int(random.next() % UInt64(seeds.count))]
+        let noise = Array("0123456789abcXYZ +-./:=_éß\u{300}")
+        switch random.next() % 4 {
+        case 0: value = String(value.prefix(Int(random.next() % UInt64(value.count + 1))))
+        case 1: value.append(noise[Int(random.next() % UInt64(noise.count))])
+        case 2 where !value.isEmpty:
+            var characters = Array(value)
+            characters[Int(random.next() % UInt64(characters.count))] = noise[Int(random.next() % UInt64(noise.count))]
+            value = String(characters)
+        default: break
+        }
+        return (setup, field, value)
+    }
+
+    @Test func checkInputNeverCallsValidWhatValidationRejectsForThatField() async throws {
+        await propertyCheck(count: 4_000, input: Self.cases) { generated in
+            guard let (setup, field, text) = generated else { return }
+            let prepared = try Fixtures.validator.prepare(setup.schema, context: setup.context, tenderType: setup.tenderType)
+            guard try prepared.checkInput(text, at: field.path) == .valid else { return }
+            // Typed text becomes a JSON string for text fields, and stands as itself for numbers and booleans.
+            let leaf = ["Integer", "Number", "Boolean"].contains(field.dataType) ? text : Self.jsonString(text)
+            let json = Self.request(placing: leaf, at: field.path)
+            let rejected = try Self.validate(json, setup).errors.filter { $0.path == field.path }
+            #expect(rejected.isEmpty, "\(setup): checkInput calls \(Self.jsonString(text)) valid for \(field.path), but validating \(json) reports \(rejected.map(\.rule))")
+        }
+    }
+}
