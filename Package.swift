@@ -13,11 +13,13 @@ let package = Package(
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
+        .library(name: "DCEFingerprint", targets: ["DCEFingerprint"]),
         .library(name: "DCELogging", targets: ["DCELogging"]),
         .library(name: "DCEClient", targets: ["DCEClient"]),
         .library(name: "DCEGateway", targets: ["DCEGateway"]),
         .executable(name: "dce-gateway", targets: ["dce-gateway"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
+        .executable(name: "dce-send", targets: ["dce-send"]),
     ],
     dependencies: [
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
@@ -53,6 +55,12 @@ let package = Package(
             // The schemas are data kept at the top of the repository; they ship inside the engine's bundle.
             // The message catalogues (one JSON file per language) ship the same way.
             resources: [.copy("../../Schemas"), .copy("Messages")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            // Keyed fingerprints of rejected values, HMAC-SHA256 in plain Swift: no crypto library to link or load.
+            name: "DCEFingerprint",
+            dependencies: ["DCEEngine"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -96,13 +104,34 @@ let package = Package(
             dependencies: ["DCEEngine"],
             swiftSettings: strictSettings
         ),
+        .target(
+            // What both command-line tools share: diagnostics, exit statuses, --schemas/--context options, main().
+            name: "DCECommandLine",
+            dependencies: ["DCEEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
+            // Validates and reports; links neither networking nor crypto, so that a run starts fast and an app's CI
+            // does not build BoringSSL. `dce-validate send` hands over to dce-send.
             name: "dce-validate",
             dependencies: [
                 "DCEBatchInput",
+                "DCECommandLine",
                 "DCEEngine",
-                "DCECrypto",
+                "DCEFingerprint",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            // Validates one payload, seals its PCI fields and sends the envelope: URLSession and swift-crypto.
+            name: "dce-send",
+            dependencies: [
+                "DCEBatchInput",
                 "DCEClient",
+                "DCECommandLine",
+                "DCECrypto",
+                "DCEEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -127,7 +156,8 @@ let package = Package(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
-                "DCECrypto", "DCELogging", "DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log"),
+                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEGateway",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -150,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "DCEValidateCLITests",
             // Depends on the executables so that they are built before the tests run them.
-            dependencies: ["DCEEngine", "dce-validate", "dce-gateway"],
+            dependencies: ["DCEEngine", "dce-validate", "dce-send", "dce-gateway"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

@@ -105,7 +105,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// This prepared schema with every violation on a string or number value carrying the value's fingerprint
     /// (never the value), for telling rejected values apart while debugging.
     ///
-    /// - Parameter fingerprinter: A keyed fingerprinter, such as `DCECrypto.HMACFingerprinter`.
+    /// - Parameter fingerprinter: A keyed fingerprinter, such as `DCEFingerprint.HMACFingerprinter`.
     /// - Returns: The prepared schema.
     public func fingerprinting(with fingerprinter: any ValueFingerprinter) -> PreparedSchema {
         var copy = self

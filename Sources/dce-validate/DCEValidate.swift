@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCECommandLine
 import Foundation
 
 @main
@@ -24,26 +25,17 @@ struct DCEValidate: AsyncParsableCommand {
         defaultSubcommand: ValidateCommand.self
     )
 
-    /// Parses and runs the command, mapping ArgumentParser's own exit statuses (64 for usage errors, 1 for
-    /// uncaught errors) onto the documented ones.
+    /// Hands `send` over to `dce-send` before any parsing (so that `dce-validate send --help` shows its options),
+    /// then parses and runs the command with the documented exit statuses.
     static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
+        let arguments = CommandLine.arguments
+        if arguments.count > 1 && arguments[1] == "send" {
+            do {
+                try SendCommand.handOver(Array(arguments.dropFirst(2)))
+            } catch {
+                Foundation.exit(ExitStatus.failure.rawValue)
             }
-        } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
-        } catch {
-            let status = exitCode(for: error)
-            if status == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            Diagnostics.write(fullMessage(for: error) + "\n")
-            Foundation.exit(ExitStatus.failure.rawValue)
         }
+        await runMappingExitStatuses()
     }
 }

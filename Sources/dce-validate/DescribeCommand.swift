@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCECommandLine
 import DCEEngine
 import Foundation
 

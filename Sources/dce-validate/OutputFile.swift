@@ -1,3 +1,5 @@
+import DCECommandLine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,7 +1,8 @@
 public import ArgumentParser
 import DCEBatchInput
+import DCECommandLine
 import DCEEngine
-import DCECrypto
+import DCEFingerprint
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -163,46 +164,6 @@ struct ValidateCommand: ParsableCommand {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
-
-/// `--context KEY=VALUE` and `--tender-type`: how a call names the context and payment type it validates for.
-struct CallOptions: ParsableArguments {
-    @Option(
-        name: .customLong("context"),
-        help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
-    var contexts: [String] = []
-
-    @Option(help: ArgumentHelp("The tender type (payment type) whose overrides apply.", valueName: "type"))
-    var tenderType: String?
-}
-
-/// `--context KEY=VALUE` parsing, shared by the commands that take contexts.
-enum ContextOption {
-    static func parse(_ entries: [String]) throws -> [String: String] {
-        var context: [String: String] = [:]
-        for entry in entries {
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
-                throw ValidationError("--context takes KEY=VALUE, such as region=US; got '\(entry)'.")
-            }
-            let key = String(entry[..<equals])
-            guard context[key] == nil else { throw ValidationError("--context \(key) is given twice.") }
-            context[key] = String(entry[entry.index(after: equals)...])
-        }
-        return context
-    }
-}
-
-/// Builds the validator for `--schemas`, mapping schema problems to exit status 2.
-enum SchemaOption {
-    static func validator(directory: String?, ids: [String]?) throws -> Validator {
-        let source: SchemaSource = directory.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
-        do {
-            return try Validator(source: source, schemaIDs: ids)
-        } catch {
-            Diagnostics.error("\(error)")
-            throw ExitStatus.failure
-        }
-    }
-}
 
 /// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`: GitHub shows at most ten annotations per step and drops
 /// the rest, so the step summary lists what the annotations may not.

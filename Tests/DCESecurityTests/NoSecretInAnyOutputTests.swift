@@ -1,6 +1,7 @@
 import Crypto
 import DCECrypto
 import DCEEngine
+import DCEFingerprint
 import DCEGateway
 import DCELogging
 import Foundation

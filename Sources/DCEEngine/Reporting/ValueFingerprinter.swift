@@ -1,5 +1,5 @@
 /// Gives a rejected value a stable, non-reversible name, so that two rejected values can be told apart while
-/// debugging without either appearing in a report. `DCECrypto.HMACFingerprinter` is the package's keyed one; a
+/// debugging without either appearing in a report. `DCEFingerprint.HMACFingerprinter` is the package's keyed one; a
 /// plain hash would be reversible for values as few as PINs and card numbers.
 public protocol ValueFingerprinter: Sendable {
     /// The fingerprint of a value.

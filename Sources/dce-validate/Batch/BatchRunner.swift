@@ -1,4 +1,5 @@
 import DCEBatchInput
+import DCECommandLine
 import DCEEngine
 import Foundation
 

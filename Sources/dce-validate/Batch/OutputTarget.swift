@@ -1,3 +1,4 @@
+import DCECommandLine
 import DCEEngine
 import Foundation
 #if canImport(Glibc)

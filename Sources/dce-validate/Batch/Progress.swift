@@ -1,3 +1,4 @@
+import DCECommandLine
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -5,30 +5,35 @@ import Darwin
 #endif
 
 /// Writes diagnostics to standard error, never to the report stream.
-enum Diagnostics {
-    static func error(_ message: String) {
-        let line = message.hasPrefix("/") || message.contains(": error: ") ? message : "dce-validate: error: \(message)"
+package enum Diagnostics {
+    /// The program's name as diagnostics start with it: `dce-validate`, `dce-send`.
+    package static var program: String {
+        String(CommandLine.arguments.first?.split(separator: "/").last ?? "dce-validate")
+    }
+
+    package static func error(_ message: String) {
+        let line = message.hasPrefix("/") || message.contains(": error: ") ? message : "\(program): error: \(message)"
         write(line + "\n")
     }
 
     /// Writes to standard error as it is; a failure to write there has nowhere to be reported, so it is ignored.
-    static func write(_ text: String) {
+    package static func write(_ text: String) {
         _ = Descriptor.writeAll(STDERR_FILENO, text)
     }
 }
 
 /// An error whose message is printed as a diagnostic.
-struct DiagnosticError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct DiagnosticError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Whole writes with write(2): Foundation's `FileHandle.write(_:)` ends the process with `try!` when a write
 /// fails (a full disk, a closed pipe), so every output goes through here instead.
-enum Descriptor {
+package enum Descriptor {
     /// Writes all of `bytes`, retrying after interruptions and partial writes; the `errno` of a failed write, or
     /// `nil`.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -44,18 +49,18 @@ enum Descriptor {
     }
 
     /// Writes all of `text` as UTF-8; the `errno` of a failed write, or `nil`.
-    static func writeAll(_ descriptor: Int32, _ text: String) -> Int32? {
+    package static func writeAll(_ descriptor: Int32, _ text: String) -> Int32? {
         var text = text
         return text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     /// The C library's description of an error number (`No space left on device`).
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 /// Writes a command's output to standard output, ending the run with exit status 2 when it cannot be written.
-enum StandardOutput {
-    static func write(_ text: String) throws {
+package enum StandardOutput {
+    package static func write(_ text: String) throws {
         guard let failure = Descriptor.writeAll(STDOUT_FILENO, text) else { return }
         Diagnostics.error("cannot write to standard output: \(Descriptor.reason(failure))")
         throw ExitStatus.failure

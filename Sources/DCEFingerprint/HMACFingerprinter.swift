@@ -1,4 +1,3 @@
-public import Crypto
 public import DCEEngine
 public import Foundation
 
@@ -11,8 +10,8 @@ public import Foundation
 /// // violations now carry "fingerprint": "hmac:3f9c0a…"; the same value gives the same fingerprint under one key
 /// ```
 public struct HMACFingerprinter: ValueFingerprinter {
-    /// The key's bytes (`SymmetricKey` is not `Sendable` in swift-crypto 3; one is made per use).
-    private let key: Data
+    /// The key's bytes.
+    private let key: [UInt8]
 
     /// Creates a fingerprinter.
     ///
@@ -20,7 +19,7 @@ public struct HMACFingerprinter: ValueFingerprinter {
     /// - Throws: ``FingerprintKeyError`` when the key is shorter than 16 bytes.
     public init(key: Data) throws {
         guard key.count >= 16 else { throw FingerprintKeyError.tooShort(key.count) }
-        self.key = key
+        self.key = Array(key)
     }
 
     /// The fingerprint of a value's bytes.
@@ -28,8 +27,8 @@ public struct HMACFingerprinter: ValueFingerprinter {
     /// - Parameter value: The value (a string's UTF-8 bytes, a number's text).
     /// - Returns: `hmac:` and 16 hex digits.
     public func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(value), using: SymmetricKey(data: key))
-        return "hmac:" + code.prefix(8).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef")
+        return "hmac:" + String(HMACSHA256.code(for: value, key: key).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 }
 

@@ -1,0 +1,27 @@
+package import ArgumentParser
+import Foundation
+
+extension ParsableCommand {
+    /// Parses the process's arguments and runs the command, mapping ArgumentParser's own exit statuses (64 for usage
+    /// errors, 1 for uncaught errors) onto the documented ones (``ExitStatus``).
+    package static func runMappingExitStatuses() async -> Never {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            Diagnostics.write(fullMessage(for: error) + "\n")
+            Foundation.exit(ExitStatus.failure.rawValue)
+        }
+    }
+}
