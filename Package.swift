@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
+        .library(name: "DCEModels", targets: ["DCEModels"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .library(name: "DCEFingerprint", targets: ["DCEFingerprint"]),
         .library(name: "DCELogging", targets: ["DCELogging"]),
@@ -60,6 +61,13 @@ let package = Package(
         .target(
             // Keyed fingerprints of rejected values, HMAC-SHA256 in plain Swift: no crypto library to link or load.
             name: "DCEFingerprint",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            // The card and wallet requests and responses of the seeds as Swift types (ValidatableRequest), with Patch
+            // and JSONValue: apart from the engine, so that its public surface is what validating needs.
+            name: "DCEModels",
             dependencies: ["DCEEngine"],
             swiftSettings: strictSettings
         ),
@@ -148,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEEngineTests",
-            dependencies: ["DCEEngine", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["DCEEngine", "DCEModels", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -156,7 +164,7 @@ let package = Package(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
-                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEGateway",
+                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEGateway", "DCEModels",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -180,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "DCEValidateCLITests",
             // Depends on the executables so that they are built before the tests run them.
-            dependencies: ["DCEEngine", "dce-validate", "dce-send", "dce-gateway"],
+            dependencies: ["DCEEngine", "DCEModels", "dce-validate", "dce-send", "dce-gateway"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

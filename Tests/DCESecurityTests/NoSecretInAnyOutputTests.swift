@@ -2,6 +2,7 @@ import Crypto
 import DCECrypto
 import DCEEngine
 import DCEFingerprint
+import DCEModels
 import DCEGateway
 import DCELogging
 import Foundation

@@ -1,3 +1,5 @@
+public import DCEEngine
+
 // Models of seed 002 (prepaid cards): requests with public initialisers, responses decoded from the service.
 
 /// The status of a card (`CardStatus`).

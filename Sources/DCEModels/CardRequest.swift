@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// A request to create a prepaid card (`CardRequest`, seed 002), validated by the `card-create` schema.
 ///
 /// ```swift

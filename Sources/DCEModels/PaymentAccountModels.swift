@@ -1,3 +1,5 @@
+public import DCEEngine
+
 // Models of seed 004 (payment accounts).
 
 /// An address whose zip code rules follow its use (the `addressUse` context), validated by `address`.

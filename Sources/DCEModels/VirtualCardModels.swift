@@ -1,3 +1,5 @@
+public import DCEEngine
+
 // Models of seed 003 (virtual cards).
 
 /// A billing address with seed 003's field names.

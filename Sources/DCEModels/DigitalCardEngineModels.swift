@@ -1,3 +1,5 @@
+public import DCEEngine
+
 // Models of seeds 000 and 001 (Digital Card Engine).
 
 /// A card's activation status, with the raw values exactly as the service sends them (`ActivationStatus`).

@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// A request to add a card to a mobile wallet (`CardTokenizationRequest`, seed 002), validated by the
 /// `card-tokenize` schema with the card's scheme as the `scheme` context.
 public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
