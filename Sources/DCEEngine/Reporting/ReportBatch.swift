@@ -6,9 +6,9 @@
 /// for payload in payloads { batch.add(payload) }  // on a worker
 /// writer.add(batch)                               // in input order, on the writer's thread
 /// ```
-public struct ReportBatch: Sendable {
+package struct ReportBatch: Sendable {
     /// The format the payloads are rendered in.
-    public let format: ReportFormat
+    package let format: ReportFormat
     private let options: ReportOptions
     /// The rendered parts, separated as the format requires.
     private var text = ByteBuilder(capacity: 0)
@@ -17,20 +17,20 @@ public struct ReportBatch: Sendable {
     /// JUnit numbers its test suites in the order of the whole run, so its payloads are rendered by the writer.
     private(set) var ordered: [PayloadReport] = []
     /// How many payloads the batch holds.
-    public private(set) var payloads = 0
+    package private(set) var payloads = 0
     /// How many of them are invalid.
-    public private(set) var invalid = 0
+    package private(set) var invalid = 0
     /// How many violations they have in all.
-    public private(set) var errors = 0
+    package private(set) var errors = 0
     /// How many more violations they had past the limit, left out.
-    public private(set) var omittedErrors = 0
+    package private(set) var omittedErrors = 0
 
     /// Creates an empty batch.
     ///
     /// - Parameters:
     ///   - format: The report format.
     ///   - options: Rendering options: those of the writer the batch is added to.
-    public init(format: ReportFormat, options: ReportOptions = ReportOptions()) {
+    package init(format: ReportFormat, options: ReportOptions = ReportOptions()) {
         self.format = format
         self.options = options
     }
@@ -38,7 +38,7 @@ public struct ReportBatch: Sendable {
     /// Renders one payload's part of the report at the end of the batch.
     ///
     /// - Parameter payload: The payload report.
-    public mutating func add(_ payload: PayloadReport) {
+    package mutating func add(_ payload: PayloadReport) {
         payloads += 1
         if !payload.valid { invalid += 1 }
         errors += payload.errors.count

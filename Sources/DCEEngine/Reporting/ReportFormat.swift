@@ -1,5 +1,5 @@
 /// The formats a run can be reported in.
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     /// One line per violation (`file:line:column: error: path: message [rule]`), then a summary line.
     case text
     /// One JSON document: `{"schema", "payloads": [{"file", "line"?, "valid", "errors": [...], "omittedErrors"?}], "valid"}`;
@@ -18,7 +18,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     ///   - run: The run.
     ///   - options: Rendering options.
     /// - Returns: The report text.
-    public func render(_ run: ValidationRun, options: ReportOptions = ReportOptions()) -> String {
+    package func render(_ run: ValidationRun, options: ReportOptions = ReportOptions()) -> String {
         var output = ""
         var writer = ReportWriter(format: self, schema: run.schema, options: options) { output += $0 }
         for payload in run.payloads { writer.add(payload) }
@@ -28,16 +28,16 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 }
 
 /// How a report is rendered.
-public struct ReportOptions: Sendable {
+package struct ReportOptions: Sendable {
     /// Whether the text format uses ANSI colour (only for a terminal).
-    public var color: Bool
+    package var color: Bool
     /// When the run started, for JUnit's `timestamp` (UTC, `YYYY-MM-DDThh:mm:ss`).
-    public var timestamp: String
+    package var timestamp: String
     /// The tool's version, for SARIF's driver.
-    public var toolVersion: String
+    package var toolVersion: String
     /// The violation limit the run used (``PreparedSchema/maxErrors``), named where a report says how many
     /// violations of a payload it left out (`--max-errors 200`); `nil` names none.
-    public var maxErrors: Int?
+    package var maxErrors: Int?
 
     /// Creates options.
     ///
@@ -46,7 +46,7 @@ public struct ReportOptions: Sendable {
     ///   - timestamp: The run's start, as JUnit wants it.
     ///   - toolVersion: The tool's version.
     ///   - maxErrors: The violation limit the run used, if it is to be named.
-    public init(
+    package init(
         color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil
     ) {
         self.color = color
@@ -62,7 +62,7 @@ public struct ReportOptions: Sendable {
 }
 
 /// The package's version.
-public enum DCEVersion {
+package enum DCEVersion {
     /// The version reports and `--version` print.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

@@ -5,7 +5,7 @@
 /// for payload in payloads { writer.add(payload) }
 /// writer.finish()
 /// ```
-public struct ReportWriter {
+package struct ReportWriter {
     private let format: ReportFormat
     private let schema: String
     private let options: ReportOptions
@@ -25,7 +25,7 @@ public struct ReportWriter {
     ///   - schema: The schema id the payloads were checked against.
     ///   - options: Rendering options.
     ///   - emit: Receives the report text in order, chunk by chunk.
-    public init(format: ReportFormat, schema: String, options: ReportOptions = ReportOptions(), emit: @escaping (String) -> Void) {
+    package init(format: ReportFormat, schema: String, options: ReportOptions = ReportOptions(), emit: @escaping (String) -> Void) {
         self.format = format
         self.schema = schema
         self.options = options
@@ -33,12 +33,12 @@ public struct ReportWriter {
     }
 
     /// Whether every payload added so far is valid.
-    public var valid: Bool { invalidCount == 0 }
+    package var valid: Bool { invalidCount == 0 }
 
     /// Adds one payload's verdict to the report.
     ///
     /// - Parameter payload: The payload report.
-    public mutating func add(_ payload: PayloadReport) {
+    package mutating func add(_ payload: PayloadReport) {
         var batch = ReportBatch(format: format, options: options)
         batch.add(payload)
         add(batch)
@@ -48,7 +48,7 @@ public struct ReportWriter {
     /// (numbered in the order of the run) and the counts are done here.
     ///
     /// - Parameter batch: Payloads rendered with this writer's format and options; a batch of another format traps.
-    public mutating func add(_ batch: ReportBatch) {
+    package mutating func add(_ batch: ReportBatch) {
         precondition(batch.format == format, "a \(batch.format) batch added to a \(format) report")
         if !started { begin() }
         switch format {
@@ -75,7 +75,7 @@ public struct ReportWriter {
     }
 
     /// Closes the report (the summary line, or the closing brackets and tags).
-    public mutating func finish() {
+    package mutating func finish() {
         if !started { begin() }
         switch format {
         case .text:

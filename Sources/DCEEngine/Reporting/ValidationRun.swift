@@ -1,17 +1,17 @@
 /// The verdict on one payload of a run: where it came from and its report.
-public struct PayloadReport: Hashable, Sendable, Codable {
+package struct PayloadReport: Hashable, Sendable, Codable {
     /// The payload's file path as given (`-` for standard input).
-    public var file: String
+    package var file: String
     /// For a payload read from an NDJSON stream, its 1-based line in the file; `nil` for a whole file.
-    public var line: Int?
+    package var line: Int?
     /// Whether the payload is valid.
-    public var valid: Bool
+    package var valid: Bool
     /// The payload's violations.
-    public var errors: [Violation]
+    package var errors: [Violation]
     /// Changed fields that require reverification (updates checked against an original).
-    public var reverificationRequired: [String] = []
+    package var reverificationRequired: [String] = []
     /// Violations found beyond the prepared schema's limit and not kept (see ``ValidationReport/omittedErrors``).
-    public var omittedErrors = 0
+    package var omittedErrors = 0
 
     /// Creates a payload report.
     ///
@@ -19,7 +19,7 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     ///   - file: The payload's path.
     ///   - line: The payload's line in an NDJSON file; the violations' lines are moved onto it.
     ///   - report: The validation report.
-    public init(file: String, line: Int? = nil, report: ValidationReport) {
+    package init(file: String, line: Int? = nil, report: ValidationReport) {
         self.file = file
         self.line = line
         self.valid = report.valid
@@ -37,7 +37,7 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: When a member is missing or has the wrong type.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         file = try container.decode(String.self, forKey: .file)
         line = try container.decodeIfPresent(Int.self, forKey: .line)
@@ -48,29 +48,29 @@ public struct PayloadReport: Hashable, Sendable, Codable {
     }
 
     /// `file` or `file:line` for NDJSON records: how reports name the payload.
-    public var name: String { line.map { "\(file):\($0)" } ?? file }
+    package var name: String { line.map { "\(file):\($0)" } ?? file }
 }
 
 /// Several payloads checked against one schema: what `dce-validate` reports.
-public struct ValidationRun: Hashable, Sendable, Codable {
+package struct ValidationRun: Hashable, Sendable, Codable {
     /// The schema id.
-    public var schema: String
+    package var schema: String
     /// Whether every payload is valid.
-    public var valid: Bool
+    package var valid: Bool
     /// One entry per payload, in the order given.
-    public var payloads: [PayloadReport]
+    package var payloads: [PayloadReport]
 
     /// Creates a run.
     ///
     /// - Parameters:
     ///   - schema: The schema id.
     ///   - payloads: The payload reports.
-    public init(schema: String, payloads: [PayloadReport]) {
+    package init(schema: String, payloads: [PayloadReport]) {
         self.schema = schema
         self.payloads = payloads
         self.valid = payloads.allSatisfy(\.valid)
     }
 
     /// The number of violations across all payloads.
-    public var errorCount: Int { payloads.reduce(0) { $0 + $1.errors.count } }
+    package var errorCount: Int { payloads.reduce(0) { $0 + $1.errors.count } }
 }
