@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
         .library(name: "DCEModels", targets: ["DCEModels"]),
+        .library(name: "DCEEnvelope", targets: ["DCEEnvelope"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .library(name: "DCEFingerprint", targets: ["DCEFingerprint"]),
         .library(name: "DCELogging", targets: ["DCELogging"]),
@@ -72,8 +73,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // The wire: the envelope an app sends (PDRequest, its sealed fields, the sealing hooks), the gateway's
+            // answer (PDResponse) and the signed schema catalogue; what validates does not link what sends.
+            name: "DCEEnvelope",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "DCECrypto",
-            dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DCEEngine", "DCEEnvelope", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -84,13 +92,13 @@ let package = Package(
         .target(
             name: "DCEClient",
             // URLSession (FoundationNetworking on Linux) for HTTP; swift-crypto to check the catalogue's signature.
-            dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DCEEngine", "DCEEnvelope", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "DCEGateway",
             dependencies: [
-                "DCEEngine", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
+                "DCEEngine", "DCEEnvelope", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "Logging", package: "swift-log"),
@@ -100,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "dce-gateway",
             dependencies: [
-                "DCEGateway", "DCEEngine", .product(name: "Hummingbird", package: "hummingbird"),
+                "DCEGateway", "DCEEngine", "DCEEnvelope", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -140,6 +148,7 @@ let package = Package(
                 "DCECommandLine",
                 "DCECrypto",
                 "DCEEngine",
+                "DCEEnvelope",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -156,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEEngineTests",
-            dependencies: ["DCEEngine", "DCEModels", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["DCEEngine", "DCEEnvelope", "DCEModels", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -164,7 +173,7 @@ let package = Package(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
-                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEGateway", "DCEModels",
+                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -172,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "DCEGatewayTests",
             dependencies: [
-                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", .product(name: "Crypto", package: "swift-crypto"),
+                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -188,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "DCEValidateCLITests",
             // Depends on the executables so that they are built before the tests run them.
-            dependencies: ["DCEEngine", "DCEModels", "dce-validate", "dce-send", "dce-gateway"],
+            dependencies: ["DCEEngine", "DCEEnvelope", "DCEModels", "dce-validate", "dce-send", "dce-gateway"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -201,7 +210,7 @@ if Context.environment["DCE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEBatchInput", "DCEEngine", "DCEGateway", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEGateway", .product(name: "Logging", package: "swift-log")],
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
         ))

@@ -6,6 +6,7 @@
 // Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
 import DCEBatchInput
 import DCEEngine
+import DCEEnvelope
 import DCEGateway
 import Foundation
 import Logging

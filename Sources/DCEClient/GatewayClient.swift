@@ -1,4 +1,5 @@
 public import DCEEngine
+public import DCEEnvelope
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

@@ -1,5 +1,6 @@
 import Crypto
 public import DCEEngine
+import DCEEnvelope
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

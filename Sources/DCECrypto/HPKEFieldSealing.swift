@@ -1,5 +1,6 @@
 public import Crypto
 public import DCEEngine
+public import DCEEnvelope
 public import Foundation
 
 /// Seals `pciEncryptionRequired` values to a gateway's X25519 public key with HPKE (RFC 9180, base mode,

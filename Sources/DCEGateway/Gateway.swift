@@ -1,6 +1,7 @@
 public import Crypto
 public import DCECrypto
 public import DCEEngine
+import DCEEnvelope
 public import Foundation
 public import HTTPTypes
 public import Hummingbird

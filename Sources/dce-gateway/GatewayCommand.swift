@@ -1,5 +1,6 @@
 import ArgumentParser
 import DCEEngine
+import DCEEnvelope
 import DCEGateway
 import Foundation
 import Hummingbird

@@ -4,6 +4,7 @@ import DCEClient
 import DCECommandLine
 import DCECrypto
 import DCEEngine
+import DCEEnvelope
 import Foundation
 
 /// `dce-send` (and `dce-validate send`, which runs it): validates one payload, seals its PCI fields and sends the

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEEnvelope
 import Testing
 
 /// Catalogue versions: decimal numbers separated by dots, compared number by number.

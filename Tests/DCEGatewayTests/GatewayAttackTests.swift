@@ -1,6 +1,7 @@
 import Crypto
 import DCECrypto
 import DCEEngine
+import DCEEnvelope
 import DCEGateway
 import Foundation
 import Hummingbird

@@ -1,5 +1,6 @@
 import Crypto
 import DCEEngine
+import DCEEnvelope
 import DCEGateway
 import Foundation
 import Testing

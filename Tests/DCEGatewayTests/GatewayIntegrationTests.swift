@@ -2,6 +2,7 @@ import Crypto
 import DCEClient
 import DCECrypto
 import DCEEngine
+import DCEEnvelope
 import DCEGateway
 import Foundation
 import HTTPTypes

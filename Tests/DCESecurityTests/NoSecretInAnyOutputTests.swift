@@ -1,6 +1,7 @@
 import Crypto
 import DCECrypto
 import DCEEngine
+import DCEEnvelope
 import DCEFingerprint
 import DCEModels
 import DCEGateway

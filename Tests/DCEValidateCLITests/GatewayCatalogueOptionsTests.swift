@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEEnvelope
 import Foundation
 import Testing
 

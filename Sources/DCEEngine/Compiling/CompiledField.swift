@@ -1,11 +1,12 @@
 internal import DCEPattern
 
 /// Which of the sensitivity flags a field carries; any of them keeps its value out of every output.
-struct Sensitivity: OptionSet, Hashable, Sendable {
-    let rawValue: UInt8
-    static let pciEncryptionRequired = Sensitivity(rawValue: 1)
-    static let storageRestricted = Sensitivity(rawValue: 2)
-    static let maskingRequired = Sensitivity(rawValue: 4)
+package struct Sensitivity: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let pciEncryptionRequired = Sensitivity(rawValue: 1)
+    package static let storageRestricted = Sensitivity(rawValue: 2)
+    package static let maskingRequired = Sensitivity(rawValue: 4)
 }
 
 /// A field ready to evaluate: types resolved, patterns compiled, pointers checked.

@@ -1,7 +1,7 @@
 /// A named format a string value must have (`format` in a schema). A field may list several: any one suffices.
 ///
 /// Every check works on the value's UTF-8 bytes, without building a `String`.
-enum Format: String, CaseIterable, Sendable {
+package enum Format: String, CaseIterable, Sendable {
     case iso4217
     case iso3166Alpha2 = "iso3166-alpha2"
     case luhn
@@ -14,7 +14,7 @@ enum Format: String, CaseIterable, Sendable {
     /// `MM/YY` (as printed on cards), not before the current month.
     case cardExpiry = "card-expiry"
 
-    typealias Bytes = UnsafeBufferPointer<UInt8>
+    package typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// How messages describe a value of this format.
     var article: String {
@@ -153,7 +153,7 @@ enum Format: String, CaseIterable, Sendable {
     }
 
     /// RFC 3339 `date-time`: `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`.
-    static func isDateTime(_ bytes: Bytes) -> Bool {
+    package static func isDateTime(_ bytes: Bytes) -> Bool {
         guard bytes.count >= 20, isDate(bytes, at: 0, exact: false), bytes[10] | 0x20 == UInt8(ascii: "t"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let hours = number(bytes, 11..<13), let minutes = number(bytes, 14..<16), let seconds = number(bytes, 17..<19),

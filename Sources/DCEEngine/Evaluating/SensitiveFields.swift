@@ -72,7 +72,7 @@ extension PreparedSchema {
 extension CompiledSchema {
     /// A payload without the values of fields carrying any of `flags` (those values are returned apart, by
     /// pointer); members the schema does not define are kept or dropped.
-    func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [SensitiveField]) {
+    package func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [SensitiveField]) {
         var removed: [SensitiveField] = []
         func walk(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
             switch (document.kind(of: index), field.dataType) {

@@ -35,7 +35,7 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
     public var description: String { json }
 
     /// The value as compact JSON text.
-    var json: String {
+    package var json: String {
         switch self {
         case .null: "null"
         case .boolean(let value): value ? "true" : "false"

@@ -1,3 +1,4 @@
+public import DCEEngine
 /// The gateway's answer to a ``PDRequest`` (`PDResponse`, seed 004): accepted with a payload, or rejected with
 /// the gateway's errors in the same model as local validation errors (path, key, rule, message).
 public struct PDResponse: Sendable, Hashable, CustomStringConvertible {

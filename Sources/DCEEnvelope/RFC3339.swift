@@ -1,3 +1,4 @@
+import DCEEngine
 public import Foundation
 
 /// Timestamps as RFC 3339 text in UTC (`2026-11-23T10:15:30.250Z`): the envelope's creation time and the schema

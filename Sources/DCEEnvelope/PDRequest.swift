@@ -1,3 +1,4 @@
+public import DCEEngine
 public import Foundation
 
 /// One value of a field marked `pciEncryptionRequired`, sealed to the gateway's public key.

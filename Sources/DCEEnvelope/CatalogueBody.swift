@@ -1,3 +1,4 @@
+import DCEEngine
 package import Foundation
 
 /// A schema catalogue as the gateway signs it and a client reads it: `{"version": …, "expires": …, "schemas": {…}}`.

@@ -1,3 +1,4 @@
+import DCEEngine
 public import Foundation
 
 /// A schema catalogue that cannot be signed, served or taken: its version, its expiry or its shape.
