@@ -120,7 +120,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     /// How many violations a report keeps unless told otherwise: enough for any real payload, while a hostile one
     /// (an array of a million wrong values) cannot make a report, or the memory holding it, grow without bound.
-    public static let defaultMaxErrors = 1_000
+    public static let defaultMaxErrors = EvaluationPlan.defaultMaxErrors
 
     /// This prepared schema keeping at most `maximum` violations per report (at least 1).
     ///

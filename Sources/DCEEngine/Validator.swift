@@ -41,10 +41,12 @@ public struct Validator: Sendable {
             guard seen.insert(id).inserted else { continue }
             var resolver = ReferenceResolver(loader: loader)
             defer { loader = resolver.loader }  // each file is read and decoded once, however many schemas use it
-            do {
+            do throws(SchemaError) {
                 let resolved = try resolver.resolve(id)
                 var compiler = RuleCompiler(limits: matchLimits)
                 let schema = try compiler.compile(resolved)
+                let defaults = schema.defaultValueProblems()
+                guard defaults.isEmpty else { throw SchemaError(problems: defaults) }
                 compiled[id] = schema
                 // The schema of the gateway's answer comes along, so that answers can be checked.
                 if let response = schema.responseSchema { pending.append(response) }

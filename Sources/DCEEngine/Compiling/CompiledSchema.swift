@@ -77,19 +77,6 @@ public final class CompiledSchema: Sendable {
         contextSlots[context].flatMap { contexts[$0].values }
     }
 
-    /// This schema as an equivalent JSON Schema (2020-12) for one context and tender type.
-    ///
-    /// - Parameters:
-    ///   - context: Context values; contexts left out follow the schema's derive rules.
-    ///   - tenderType: The tender type whose overrides apply.
-    /// - Returns: The document and what it cannot express.
-    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
-    public func exportJSONSchema(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> JSONSchemaExport {
-        let slots = try contextSlots(context, tenderType: tenderType)
-        var exporter = JSONSchemaExporter(schema: self, context: slots, tenderType: tenderType)
-        return exporter.export()
-    }
-
     /// The context values by slot, after checking that the schema declares each one and allows its value.
     func contextSlots(_ context: [String: String], tenderType: String?) throws(ValidatorError) -> [String?] {
         let schema = self

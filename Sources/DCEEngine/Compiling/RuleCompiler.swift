@@ -1,8 +1,9 @@
 internal import DCEPattern
 
 /// Turns a ``ResolvedSchema`` into a ``CompiledSchema``, checking what data alone cannot: every regex compiles,
-/// bounds are consistent, keys and orders are unique, conditions name real contexts and fields, and every
-/// `defaultValue` passes its own field's rules. All problems are collected before it throws.
+/// bounds are consistent, keys and orders are unique, and conditions name real contexts and fields. All problems
+/// are collected before it throws. (Whether each `defaultValue` passes its own field's rules is evaluation's to say:
+/// ``CompiledSchema/defaultValueProblems()``, which the ``Validator`` runs next.)
 struct RuleCompiler {
     let limits: MatchLimits
     private var problems: [SchemaProblem] = []
@@ -47,8 +48,6 @@ struct RuleCompiler {
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
             root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
             responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns)
-        checkDefaults(compiledRoot, in: compiled)
-        guard problems.isEmpty else { throw SchemaError(problems: problems) }
         return compiled
     }
 
@@ -330,21 +329,6 @@ struct RuleCompiler {
                 report(.unknownField, "'\(pointer)' goes inside \(label(current)), which has no fields", location)
                 return
             }
-        }
-    }
-
-    // MARK: - Defaults
-
-    private mutating func checkDefaults(_ field: CompiledField, in schema: CompiledSchema) {
-        for child in field.fields { checkDefaults(child, in: schema) }
-        if let items = field.items { checkDefaults(items, in: schema) }
-        guard let defaultValue = field.defaultValue else { return }
-        guard let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8)) else { return }
-        let plan = EvaluationPlan(schema: schema, context: [], tenderType: nil)
-        var evaluation = Evaluation(document: document, plan: plan, positions: false)
-        withExtendedLifetime(plan) { evaluation.check(document.root, of: field) }
-        for violation in evaluation.violations {
-            report(.invalidDefault, "the defaultValue breaks the field's own rules: \(violation.message)", field.location)
         }
     }
 

@@ -29,11 +29,14 @@ final class EvaluationPlan: @unchecked Sendable {
     let deriveProgram: Unmanaged<ConditionProgram>
     /// The most violations a report keeps; the rest are only counted (see ``PreparedSchema/maxErrors``).
     let maxErrors: Int
+    /// ``PreparedSchema/defaultMaxErrors``: enough for any real payload, while a hostile one (an array of a million
+    /// wrong values) cannot make a report, or the memory holding it, grow without bound.
+    static let defaultMaxErrors = 1_000
 
     init(
         schema: CompiledSchema, context: [String?], tenderType: String?, messages: MessageCatalogue = .english,
         provisioning: Bool = false, subset: FieldSubset? = nil, fingerprinter: (any ValueFingerprinter)? = nil,
-        maxErrors: Int = PreparedSchema.defaultMaxErrors
+        maxErrors: Int = EvaluationPlan.defaultMaxErrors
     ) {
         self.schema = schema
         self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
@@ -55,4 +58,11 @@ final class EvaluationPlan: @unchecked Sendable {
         derive.deinitialize()
         derive.deallocate()
     }
+}
+
+/// A selection resolved against one compiled schema: the fields checked in full, and the objects and arrays that
+/// are only walked through to reach them (built from a ``FieldSelection``).
+struct FieldSubset: Sendable {
+    let selected: Set<ObjectIdentifier>
+    let enclosing: Set<ObjectIdentifier>
 }

@@ -1,5 +1,20 @@
 internal import DCEPattern
 
+extension CompiledSchema {
+    /// This schema as an equivalent JSON Schema (2020-12) for one context and tender type.
+    ///
+    /// - Parameters:
+    ///   - context: Context values; contexts left out follow the schema's derive rules.
+    ///   - tenderType: The tender type whose overrides apply.
+    /// - Returns: The document and what it cannot express.
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
+    public func exportJSONSchema(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> JSONSchemaExport {
+        let slots = try contextSlots(context, tenderType: tenderType)
+        var exporter = JSONSchemaExporter(schema: self, context: slots, tenderType: tenderType)
+        return exporter.export()
+    }
+}
+
 /// Writes a compiled schema as an equivalent JSON Schema (2020-12) for one context and tender type, so that web
 /// forms and other languages can reuse the same rules.
 ///

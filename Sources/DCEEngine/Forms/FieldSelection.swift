@@ -26,12 +26,7 @@ public struct FieldSelection: Sendable, Hashable {
     public static func fields(_ pointers: [String]) -> FieldSelection { FieldSelection(kind: .pointers(Set(pointers))) }
 }
 
-/// A selection resolved against one compiled schema: the fields checked in full, and the objects and arrays that
-/// are only walked through to reach them.
-struct FieldSubset: Sendable {
-    let selected: Set<ObjectIdentifier>
-    let enclosing: Set<ObjectIdentifier>
-
+extension FieldSubset {
     /// Resolves a selection; a group or pointer that names nothing is a mistake in the call.
     init(_ selection: FieldSelection, in schema: CompiledSchema) throws(ValidatorError) {
         var selected: Set<ObjectIdentifier> = []

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The engine's layers point one way: JSON ← Schema and Rules ← Loading ← Compiling ← Evaluating ← Reporting ← the
+/// API (the folder's root, Forms, Exporting, Sensitive). A source file may name the types of its own layer and of
+/// the layers below it, never a type declared in a layer above it (comments aside).
+@Suite struct LayeringTests {
+    /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API.
+    static let layers: [String: Int] = [
+        "JSON": 0, "Schema": 1, "Rules": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4, "Reporting": 5,
+        "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6,
+    ]
+
+    struct SourceFile {
+        var path: String
+        var folder: String
+        var identifiers: Set<String>
+        var declared: [String]
+    }
+
+    static func engineSources() throws -> [SourceFile] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DCEEngine")
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: root.path)
+        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+            }
+            let folder = path.contains("/") ? String(path.prefix { $0 != "/" }) : ""
+            return SourceFile(
+                path: path, folder: folder, identifiers: Set(code.flatMap(identifiers(in:))),
+                declared: code.compactMap(topLevelDeclaration(in:)))
+        }
+    }
+
+    /// The words of a line that could name a type.
+    static func identifiers(in line: Substring) -> [String] {
+        line.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+    }
+
+    /// The type a line declares at the top level of its file (`public struct Violation: …` → `Violation`).
+    static func topLevelDeclaration(in line: Substring) -> String? {
+        guard let first = line.first, !first.isWhitespace else { return nil }
+        let modifiers: Set<Substring> = ["public", "package", "internal", "private", "fileprivate", "final", "indirect"]
+        let kinds: Set<Substring> = ["struct", "enum", "class", "protocol", "typealias", "actor"]
+        var words = line.split(separator: " ")[...]
+        while let word = words.first, modifiers.contains(word) || word.hasPrefix("@") { words.removeFirst() }
+        guard let kind = words.first, kinds.contains(kind), words.count > 1 else { return nil }
+        let name = words[words.startIndex + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    @Test func everyFolderHasALayer() throws {
+        let folders = Set(try Self.engineSources().map(\.folder))
+        #expect(folders.subtracting(Self.layers.keys).isEmpty, "place these folders in LayeringTests.layers")
+    }
+
+    @Test func theScanFindsWhatEachLayerDeclares() throws {
+        let declared = Dictionary(
+            try Self.engineSources().flatMap { file in file.declared.map { ($0, file.folder) } }, uniquingKeysWith: { a, _ in a })
+        #expect(declared["JSONDocument"] == "JSON")
+        #expect(declared["Evaluation"] == "Evaluating")
+        #expect(declared["Violation"] == "Evaluating")
+        #expect(declared["Validator"] == "")
+        #expect(Self.identifiers(in: "let x: [Violation] = plan.check(a)").contains("Violation"))
+    }
+
+    @Test func noFileNamesATypeOfALayerAboveIt() throws {
+        let files = try Self.engineSources()
+        var layerOfType: [String: (folder: String, layer: Int)] = [:]
+        for file in files {
+            let layer = try #require(Self.layers[file.folder])
+            for name in file.declared { layerOfType[name] = (file.folder, layer) }
+        }
+        var upward: [String] = []
+        for file in files {
+            let layer = try #require(Self.layers[file.folder])
+            for name in file.identifiers.sorted() {
+                if let owner = layerOfType[name], owner.layer > layer {
+                    upward.append("\(file.path) names \(name) (\(owner.folder.isEmpty ? "the API" : owner.folder))")
+                }
+            }
+        }
+        #expect(upward.isEmpty, "\(upward.joined(separator: "\n"))")
+    }
+}
