@@ -1,7 +1,7 @@
 import Foundation
 
 /// JSON Pointer (RFC 6901) helpers.
-enum JSONPointer {
+package enum JSONPointer {
     /// A token escaped for use in a pointer (`~` → `~0`, `/` → `~1`).
     static func escape(_ token: String) -> String {
         // A byte scan: Foundation's String.contains(String) is far slower, and this runs for every member name.
@@ -10,7 +10,7 @@ enum JSONPointer {
     }
 
     /// The unescaped tokens of a pointer, or `nil` if it is not a valid pointer.
-    static func tokens(of pointer: String) -> [String]? {
+    package static func tokens(of pointer: String) -> [String]? {
         guard !pointer.isEmpty else { return [] }
         guard pointer.hasPrefix("/") else { return nil }
         var tokens: [String] = []

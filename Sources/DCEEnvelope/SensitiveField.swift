@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// The value of a field marked `pciEncryptionRequired`, taken out of a payload so that it can be encrypted on
 /// its own. It prints as `<redacted>`; only an encryptor should read ``json``.
 public struct SensitiveField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -36,7 +38,7 @@ extension PreparedSchema {
             throw ValidatorError(code: .encoding, message: "the payload to split is not well-formed JSON")
         }
         let (clear, fields) = schema.partition(document, removing: .pciEncryptionRequired, keepUnknown: true)
-        return (Array(clear.json.utf8), fields)
+        return (Array(clear.json.utf8), fields.map { SensitiveField(pointer: $0.pointer, json: $0.json) })
     }
 
     /// Puts decrypted values back into a clear payload: the inverse of ``separatingEncryptedFields(json:)``.
@@ -56,7 +58,7 @@ extension PreparedSchema {
         var root = SchemaValue(document: document, at: document.root)
         for field in fields {
             guard let tokens = JSONPointer.tokens(of: field.pointer), !tokens.isEmpty,
-                let target = schema.field(at: field.pointer), target.sensitivity.contains(.pciEncryptionRequired),
+                schema.isSentEncrypted(at: field.pointer),
                 let value = try? JSONDocument(bytes: field.json)
             else {
                 throw ValidatorError(code: .unknownField, message: "'\(field.pointer)' is not a field that is sent encrypted")
@@ -69,43 +71,9 @@ extension PreparedSchema {
     }
 }
 
-extension CompiledSchema {
-    /// A payload without the values of fields carrying any of `flags` (those values are returned apart, by
-    /// pointer); members the schema does not define are kept or dropped.
-    package func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [SensitiveField]) {
-        var removed: [SensitiveField] = []
-        func walk(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
-            switch (document.kind(of: index), field.dataType) {
-            case (.object, .object):
-                var members: [SchemaValue.Member] = []
-                for (keyIndex, valueIndex) in document.members(of: index) {
-                    let key = document.string(at: keyIndex)
-                    let childPointer = JSONPointer.appending(key, to: pointer)
-                    guard let child = field.fields.first(where: { $0.key == key }) else {
-                        if keepUnknown { members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex))) }
-                        continue
-                    }
-                    if !child.sensitivity.isDisjoint(with: flags) && document.kind(of: valueIndex) != .null {
-                        removed.append(SensitiveField(pointer: childPointer, json: Array(SchemaValue(document: document, at: valueIndex).json.utf8)))
-                    } else {
-                        members.append(.init(key: key, value: walk(valueIndex, of: child, pointer: childPointer)))
-                    }
-                }
-                return .object(members)
-            case (.array, .array):
-                guard let items = field.items else { return SchemaValue(document: document, at: index) }
-                return .array(document.elements(of: index).enumerated().map { walk($0.element, of: items, pointer: "\(pointer)/\($0.offset)") })
-            default:
-                return SchemaValue(document: document, at: index)
-            }
-        }
-        return (walk(document.root, of: root, pointer: ""), removed)
-    }
-}
-
 extension SchemaValue {
     /// This value with `value` added where `tokens` lead; `nil` when the parent does not exist or the place is taken.
-    func inserting(_ value: SchemaValue, at tokens: ArraySlice<String>) -> SchemaValue? {
+    fileprivate func inserting(_ value: SchemaValue, at tokens: ArraySlice<String>) -> SchemaValue? {
         guard let token = tokens.first else { return nil }
         let rest = tokens.dropFirst()
         switch self {

@@ -1,0 +1,38 @@
+extension CompiledSchema {
+    /// A payload without the values of fields carrying any of `flags` (those values are returned apart, by
+    /// pointer, as compact JSON); members the schema does not define are kept or dropped.
+    package func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [(pointer: String, json: [UInt8])]) {
+        var removed: [(pointer: String, json: [UInt8])] = []
+        func walk(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
+            switch (document.kind(of: index), field.dataType) {
+            case (.object, .object):
+                var members: [SchemaValue.Member] = []
+                for (keyIndex, valueIndex) in document.members(of: index) {
+                    let key = document.string(at: keyIndex)
+                    let childPointer = JSONPointer.appending(key, to: pointer)
+                    guard let child = field.fields.first(where: { $0.key == key }) else {
+                        if keepUnknown { members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex))) }
+                        continue
+                    }
+                    if !child.sensitivity.isDisjoint(with: flags) && document.kind(of: valueIndex) != .null {
+                        removed.append((childPointer, Array(SchemaValue(document: document, at: valueIndex).json.utf8)))
+                    } else {
+                        members.append(.init(key: key, value: walk(valueIndex, of: child, pointer: childPointer)))
+                    }
+                }
+                return .object(members)
+            case (.array, .array):
+                guard let items = field.items else { return SchemaValue(document: document, at: index) }
+                return .array(document.elements(of: index).enumerated().map { walk($0.element, of: items, pointer: "\(pointer)/\($0.offset)") })
+            default:
+                return SchemaValue(document: document, at: index)
+            }
+        }
+        return (walk(document.root, of: root, pointer: ""), removed)
+    }
+
+    /// Whether `pointer` names a field marked `pciEncryptionRequired`: the only places a sealed value may go back to.
+    package func isSentEncrypted(at pointer: String) -> Bool {
+        field(at: pointer)?.sensitivity.contains(.pciEncryptionRequired) == true
+    }
+}
