@@ -35,6 +35,17 @@ struct JSONReaderTests {
         #expect(document.position(of: k).column == 18)
     }
 
+    @Test func theLineIndexLocatesEveryOffsetAsCountingFromTheStartDoes() {
+        let texts = ["", "\n", "{}", "{\n  \"a\": 1\n}\n", "é\r\n€x\n\n😀\"b\"\n  ", "\n\n\nabc", "x\ny"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let lines = LineIndex(bytes)
+            for offset in -1...(bytes.count + 1) {
+                #expect(lines.position(of: offset) == SourcePosition.locate(offset: offset, in: bytes), "\(text.debugDescription) at \(offset)")
+            }
+        }
+    }
+
     @Test func keepsNumbersExactlyAsWritten() throws {
         let document = try read("[4111111111111111111, 1.10, -0, 1e400]")
         let lexemes = document.elements(of: document.root).map { document.numberLexeme(at: $0) }

@@ -88,10 +88,22 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     /// - Parameter index: A node index.
     /// - Returns: The line and column of the value's first character (a string's opening quote).
     public func position(of index: Index) -> SourcePosition {
-        let node = nodes[index]
-        let offset = Int(node.start) - (node.kind == .string ? 1 : 0)
-        return SourcePosition.locate(offset: offset, in: bytes)
+        SourcePosition.locate(offset: startOffset(of: index), in: bytes)
     }
+
+    /// Where a value starts, found through the document's ``LineIndex`` (for callers that locate many values).
+    func position(of index: Index, lines: LineIndex) -> SourcePosition {
+        lines.position(of: startOffset(of: index))
+    }
+
+    /// The byte offset of a value's first character (a string's opening quote).
+    private func startOffset(of index: Index) -> Int {
+        let node = nodes[index]
+        return Int(node.start) - (node.kind == .string ? 1 : 0)
+    }
+
+    /// The line index of the document's text.
+    func lineIndex() -> LineIndex { LineIndex(bytes) }
 
     /// The index just past a value and everything inside it.
     func next(after index: Index) -> Index { Int(nodes[index].end) }

@@ -22,11 +22,14 @@ struct SchemaDecoder {
 
     let document: JSONDocument
     let file: String
+    /// Every field, condition and attribute gets a location, so lines are indexed once.
+    private let lines: LineIndex
     private(set) var problems: [SchemaProblem] = []
 
     init(document: JSONDocument, file: String) {
         self.document = document
         self.file = file
+        self.lines = document.lineIndex()
     }
 
     mutating func decode(expectedID: String) -> SchemaDocument? {
@@ -505,7 +508,7 @@ struct SchemaDecoder {
     }
 
     private func location(_ index: JSONDocument.Index, _ pointer: String) -> SchemaLocation {
-        SchemaLocation(file: file, pointer: pointer, position: document.position(of: index))
+        SchemaLocation(file: file, pointer: pointer, position: document.position(of: index, lines: lines))
     }
 
     private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String) {
