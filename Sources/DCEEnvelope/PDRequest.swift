@@ -189,21 +189,21 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
     /// Reads an envelope.
     ///
     /// - Parameter json: The request body.
-    /// - Throws: ``ValidatorError`` with code `encoding`, naming what is wrong, when it is not an envelope.
-    public init(json: [UInt8]) throws(ValidatorError) {
+    /// - Throws: ``EnvelopeError`` with code `encoding`, naming what is wrong, when it is not an envelope.
+    public init(json: [UInt8]) throws(EnvelopeError) {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: json)
         } catch {
-            throw ValidatorError(code: .encoding, message: "the envelope is not well-formed JSON: \(error.message)")
+            throw EnvelopeError(code: .encoding, message: "the envelope is not well-formed JSON: \(error.message)")
         }
         guard case .object(let members) = SchemaValue(document: document, at: document.root) else {
-            throw ValidatorError(code: .encoding, message: "the envelope is not a JSON object")
+            throw EnvelopeError(code: .encoding, message: "the envelope is not a JSON object")
         }
         func member(_ key: String, in members: [SchemaValue.Member] = members) -> SchemaValue? { members.first { $0.key == key }?.value }
-        func string(_ key: String, in members: [SchemaValue.Member] = members) throws(ValidatorError) -> String {
+        func string(_ key: String, in members: [SchemaValue.Member] = members) throws(EnvelopeError) -> String {
             guard case .string(let text) = member(key, in: members) else {
-                throw ValidatorError(code: .encoding, message: "the envelope needs a string '\(key)'")
+                throw EnvelopeError(code: .encoding, message: "the envelope needs a string '\(key)'")
             }
             return text
         }
@@ -214,7 +214,7 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
         if case .object(let entries) = member("context") {
             for entry in entries {
                 guard case .string(let value) = entry.value else {
-                    throw ValidatorError(code: .encoding, message: "context '\(entry.key)' must be a string")
+                    throw EnvelopeError(code: .encoding, message: "context '\(entry.key)' must be a string")
                 }
                 context[entry.key] = value
             }
@@ -225,21 +225,21 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
         switch member("createdAt") {
         case .string(let text)?:
             guard RFC3339.date(from: text) != nil else {
-                throw ValidatorError(code: .encoding, message: "the envelope's 'createdAt' is not an RFC 3339 date-time")
+                throw EnvelopeError(code: .encoding, message: "the envelope's 'createdAt' is not an RFC 3339 date-time")
             }
             createdAt = text
         case nil, .null?: break
-        default: throw ValidatorError(code: .encoding, message: "the envelope's 'createdAt' must be a string")
+        default: throw EnvelopeError(code: .encoding, message: "the envelope's 'createdAt' must be a string")
         }
         header = EnvelopeHeader(
             requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType, createdAtText: createdAt)
-        guard let values = member("values") else { throw ValidatorError(code: .encoding, message: "the envelope has no 'values'") }
+        guard let values = member("values") else { throw EnvelopeError(code: .encoding, message: "the envelope has no 'values'") }
         self.values = values
         var fields: [EncryptedField] = []
         if case .array(let entries) = member("encryptedFields") {
             for entry in entries {
                 guard case .object(let entry) = entry else {
-                    throw ValidatorError(code: .encoding, message: "each of 'encryptedFields' must be an object")
+                    throw EnvelopeError(code: .encoding, message: "each of 'encryptedFields' must be an object")
                 }
                 fields.append(EncryptedField(
                     pointer: try string("pointer", in: entry), algorithm: try string("algorithm", in: entry),
@@ -247,7 +247,7 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
                     ciphertext: try string("ciphertext", in: entry)))
             }
         } else if member("encryptedFields") != nil {
-            throw ValidatorError(code: .encoding, message: "'encryptedFields' must be an array")
+            throw EnvelopeError(code: .encoding, message: "'encryptedFields' must be an array")
         }
         encryptedFields = fields
     }
@@ -313,34 +313,39 @@ extension Validator {
     ///   - maxErrors: The most violations the report keeps; the rest are counted in
     ///     ``ValidationReport/omittedErrors`` (see ``PreparedSchema/limitingErrors(to:)``).
     /// - Returns: The report and, when valid, the whole payload (clear and opened values).
-    /// - Throws: ``ValidatorError`` for an unknown schema, context or tender type, a schema that is not a request
+    /// - Throws: ``EnvelopeError`` for an unknown schema, context or tender type, a schema that is not a request
     ///   (`notARequest`), a schema version the gateway does not have, a `pciEncryptionRequired` value in clear
     ///   (`notEncrypted`; the error names its place, never the value), or a sealed value that does not open
     ///   (tampered, moved, or sealed to another key).
     public func accept(
         _ request: IncomingRequest, opener: some FieldOpening, maxErrors: Int = PreparedSchema.defaultMaxErrors
-    ) throws(ValidatorError) -> (report: ValidationReport, payload: [UInt8]?) {
+    ) throws(EnvelopeError) -> (report: ValidationReport, payload: [UInt8]?) {
         let header = request.header
         guard let compiled = schema(header.schema) else {
-            throw ValidatorError(code: .unknownSchema, message: "no schema with id '\(header.schema)'")
+            throw EnvelopeError(code: .unknownSchema, message: "no schema with id '\(header.schema)'")
         }
         guard compiled.kind == .request else {
-            throw ValidatorError(
+            throw EnvelopeError(
                 code: .notARequest, message: "'\(header.schema)' is a \(compiled.kind.rawValue) schema, not a request: it cannot be posted")
         }
         guard compiled.version == header.schemaVersion else {
-            throw ValidatorError(
+            throw EnvelopeError(
                 code: .versionMismatch,
                 message: "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)")
         }
-        let prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType).limitingErrors(to: maxErrors)
+        let prepared: PreparedSchema
+        do {
+            prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType).limitingErrors(to: maxErrors)
+        } catch {
+            throw EnvelopeError(error)
+        }
         // A PCI value must arrive sealed: one in clear has already crossed the wire unprotected, and is refused
         // without being checked, echoed or kept.
         let clear = Array(request.values.json.utf8)
         if let document = try? JSONDocument(bytes: clear) {
             let (_, exposed) = compiled.partition(document, removing: .pciEncryptionRequired, keepUnknown: false)
             if let first = exposed.first {
-                throw ValidatorError(
+                throw EnvelopeError(
                     code: .notEncrypted,
                     message: "'\(first.pointer)' is marked pciEncryptionRequired and arrived in clear: it must be sealed to the gateway's key")
             }
@@ -353,12 +358,17 @@ extension Validator {
                 guard value.pointer == field.pointer else { throw FieldMismatch() }
                 opened.append(value)
             } catch {
-                throw ValidatorError(
+                throw EnvelopeError(
                     code: .tampered,
                     message: "the encrypted value at '\(field.pointer)' does not open: it was changed, moved, or sealed to another key")
             }
         }
-        let payload = try prepared.mergingEncryptedFields(clear: clear, fields: opened)
+        let payload: [UInt8]
+        do {
+            payload = try prepared.mergingEncryptedFields(clear: clear, fields: opened)
+        } catch {
+            throw EnvelopeError(error)
+        }
         let report = prepared.validate(json: payload)
         return (report, report.valid ? payload : nil)
     }

@@ -97,7 +97,7 @@ struct FieldEncryptionTests {
         object["encryptedFields"] = fields
         let tampered = try JSONSerialization.data(withJSONObject: object)
         let opener = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw-1")
-        let error = try #require(throws: ValidatorError.self, "\(what)") {
+        let error = try #require(throws: EnvelopeError.self, "\(what)") {
             try validator.accept(IncomingRequest(json: [UInt8](tampered)), opener: opener)
         }
         #expect(error.code == .tampered, "\(what): \(error)")
@@ -107,10 +107,10 @@ struct FieldEncryptionTests {
     @Test func aValueSealedToAnotherKeyDoesNotOpen() throws {
         let request = try envelope()
         let stranger = HPKEFieldOpener(privateKey: Curve25519.KeyAgreement.PrivateKey(), keyID: "gw-1")
-        let error = try #require(throws: ValidatorError.self) { try validator.accept(IncomingRequest(json: request.json), opener: stranger) }
+        let error = try #require(throws: EnvelopeError.self) { try validator.accept(IncomingRequest(json: request.json), opener: stranger) }
         #expect(error.code == .tampered)
         let otherID = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw-2")
-        #expect(throws: ValidatorError.self) { try validator.accept(IncomingRequest(json: request.json), opener: otherID) }
+        #expect(throws: EnvelopeError.self) { try validator.accept(IncomingRequest(json: request.json), opener: otherID) }
     }
 
     @Test func aGatewayRefusesASealedValueForAFieldThatIsSentInClear() throws {
@@ -119,7 +119,20 @@ struct FieldEncryptionTests {
         let fake = try prepared.makeRequest(json: payload, requestID: "req-1", sealer: PointerSwappingSealer(inner: sealer, pointer: "/currency"))
         guard case .valid(let request) = fake else { return }
         let opener = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw-1")
-        #expect(throws: ValidatorError.self) { try validator.accept(IncomingRequest(json: request.json), opener: opener) }
+        #expect(throws: EnvelopeError.self) { try validator.accept(IncomingRequest(json: request.json), opener: opener) }
+    }
+
+    @Test func envelopeErrorsSayWhatIsWrongAndKeepTheCallErrorBehindThem() throws {
+        let opener = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw-1")
+        let malformed = try #require(throws: EnvelopeError.self) { try IncomingRequest(json: Array("{\"values\": {}}".utf8)) }
+        #expect(malformed.code == .encoding && malformed.cause == nil)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(try envelope().json)) as? [String: Any])
+        object["context"] = ["region": "Mars"]
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: object))
+        let error = try #require(throws: EnvelopeError.self) { try validator.accept(IncomingRequest(json: body), opener: opener) }
+        #expect(error.code == .invalidContextValue)
+        #expect(error.cause?.code == .invalidContextValue)
+        #expect(error.message == error.cause?.message)
     }
 
     @Test func fingerprintsTellValuesApartWithoutRevealingThem() throws {

@@ -27,16 +27,6 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let encoding = Code(rawValue: "encoding")
         /// A message catalogue is not a catalogue, or a template names an unknown placeholder.
         public static let invalidCatalogue = Code(rawValue: "invalidCatalogue")
-        /// An envelope was validated against a schema version this validator does not have.
-        public static let versionMismatch = Code(rawValue: "versionMismatch")
-        /// A sealed value of an envelope does not open: changed, moved to another field or request, or sealed to
-        /// another key.
-        public static let tampered = Code(rawValue: "tampered")
-        /// An envelope names a schema that is not a request (a response or a component): a gateway accepts only
-        /// requests.
-        public static let notARequest = Code(rawValue: "notARequest")
-        /// An envelope carries the value of a field marked `pciEncryptionRequired` in clear instead of sealed.
-        public static let notEncrypted = Code(rawValue: "notEncrypted")
         /// The package ships no message catalogue for that language.
         public static let unknownLanguage = Code(rawValue: "unknownLanguage")
     }
