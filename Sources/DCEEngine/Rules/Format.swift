@@ -63,10 +63,15 @@ package enum Format: String, CaseIterable, Sendable {
 
     static func isLuhn(_ bytes: Bytes) -> Bool {
         guard (12...19).contains(bytes.count), bytes.allSatisfy(isDigit) else { return false }
+        return luhnChecksumHolds(bytes.lazy.map { Int($0 - 0x30) })
+    }
+
+    /// The Luhn (mod 10) check over digit values, the last being the check digit: the one implementation, used by
+    /// the `luhn` format and by the ``Redactor``'s search for card numbers in free text.
+    static func luhnChecksumHolds(_ digits: some BidirectionalCollection<Int>) -> Bool {
         var sum = 0
         var double = false
-        for byte in bytes.reversed() {
-            var digit = Int(byte - 0x30)
+        for var digit in digits.reversed() {
             if double {
                 digit *= 2
                 if digit > 9 { digit -= 9 }

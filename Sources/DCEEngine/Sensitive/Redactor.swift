@@ -124,20 +124,11 @@ public struct Redactor: Sendable {
                     break
                 }
             }
-            if (13...19).contains(digits.count) && Self.luhn(digits) {
+            if (13...19).contains(digits.count) && Format.luhnChecksumHolds(digits) {
                 for position in positions.dropLast(4) { scalars[position] = "X" }
             }
             index = max(cursor, index + 1)
         }
-    }
-
-    private static func luhn(_ digits: [Int]) -> Bool {
-        var sum = 0
-        for (offset, digit) in digits.reversed().enumerated() {
-            let value = offset % 2 == 1 ? digit * 2 : digit
-            sum += value > 9 ? value - 9 : value
-        }
-        return sum % 10 == 0
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
