@@ -162,27 +162,10 @@ struct JSONSchemaExporter {
     }
 
     private mutating func formatSchema(_ format: Format) -> SchemaValue {
-        switch format {
-        case .iso4217: return .object([.init(key: "enum", value: .array(CodeLists.iso4217.sorted().map { .string($0) }))])
-        case .iso3166Alpha2: return .object([.init(key: "enum", value: .array(CodeLists.iso3166Alpha2.sorted().map { .string($0) }))])
-        case .hex: return pattern("^(?:[0-9a-fA-F]{2})+$")
-        case .base64: return pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$")
-        case .uuid: return pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-        case .date: return .object([.init(key: "format", value: .string("date"))])
-        case .dateTime: return .object([.init(key: "format", value: .string("date-time"))])
-        case .luhn:
-            note("Card numbers are checked for 12-19 digits; the Luhn check digit is not.")
-            return pattern("^[0-9]{12,19}$")
-        case .cardExpiry:
-            note("Card expiry dates are checked for the MM/YY form; that they are not in the past is not (it depends on the day of validation).")
-            return pattern("^(0[1-9]|1[0-2])/[0-9]{2}$")
-        case .pemCertificate:
-            note("PEM certificates are checked for their BEGIN/END lines and base64 lines of at most 64 characters; that the lines join into valid base64 is not.")
-            return pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{1,64}\\r?\\n)+-----END CERTIFICATE-----(?:\\r?\\n)?$")
-        }
+        let (keywords, limitation) = format.jsonSchema
+        if let limitation { note(limitation) }
+        return keywords
     }
-
-    private func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
 
     private mutating func note(_ text: String) { if !limitations.contains(text) { limitations.append(text) } }
 

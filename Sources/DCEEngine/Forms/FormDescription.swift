@@ -159,10 +159,8 @@ extension CompiledSchema {
         case .string: break
         }
         if hasOptions { return "choice" }
-        let formats = attributes.formatList
-        if formats.contains(.iso4217) { return "currency" }
-        if formats.contains(.iso3166Alpha2) { return "country" }
-        if formats.contains(.luhn) || formats.contains(.cardExpiry) { return "numeric" }
+        let formatKinds = Set(attributes.formatList.compactMap(\.inputKind))
+        if let kind = ["currency", "country", "numeric"].first(where: formatKinds.contains) { return kind }  // by precedence
         let patterns = attributes.validationList.compactMap(\.regex)
         if patterns.contains(where: { $0.hasPrefix("^\\+") }) { return "phone" }
         if !patterns.isEmpty, patterns.allSatisfy(isDigitsOnly) { return "numeric" }

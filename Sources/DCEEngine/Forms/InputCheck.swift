@@ -115,39 +115,7 @@ extension PreparedSchema {
     /// Whether text has a format, could still get it by typing more, or cannot.
     static func formatVerdict(_ text: String, _ format: Format, month: Int) -> InputVerdict {
         if format.accepts(text, month: month) { return .valid }
-        let bytes = Array(text.utf8)
-        func fits(_ template: String) -> Bool {
-            let shape = Array(template.utf8)
-            guard bytes.count <= shape.count else { return false }
-            return zip(bytes, shape).allSatisfy { byte, slot in
-                switch slot {
-                case UInt8(ascii: "9"): byte &- 0x30 < 10
-                case UInt8(ascii: "x"): JSONReader.hexValue(byte) != nil
-                default: byte == slot
-                }
-            }
-        }
-        let possible: Bool
-        switch format {
-        case .iso4217: possible = CodeLists.iso4217.contains { $0.hasPrefix(text) }
-        case .iso3166Alpha2: possible = CodeLists.iso3166Alpha2.contains { $0.hasPrefix(text) }
-        case .luhn: possible = bytes.count < 19 && bytes.allSatisfy { $0 &- 0x30 < 10 }
-        case .hex: possible = bytes.allSatisfy { JSONReader.hexValue($0) != nil }
-        case .base64:
-            let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-            possible = padding <= 2 && bytes.dropLast(padding).allSatisfy { byte in
-                byte &- 65 < 26 || byte &- 97 < 26 || byte &- 48 < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-            } && (padding == 0 || bytes.count % 4 != 0)
-        case .uuid: possible = fits("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
-        case .date: possible = fits("9999-99-99") && bytes.count < 10
-        case .dateTime: possible = bytes.count < 20 && fits("9999-99-99T99:99:99")
-        case .cardExpiry:
-            possible = fits("99/99") && bytes.count < 5 && (bytes.first.map { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") } ?? true)
-        case .pemCertificate:
-            let begin = "-----BEGIN CERTIFICATE-----"
-            possible = begin.hasPrefix(text) || text.hasPrefix(begin)
-        }
-        return possible ? .incomplete : .invalid(.format)
+        return format.couldBecomeValid(text) ? .incomplete : .invalid(.format)
     }
 }
 

@@ -32,6 +32,79 @@ package enum Format: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether text that does not have this format yet could get it by typing more: what partial input means for
+    /// the format (``PreparedSchema/checkInput(_:at:)`` says `incomplete` rather than `invalid`).
+    func couldBecomeValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func fits(_ template: String) -> Bool {
+            let shape = Array(template.utf8)
+            guard bytes.count <= shape.count else { return false }
+            return zip(bytes, shape).allSatisfy { byte, slot in
+                switch slot {
+                case UInt8(ascii: "9"): byte &- 0x30 < 10
+                case UInt8(ascii: "x"): JSONReader.hexValue(byte) != nil
+                default: byte == slot
+                }
+            }
+        }
+        let possible: Bool
+        switch self {
+        case .iso4217: possible = CodeLists.iso4217.contains { $0.hasPrefix(text) }
+        case .iso3166Alpha2: possible = CodeLists.iso3166Alpha2.contains { $0.hasPrefix(text) }
+        case .luhn: possible = bytes.count < 19 && bytes.allSatisfy { $0 &- 0x30 < 10 }
+        case .hex: possible = bytes.allSatisfy { JSONReader.hexValue($0) != nil }
+        case .base64:
+            let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+            possible = padding <= 2 && bytes.dropLast(padding).allSatisfy { byte in
+                byte &- 65 < 26 || byte &- 97 < 26 || byte &- 48 < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+            } && (padding == 0 || bytes.count % 4 != 0)
+        case .uuid: possible = fits("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+        case .date: possible = fits("9999-99-99") && bytes.count < 10
+        case .dateTime: possible = bytes.count < 20 && fits("9999-99-99T99:99:99")
+        case .cardExpiry:
+            possible = fits("99/99") && bytes.count < 5 && (bytes.first.map { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") } ?? true)
+        case .pemCertificate:
+            let begin = "-----BEGIN CERTIFICATE-----"
+            possible = begin.hasPrefix(text) || text.hasPrefix(begin)
+        }
+        return possible
+    }
+
+    /// This format in JSON Schema (2020-12), for the exporter: the keywords, and what they leave unchecked.
+    var jsonSchema: (keywords: SchemaValue, limitation: String?) {
+        func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
+        switch self {
+        case .iso4217: return (.object([.init(key: "enum", value: .array(CodeLists.iso4217.sorted().map { .string($0) }))]), nil)
+        case .iso3166Alpha2: return (.object([.init(key: "enum", value: .array(CodeLists.iso3166Alpha2.sorted().map { .string($0) }))]), nil)
+        case .hex: return (pattern("^(?:[0-9a-fA-F]{2})+$"), nil)
+        case .base64: return (pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"), nil)
+        case .uuid: return (pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), nil)
+        case .date: return (.object([.init(key: "format", value: .string("date"))]), nil)
+        case .dateTime: return (.object([.init(key: "format", value: .string("date-time"))]), nil)
+        case .luhn: return (pattern("^[0-9]{12,19}$"), "Card numbers are checked for 12-19 digits; the Luhn check digit is not.")
+        case .cardExpiry:
+            return (
+                pattern("^(0[1-9]|1[0-2])/[0-9]{2}$"),
+                "Card expiry dates are checked for the MM/YY form; that they are not in the past is not (it depends on the day of validation)."
+            )
+        case .pemCertificate:
+            return (
+                pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{1,64}\\r?\\n)+-----END CERTIFICATE-----(?:\\r?\\n)?$"),
+                "PEM certificates are checked for their BEGIN/END lines and base64 lines of at most 64 characters; that the lines join into valid base64 is not."
+            )
+        }
+    }
+
+    /// The kind of input a form shows for a value of this format (``FormDescription``), when the format decides it.
+    var inputKind: String? {
+        switch self {
+        case .iso4217: "currency"
+        case .iso3166Alpha2: "country"
+        case .luhn, .cardExpiry: "numeric"
+        case .hex, .base64, .pemCertificate, .uuid, .date, .dateTime: nil
+        }
+    }
+
     /// Whether a string has this format.
     func accepts(_ value: String, month: Int = 0) -> Bool {
         var value = value
