@@ -3,7 +3,8 @@ import Testing
 
 /// The engine's layers point one way: JSON ← Schema and Rules ← Loading ← Compiling ← Evaluating ← Reporting ← the
 /// API (the folder's root, Forms, Exporting, Sensitive). A source file may name the types of its own layer and of
-/// the layers below it, never a type declared in a layer above it (comments aside).
+/// the layers below it, never a type declared in a layer above it (comments aside). The engine's public types are the
+/// ones listed in the README.
 @Suite struct LayeringTests {
     /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API.
     static let layers: [String: Int] = [
@@ -16,7 +17,18 @@ import Testing
         var folder: String
         var identifiers: Set<String>
         var declared: [String]
+        /// The top-level types declared `public`.
+        var published: [String]
     }
+
+    /// The engine's public types, as the README lists them: a new one is a decision, made here and there.
+    static let publicTypes: Set<String> = [
+        "Validator", "PreparedSchema", "CompiledSchema", "SchemaKind", "ValidatableRequest", "ValidationReport",
+        "Violation", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem", "SchemaLocation",
+        "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition", "SchemaValue",
+        "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
+        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
+    ]
 
     static func engineSources() throws -> [SourceFile] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,7 +42,8 @@ import Testing
             let folder = path.contains("/") ? String(path.prefix { $0 != "/" }) : ""
             return SourceFile(
                 path: path, folder: folder, identifiers: Set(code.flatMap(identifiers(in:))),
-                declared: code.compactMap(topLevelDeclaration(in:)))
+                declared: code.compactMap(topLevelDeclaration(in:)),
+                published: code.filter { $0.hasPrefix("public ") }.compactMap(topLevelDeclaration(in:)))
         }
     }
 
@@ -83,5 +96,12 @@ import Testing
             }
         }
         #expect(upward.isEmpty, "\(upward.joined(separator: "\n"))")
+    }
+
+    @Test func thePublicSurfaceIsTheListedOne() throws {
+        let published = Set(try Self.engineSources().flatMap(\.published))
+        #expect(published.count > 20, "the scan finds the public types")
+        #expect(published.subtracting(Self.publicTypes).isEmpty, "public but not listed: \(published.subtracting(Self.publicTypes).sorted())")
+        #expect(Self.publicTypes.subtracting(published).isEmpty, "listed but not public: \(Self.publicTypes.subtracting(published).sorted())")
     }
 }
