@@ -1,15 +1,5 @@
 internal import DCEPattern
 
-/// The verdict on one field's input while a person is still typing it.
-public enum InputVerdict: Hashable, Sendable {
-    /// The input is valid as it is.
-    case valid
-    /// The input is not valid yet but can still become valid with more characters (`41` for a card number).
-    case incomplete
-    /// No continuation can make the input valid (a letter in a PIN); the rule it breaks.
-    case invalid(ViolationCode)
-}
-
 extension PreparedSchema {
     /// Checks one field's partial input, for feedback on every keystroke.
     ///
@@ -27,44 +17,7 @@ extension PreparedSchema {
         }
         let attributes = inputRules(of: field, at: path, text: text)
         if attributes.isForbidden { return .invalid(.forbidden) }
-        var verdicts: [InputVerdict] = []
-        switch field.dataType {
-        case .boolean:
-            verdicts.append(text == "true" || text == "false" ? .valid : ("true".hasPrefix(text) || "false".hasPrefix(text)) ? .incomplete : .invalid(.type))
-        case .integer, .number:
-            verdicts.append(Self.numberVerdict(text, integer: field.dataType == .integer, attributes: attributes))
-        case .object, .array:
-            verdicts.append(.invalid(.type))
-        case .string, .date, .dateTime:
-            let length = text.unicodeScalars.count
-            let maxLength = ([attributes.maxLength] + attributes.validationList.map(\.maxLength)).compactMap { $0 }.min()
-            let minLength = ([attributes.minLength] + attributes.validationList.map(\.minLength)).compactMap { $0 }.max()
-            if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
-            if let minLength, length < minLength { verdicts.append(.incomplete) }
-            if let options = attributes.enumValues {
-                let strings = options.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
-                verdicts.append(strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum))
-            }
-            var formats = attributes.formatList
-            if field.dataType == .date { formats.append(.date) }
-            if field.dataType == .dateTime { formats.append(.dateTime) }
-            if !formats.isEmpty {
-                let each = formats.map { Self.formatVerdict(text, $0, month: currentMonth) }
-                verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
-            }
-            for validation in attributes.validationList {
-                guard let key = validation.patternKey, let pattern = schema.patterns[key] else { continue }
-                switch pattern.matchPrefix(text) {
-                case .match: break
-                case .partial: verdicts.append(.incomplete)
-                case .noMatch where text.isEmpty: verdicts.append(.incomplete)  // PCRE2 reports no partial match for ""
-                case .noMatch: verdicts.append(.invalid(.regex))
-                case .limitExceeded: verdicts.append(.invalid(.regexLimit))
-                }
-            }
-        }
-        if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
-        return verdicts.contains(.incomplete) ? .incomplete : .valid
+        return attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth)
     }
 
     /// The rules in force for a field while its value is typed: the base, then each override whose condition is
@@ -94,28 +47,6 @@ extension PreparedSchema {
             rules = rules.overlaid(with: override.patch)
         }
         return rules
-    }
-
-    private static func numberVerdict(_ text: String, integer: Bool, attributes: Rules) -> InputVerdict {
-        if text.isEmpty || text == "-" { return .incomplete }
-        guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number else {
-            // "1." and "1e" can still become numbers; anything else cannot.
-            let prefix = text.last == "." || text.last == "e" || text.last == "E" || text.hasSuffix("e-") || text.hasSuffix("e+")
-            return prefix && !integer && (try? JSONDocument(bytes: Array(text.dropLast(text.hasSuffix("e-") || text.hasSuffix("e+") ? 2 : 1).utf8))) != nil
-                ? .incomplete : .invalid(.type)
-        }
-        let number = DecimalNumber(lexeme: document.numberLexeme(at: document.root))
-        if integer && !number.isIntegral { return .invalid(.type) }
-        if let max = attributes.maximum, max < number { return number.isNegative ? .incomplete : .invalid(.maximum) }
-        if let min = attributes.minimum, number < min { return number.isNegative ? .invalid(.minimum) : .incomplete }
-        if let values = attributes.enumValues, !values.contains(.number(number)) { return .invalid(.enum) }
-        return .valid
-    }
-
-    /// Whether text has a format, could still get it by typing more, or cannot.
-    static func formatVerdict(_ text: String, _ format: Format, month: Int) -> InputVerdict {
-        if format.accepts(text, month: month) { return .valid }
-        return format.couldBecomeValid(text) ? .incomplete : .invalid(.format)
     }
 }
 

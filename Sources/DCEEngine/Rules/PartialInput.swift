@@ -1,0 +1,88 @@
+internal import DCEPattern
+
+/// The verdict on one field's input while a person is still typing it.
+public enum InputVerdict: Hashable, Sendable {
+    /// The input is valid as it is.
+    case valid
+    /// The input is not valid yet but can still become valid with more characters (`41` for a card number).
+    case incomplete
+    /// No continuation can make the input valid (a letter in a PIN); the rule it breaks.
+    case invalid(ViolationCode)
+}
+
+extension Rules {
+    /// What these rules say of a value still being typed (``PreparedSchema/checkInput(_:at:)``): valid as it is,
+    /// incomplete (more characters can still make it valid), or invalid with the first rule no continuation can
+    /// satisfy. Each rule kind's meaning for partial input is here, beside the rules; presence (`forbidden`) and the
+    /// overrides in force are the caller's.
+    ///
+    /// - Parameters:
+    ///   - text: The characters typed so far.
+    ///   - dataType: The field's type.
+    ///   - patterns: The schema's compiled regexes, by ``Validation/patternKey``.
+    ///   - month: The current month, for formats that depend on the date.
+    func judge(partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int) -> InputVerdict {
+        var verdicts: [InputVerdict] = []
+        switch dataType {
+        case .boolean:
+            verdicts.append(text == "true" || text == "false" ? .valid : ("true".hasPrefix(text) || "false".hasPrefix(text)) ? .incomplete : .invalid(.type))
+        case .integer, .number:
+            verdicts.append(numberVerdict(text, integer: dataType == .integer))
+        case .object, .array:
+            verdicts.append(.invalid(.type))
+        case .string, .date, .dateTime:
+            let length = text.unicodeScalars.count
+            let maxLength = ([self.maxLength] + validationList.map(\.maxLength)).compactMap { $0 }.min()
+            let minLength = ([self.minLength] + validationList.map(\.minLength)).compactMap { $0 }.max()
+            if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
+            if let minLength, length < minLength { verdicts.append(.incomplete) }
+            if let options = enumValues {
+                let strings = options.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
+                verdicts.append(strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum))
+            }
+            var formats = formatList
+            if dataType == .date { formats.append(.date) }
+            if dataType == .dateTime { formats.append(.dateTime) }
+            if !formats.isEmpty {
+                let each = formats.map { $0.judge(partial: text, month: month) }
+                verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
+            }
+            for validation in validationList {
+                guard let key = validation.patternKey, let pattern = patterns[key] else { continue }
+                switch pattern.matchPrefix(text) {
+                case .match: break
+                case .partial: verdicts.append(.incomplete)
+                case .noMatch where text.isEmpty: verdicts.append(.incomplete)  // PCRE2 reports no partial match for ""
+                case .noMatch: verdicts.append(.invalid(.regex))
+                case .limitExceeded: verdicts.append(.invalid(.regexLimit))
+                }
+            }
+        }
+        if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
+        return verdicts.contains(.incomplete) ? .incomplete : .valid
+    }
+
+    private func numberVerdict(_ text: String, integer: Bool) -> InputVerdict {
+        if text.isEmpty || text == "-" { return .incomplete }
+        guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number else {
+            // "1." and "1e" can still become numbers; anything else cannot.
+            let prefix = text.last == "." || text.last == "e" || text.last == "E" || text.hasSuffix("e-") || text.hasSuffix("e+")
+            return prefix && !integer && (try? JSONDocument(bytes: Array(text.dropLast(text.hasSuffix("e-") || text.hasSuffix("e+") ? 2 : 1).utf8))) != nil
+                ? .incomplete : .invalid(.type)
+        }
+        let number = DecimalNumber(lexeme: document.numberLexeme(at: document.root))
+        if integer && !number.isIntegral { return .invalid(.type) }
+        if let max = maximum, max < number { return number.isNegative ? .incomplete : .invalid(.maximum) }
+        if let min = minimum, number < min { return number.isNegative ? .invalid(.minimum) : .incomplete }
+        if let values = enumValues, !values.contains(.number(number)) { return .invalid(.enum) }
+        return .valid
+    }
+}
+
+extension Format {
+    /// Whether text has this format, could still get it by typing more, or cannot.
+    func judge(partial text: String, month: Int) -> InputVerdict {
+        if accepts(text, month: month) { return .valid }
+        return couldBecomeValid(text) ? .incomplete : .invalid(.format)
+    }
+}
