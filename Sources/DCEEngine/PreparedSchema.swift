@@ -258,12 +258,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
-        var evaluation = Evaluation(document: document, plan: plan, positions: positions)
-        if schema.usesDate { evaluation.month = currentMonth }
-        let context = withExtendedLifetime(plan) { evaluation.run { effectiveContext($0) } }
+        let result = plan.evaluate(document, positions: positions, month: schema.usesDate ? currentMonth : 0) { effectiveContext($0) }
         return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: evaluation.violations, context: context, tenderType: tenderType,
-            omittedErrors: evaluation.omitted)
+            schema: schema.id, schemaVersion: schema.version, errors: result.violations, context: result.context,
+            tenderType: tenderType, omittedErrors: result.omitted)
     }
 
     /// The report of a payload that could not be read (a missing file, a FIFO, a read error): invalid, with one

@@ -95,31 +95,13 @@ package final class CompiledPattern: @unchecked Sendable {
     ///   - scratch: Match data owned by the calling thread.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        guard let matchData = scratch.data else { return .error(0) }
-        if isJITCompiled && knownValidUTF8 {
-            // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
-            let empty: [UInt8] = [0]
-            let result = empty.withUnsafeBufferPointer { fallback in
-                pcre2_jit_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
-            }
-            if result != PCRE2_ERROR_JIT_STACKLIMIT { return Self.outcome(of: result) }
-        }
-        let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
-        // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
-        let empty: [UInt8] = [0]
-        var result = empty.withUnsafeBufferPointer { fallback in
-            pcre2_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
-        }
-        if result == PCRE2_ERROR_JIT_STACKLIMIT {
-            // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
-            // the depth and heap limits instead of failing outright.
-            result = empty.withUnsafeBufferPointer { fallback in
-                pcre2_match_8(
-                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
-                    matchData, interpreterContext)
-            }
-        }
-        return Self.outcome(of: result)
+        handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)  // this pattern is alive while its method runs
+    }
+
+    /// The pattern as plain values, for a table of rules that must not take a reference count to match: valid only
+    /// while this pattern is alive, which whoever stores the handle guarantees.
+    package var handle: PatternHandle {
+        PatternHandle(code: code, matchContext: matchContext, interpreterContext: interpreterContext, isJITCompiled: isJITCompiled)
     }
 
     /// Whether a string could still match if more characters were typed after it: `.match` when it matches now,
@@ -145,7 +127,7 @@ package final class CompiledPattern: @unchecked Sendable {
         return .limitExceeded
     }
 
-    private static func outcome(of result: Int32) -> MatchOutcome {
+    fileprivate static func outcome(of result: Int32) -> MatchOutcome {
         if result >= 0 { return .match }
         switch result {
         case PCRE2_ERROR_NOMATCH: return .noMatch
@@ -160,6 +142,51 @@ package final class CompiledPattern: @unchecked Sendable {
         let length = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
         guard length > 0 else { return "PCRE2 error \(errorCode)" }
         return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
+    }
+}
+
+/// A ``CompiledPattern`` as plain values (its compiled code and match contexts), valid while the pattern lives.
+package struct PatternHandle: @unchecked Sendable {
+    fileprivate let code: OpaquePointer
+    fileprivate let matchContext: OpaquePointer
+    fileprivate let interpreterContext: OpaquePointer
+    fileprivate let isJITCompiled: Bool
+
+    /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread (see
+    /// ``CompiledPattern/match(bytes:knownValidUTF8:scratch:)``).
+    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
+        guard let matchData = scratch.data else { return .error(0) }
+        if isJITCompiled && knownValidUTF8 {
+            // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
+            let empty: [UInt8] = [0]
+            let result = empty.withUnsafeBufferPointer { fallback in
+                pcre2_jit_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
+            }
+            if result != PCRE2_ERROR_JIT_STACKLIMIT { return CompiledPattern.outcome(of: result) }
+        }
+        let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
+        // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
+        let empty: [UInt8] = [0]
+        var result = empty.withUnsafeBufferPointer { fallback in
+            pcre2_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
+        }
+        if result == PCRE2_ERROR_JIT_STACKLIMIT {
+            // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
+            // the depth and heap limits instead of failing outright.
+            result = empty.withUnsafeBufferPointer { fallback in
+                pcre2_match_8(
+                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
+                    matchData, interpreterContext)
+            }
+        }
+        return CompiledPattern.outcome(of: result)
+    }
+
+    /// Matches a string, with match data of its own.
+    package func match(_ subject: String) -> MatchOutcome {
+        let scratch = MatchScratch()
+        var text = subject
+        return text.withUTF8 { match(bytes: $0, knownValidUTF8: true, scratch: scratch) }
     }
 }
 

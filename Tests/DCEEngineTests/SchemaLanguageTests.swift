@@ -188,6 +188,30 @@ struct SchemaLanguageTests {
         }
     }
 
+    /// A field with more overrides than have their combinations computed ahead (eight) gets its rules computed per
+    /// request: the same rules, in the same order, with their own messages.
+    @Test func moreOverridesThanAreComputedAheadStillApplyInOrder() throws {
+        // Override i holds when k is at least i, and allows 10 - i characters; the last that holds wins.
+        let overrides = (0..<10).map { index in
+            let values = (index..<10).map { #""\#($0)""# }.joined(separator: ", ")
+            return #"{"when": {"field": "/k", "in": [\#(values)]}, "maxLength": \#(10 - index)}"#
+        }
+        let required = #"{"when": {"field": "/k", "equals": "9"}, "required": true, "message": "v is needed when k is 9"}"#
+        let schema = #"""
+            {"id": "s", "fields": [{"key": "k", "dataType": "String"},
+              {"key": "v", "dataType": "String", "overrides": [\#((overrides + [required]).joined(separator: ", "))]}]}
+            """#
+        #expect(try validate(schema, #"{"k": "0", "v": "abcd"}"#).valid)
+        #expect(try validate(schema, #"{"k": "6", "v": "abcd"}"#).valid)
+        let seven = try validate(schema, #"{"k": "7", "v": "abcd"}"#)
+        #expect(seven.summary == ["maxLength@/v"])
+        #expect(seven.errors.first?.message.contains("3") == true, "\(seven.errors)")
+        let nine = try validate(schema, #"{"k": "9"}"#)
+        #expect(nine.summary == ["required@/v"])
+        #expect(nine.errors.first?.message == "v is needed when k is 9")
+        #expect(try validate(schema, #"{"k": "9", "v": "ab"}"#).summary == ["maxLength@/v"])
+    }
+
     @Test func contextsCanBeDerivedAndAbsentTested() throws {
         let schema = #"""
             {"id": "s", "contexts": {"addressUse": {"values": ["billing", "profile"],

@@ -9,11 +9,9 @@ package struct Sensitivity: OptionSet, Hashable, Sendable {
     package static let maskingRequired = Sensitivity(rawValue: 4)
 }
 
-/// A field ready to evaluate: types resolved, patterns compiled, pointers checked.
-///
-/// `@unchecked Sendable`: every property is a constant; the two buffers of unmanaged references are written only
-/// in `init` and freed only in `deinit`.
-final class CompiledField: @unchecked Sendable {
+/// A field ready to evaluate: types resolved, patterns compiled, pointers checked. Evaluation reads it lowered
+/// into a ``RuleProgram``; forms, export and the rest read it as it is.
+final class CompiledField: Sendable {
     let location: SchemaLocation
     let key: String?
     let dataType: DataType
@@ -37,16 +35,8 @@ final class CompiledField: @unchecked Sendable {
     let variants: [AttributeSet]
     /// The base attributes, shared.
     let baseSet: AttributeSet
-    /// The conditions of `overrides`, in order, as one flat program: evaluating them copies no patch or condition.
-    let overrideProgram: ConditionProgram
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
-
-    /// `fields`, `baseSet` and `variants` again as unmanaged references, which the hot path reads without taking a
-    /// reference count; this field's own arrays keep them alive.
-    let childRefs: UnsafeMutableBufferPointer<Unmanaged<CompiledField>>
-    let baseRef: Unmanaged<AttributeSet>
-    let variantRefs: UnsafeMutableBufferPointer<Unmanaged<AttributeSet>>
 
     /// The value used when the request has none (`PDMetaData.defaultValue`).
     let defaultValue: SchemaValue?
@@ -68,7 +58,6 @@ final class CompiledField: @unchecked Sendable {
         self.fields = fields
         self.keyTable = KeyTable(keys: fields.map(\.key))
         self.baseSet = AttributeSet(base, patterns: patterns)
-        self.overrideProgram = ConditionProgram(overrides.map(\.condition))
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in
                 var rules = base
@@ -80,11 +69,6 @@ final class CompiledField: @unchecked Sendable {
         } else {
             self.variants = []
         }
-        self.childRefs = .allocate(capacity: fields.count)
-        _ = childRefs.initialize(from: fields.map { Unmanaged.passUnretained($0) })
-        self.baseRef = Unmanaged.passUnretained(baseSet)
-        self.variantRefs = .allocate(capacity: variants.count)
-        _ = variantRefs.initialize(from: variants.map { Unmanaged.passUnretained($0) })
         self.pointerToken = JSONPointer.escape(key ?? "")
         self.additionalFields = additionalFields
         self.items = items
@@ -93,15 +77,10 @@ final class CompiledField: @unchecked Sendable {
         self.defaultValue = defaultValue
         self.description = description
     }
-
-    deinit {
-        childRefs.deallocate()
-        variantRefs.deallocate()
-    }
 }
 
-/// An immutable, shared set of attributes: passing one around costs a reference count, and reading an attribute
-/// is a load, where copying ``Rules`` out of a box would retain every string and array in it.
+/// An immutable, shared set of attributes: the messages and values a violation needs, and the buffers of checks
+/// that its ``Record`` (what evaluation reads) views.
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
 final class AttributeSet: @unchecked Sendable {
@@ -124,8 +103,7 @@ final class AttributeSet: @unchecked Sendable {
     let messages: FieldMessages?
     /// Whether any validation has a regex (so evaluation knows it needs match data).
     let hasPatterns: Bool
-    /// `validations` without their messages, for the hot path: in a buffer this set owns, so that reading them
-    /// takes no reference count (an array read from a class is retained and released around every use).
+    /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
     let stringChecks: UnsafeMutableBufferPointer<StringCheck>
     /// `formats`, in a buffer this set owns, for the same reason.
     let formatList: UnsafeMutableBufferPointer<Format>
@@ -159,6 +137,34 @@ final class AttributeSet: @unchecked Sendable {
         stringChecks.deallocate()
         formatList.deallocate()
     }
+
+    /// The set as plain values, valid while the set is alive (see ``RuleProgram``).
+    var record: Record {
+        Record(
+            required: required, forbidden: forbidden, nullable: nullable, minLength: minLength, maxLength: maxLength,
+            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: enumValues != nil,
+            formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks), hasPatterns: hasPatterns)
+    }
+
+    /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a
+    /// violation, `enum` values and numeric bounds.
+    struct Record {
+        let required: Bool
+        let forbidden: Bool
+        let nullable: Bool
+        let minLength: Int?
+        let maxLength: Int?
+        let minItems: Int?
+        let maxItems: Int?
+        /// Whether `minimum` or `maximum` is set.
+        let hasBounds: Bool
+        let hasEnum: Bool
+        let formats: UnsafeBufferPointer<Format>
+        let checks: UnsafeBufferPointer<StringCheck>
+        let hasPatterns: Bool
+        /// The set's place in ``RuleProgram/Tables/attributeObjects``, or -1 for a set computed while evaluating.
+        var object = -1
+    }
 }
 
 /// The verdict-relevant part of a ``Validation``: plain values, so that evaluation copies it for free. The pattern
@@ -168,12 +174,12 @@ struct StringCheck: Sendable {
     let minLength: Int
     /// The maximum length in code points, or -1.
     let maxLength: Int
-    let pattern: Unmanaged<CompiledPattern>?
+    let pattern: PatternHandle?
 
     init(_ validation: Validation, pattern: CompiledPattern?) {
         minLength = validation.minLength ?? -1
         maxLength = validation.maxLength ?? -1
-        self.pattern = pattern.map { Unmanaged.passUnretained($0) }
+        self.pattern = pattern?.handle
     }
 }
 

@@ -19,8 +19,8 @@ public final class CompiledSchema: Sendable {
     public let tenderTypes: [String]
     /// Whether any context has derive rules (so evaluation can skip deriving when none does).
     let hasDeriveRules: Bool
-    /// The conditions of every context's `derive` rules, in order (slot by slot), as one flat program.
-    let deriveProgram: ConditionProgram
+    /// The fields and conditions lowered for evaluation (every context's `derive` rules in order, slot by slot).
+    let program: RuleProgram
     /// Whether a format depends on the date (so evaluation reads the clock only then).
     let usesDate: Bool
     /// Whether `Boolean` fields also accept the numbers 0 and 1 (converted to `false` / `true` in what is sent).
@@ -55,7 +55,7 @@ public final class CompiledSchema: Sendable {
         self.contextSlots = slots
         self.tenderTypes = tenderTypes
         self.hasDeriveRules = contexts.contains { !$0.derive.isEmpty }
-        self.deriveProgram = ConditionProgram(contexts.flatMap { $0.derive.map(\.condition) })
+        self.program = RuleProgram(root: root, contexts: contexts)
         self.usesDate = Self.usesDate(root)
         self.warnings = warnings
     }

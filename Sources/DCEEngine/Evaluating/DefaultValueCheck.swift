@@ -11,9 +11,7 @@ extension CompiledSchema {
             guard let defaultValue = field.defaultValue,
                 let document = try? JSONDocument(bytes: Array(defaultValue.json.utf8))
             else { return }
-            var evaluation = Evaluation(document: document, plan: plan, positions: false)
-            withExtendedLifetime(plan) { evaluation.check(document.root, of: field) }
-            for violation in evaluation.violations {
+            for violation in plan.check(document, against: field) {
                 problems.append(SchemaProblem(
                     code: .invalidDefault, message: "the defaultValue breaks the field's own rules: \(violation.message)",
                     location: field.location))

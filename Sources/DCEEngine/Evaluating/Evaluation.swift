@@ -3,71 +3,67 @@ internal import DCEPattern
 /// One run of a compiled schema over one request: walks the value tree once and collects every violation.
 ///
 /// The walk allocates only for violations: member names are matched on their bytes, strings are checked on their
-/// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported.
+/// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported. It
+/// reads the schema as the records of its ``RuleProgram``, and the plan without a reference count (see
+/// ``EvaluationPlan``): both are valid only inside ``EvaluationPlan/evaluate(_:positions:month:finish:)`` and
+/// ``EvaluationPlan/check(_:against:)``, the only places an evaluation is made.
 struct Evaluation: ConditionReader {
+    /// The attributes in force for a value: a record in the program's table, or of a set computed for this value,
+    /// read in place (a record is too large to copy at every field).
+    typealias Attributes = UnsafePointer<AttributeSet.Record>
+
     let document: JSONDocument
-    /// What every evaluation of the prepared schema shares; its owner keeps it alive while the evaluation runs.
-    unowned(unsafe) let plan: EvaluationPlan
-    /// The plan's schema, held the same way: no reference count is taken per payload (see ``EvaluationPlan``).
-    unowned(unsafe) let schema: CompiledSchema
+    /// What every evaluation of the prepared schema shares; kept alive by the entry point that made this evaluation.
+    private unowned(unsafe) let plan: EvaluationPlan
+    /// The schema's rules, valid while the entry point that made this evaluation runs.
+    private let tables: RuleProgram.Tables
+    /// Whether `Boolean` fields also accept 0 and 1 (the schema's setting).
+    private let numericBooleans: Bool
     /// Whether violations carry line and column (not for requests encoded from Swift values).
-    let positions: Bool
+    private let positions: Bool
     /// The current month (`year × 12 + month − 1`, UTC) for date-dependent formats; 0 when the schema has none.
-    var month = 0
+    private let month: Int
     /// Whether the walk is outside every selected field (only while a subset is set).
     private var selecting = false
-    /// The last pointer from the root a condition followed (its tokens' box), and where it led.
-    private var lastResolved: (tokens: UnsafeMutableRawPointer?, value: JSONDocument.Index?) = (nil, nil)
+    /// The last pointer from the root a condition followed (its tokens), and where it led.
+    private var lastResolved: (tokens: Range<Int>?, value: JSONDocument.Index?) = (nil, nil)
     /// Whether the document is one line of ASCII (see ``position(of:)``), once known.
     private var singleLineASCII: Bool?
     /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
     private var located = SourcePosition(line: 1, column: 1, offset: 0)
     private(set) var violations: [Violation] = []
     /// The most violations kept (the plan's); past it they are counted in ``omitted``.
-    let maxErrors: Int
+    private let maxErrors: Int
     /// Violations found past ``maxErrors``, counted instead of built.
     private(set) var omitted = 0
-    /// The path and container stacks and other working storage, borrowed from the thread while ``run()`` or
-    /// ``check(_:of:)`` runs (see ``EvaluationScratch``).
+    /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
+    /// runs (see ``EvaluationScratch``).
     private var work = EvaluationScratch()
-    /// The document's nodes and bytes, valid while ``run()`` runs: reading through them costs no reference count.
+    /// The document's nodes and bytes, valid while the evaluation runs: reading through them costs no reference count.
     private var nodes = UnsafeBufferPointer<JSONDocument.Node>(start: nil, count: 0)
     private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
-    /// missing (only pushed to report it).
+    /// missing (by its place in the program; only pushed to report it).
     enum PathToken {
         case member(JSONDocument.Index)
         case index(Int)
-        case missing(Unmanaged<CompiledField>)
+        case missing(Int)
     }
 
-    /// An evaluation of one document; the caller keeps `plan` alive until the evaluation is done.
-    init(document: JSONDocument, plan: EvaluationPlan, positions: Bool) {
+    fileprivate init(document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int) {
         self.document = document
         self.plan = plan
-        self.schema = plan.schema
+        self.tables = tables
+        self.numericBooleans = plan.schema.numericBooleans
         self.positions = positions
+        self.month = month
         self.maxErrors = plan.maxErrors
     }
 
-    /// Checks the whole request, then calls `finish` with the context values in force (supplied or derived).
-    mutating func run<Result>(finish: ([String?]) -> Result) -> Result {
-        var result: Result?
-        withDocument {
-            $0.evaluate()
-            result = finish($0.work.context)
-        }
-        return result!
-    }
-
-    /// Checks one value against a field alone (a field's `defaultValue` against its own rules).
-    mutating func check(_ value: JSONDocument.Index, of field: CompiledField) {
-        withDocument { $0.checkValue(value, of: field, attributes: field.baseSet) }
-    }
-
-    /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document.
-    private mutating func withDocument(_ body: (inout Evaluation) -> Void) {
+    /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document and the thread's working storage, then
+    /// `finish` with the context values in force (supplied or derived) before the storage goes back to the thread.
+    fileprivate mutating func withDocument<Result>(_ body: (inout Evaluation) -> Void, finish: ([String?]) -> Result) -> Result {
         let document = document
         work = EvaluationScratch.take()
         work.context.append(contentsOf: plan.context)
@@ -80,41 +76,48 @@ struct Evaluation: ConditionReader {
         }
         nodes = UnsafeBufferPointer(start: nil, count: 0)
         bytes = UnsafeBufferPointer(start: nil, count: 0)
+        let result = finish(work.context)
         work.giveBack()
+        return result
     }
 
-    private mutating func evaluate() {
+    fileprivate mutating func evaluate() {
         deriveContexts()
         let root = document.root
-        plan.root._withUnsafeGuaranteedRef { field in
-            if plan.hasSubset {
-                selecting = true
-                walkThrough(root, of: field)
-            } else {
-                field.baseRef._withUnsafeGuaranteedRef { checkValue(root, of: field, attributes: $0) }
-            }
+        if plan.hasSubset {
+            selecting = true
+            walkThrough(root, of: 0)
+        } else {
+            checkValue(root, of: 0, attributes: attributes(tables.fields[0].base))
         }
+    }
+
+    /// Checks one value against a field's base rules alone (a field's `defaultValue`).
+    fileprivate mutating func check(_ value: JSONDocument.Index, of field: Int) {
+        checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
     }
 
     /// Walks an object or array that encloses selected fields without checking it: only what is selected inside
     /// it is checked (and missing selected fields are reported), so one step of a form can be validated alone.
-    private mutating func walkThrough(_ value: JSONDocument.Index, of field: CompiledField) {
+    private mutating func walkThrough(_ value: JSONDocument.Index, of field: Int) {
         guard let subset = plan.subset else { return }
-        switch (document.kind(of: value), field.dataType) {
+        let record = tables.fields[field]
+        switch (document.kind(of: value), record.dataType) {
         case (.object, .object):
             work.containers.append(value)
             checkObject(value, of: field)
             work.containers.removeLast()
         case (.array, .array):
-            guard let items = field.items else { return }
-            let id = ObjectIdentifier(items)
+            let items = record.items
+            guard items >= 0 else { return }
+            let id = ObjectIdentifier(tables.fieldObjects[items])
             guard subset.selected.contains(id) || subset.enclosing.contains(id) else { return }
             work.containers.append(value)
             for (offset, element) in document.elements(of: value).enumerated() {
                 work.path.append(.index(offset))
                 if subset.selected.contains(id) {
                     selecting = false
-                    checkValue(element, of: items, attributes: attributes(of: items))
+                    withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) }
                     selecting = true
                 } else {
                     walkThrough(element, of: items)
@@ -128,95 +131,107 @@ struct Evaluation: ConditionReader {
     }
 
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
-    mutating func deriveContexts() {
-        guard plan.derive.count > 0 else { return }
+    private mutating func deriveContexts() {
+        let derive = tables.derive
+        guard derive.count > 0 else { return }
         work.containers.append(document.root)
         defer { work.containers.removeAll(keepingCapacity: true) }
         // The rules of all contexts are numbered in order in the program: a rule fills its slot when the slot is
         // still empty (neither supplied nor filled by an earlier rule) and its condition holds.
-        plan.deriveProgram._withUnsafeGuaranteedRef { program in
-            for index in plan.derive.indices where work.context[plan.derive[index].slot] == nil && holds(program, index) {
-                work.context[plan.derive[index].slot] = plan.derive[index].value
-            }
+        for index in derive.indices where work.context[derive[index].slot] == nil && holds(tables.deriveConditions + index) {
+            work.context[derive[index].slot] = derive[index].value
         }
     }
 
     // MARK: - Values
 
-    /// The attributes in force for a field: the base, then every override whose condition holds, in order.
-    mutating func attributes(of field: CompiledField) -> AttributeSet {
-        guard !field.overrides.isEmpty else { return field.baseSet }
-        if !field.variants.isEmpty { return field.variants[overrideMask(of: field)] }
-        var rules = field.base
-        for (index, override) in field.overrides.enumerated() where holds(field.overrideProgram, index) {
-            rules = rules.overlaid(with: override.patch)
+    /// Calls `body` with the attributes in force for a field: the base, then every override whose condition holds,
+    /// in order. They were computed ahead unless the field has more than ``CompiledField/maxPrecomputedOverrides``.
+    private mutating func withAttributes(of field: Int, _ body: (inout Evaluation, Attributes) -> Void) {
+        let overrides = tables.fields[field].overrides
+        if overrides.isEmpty {
+            body(&self, attributes(tables.fields[field].base))
+        } else if tables.fields[field].variants >= 0 {
+            body(&self, attributes(tables.variants[tables.fields[field].variants + overrideMask(overrides)]))
+        } else {
+            let set = computedAttributes(of: field)
+            withExtendedLifetime(set) {
+                let record = set.record
+                withUnsafePointer(to: record) { body(&self, $0) }
+            }
         }
-        return AttributeSet(rules, patterns: schema.patterns)
     }
 
-    /// Calls `body` with the attributes in force for a field, without taking a reference count when they were
-    /// computed ahead (no overrides, or at most ``CompiledField/maxPrecomputedOverrides``).
-    mutating func withAttributes(of field: CompiledField, _ body: (inout Evaluation, AttributeSet) -> Void) {
-        if field.overrideProgram.count == 0 {
-            field.baseRef._withUnsafeGuaranteedRef { body(&self, $0) }
-        } else if field.variantRefs.count > 0 {
-            field.variantRefs[overrideMask(of: field)]._withUnsafeGuaranteedRef { body(&self, $0) }
-        } else {
-            body(&self, attributes(of: field))
+    /// The record of attribute set `index` of the program.
+    private func attributes(_ index: Int) -> Attributes {
+        tables.attributes.baseAddress.unsafelyUnwrapped + index
+    }
+
+    /// The attributes in force for a field whose combinations of overrides were not computed ahead.
+    private mutating func computedAttributes(of field: Int) -> AttributeSet {
+        let object = tables.fieldObjects[field]
+        var rules = object.base
+        for (offset, condition) in tables.fields[field].overrides.enumerated() where holds(condition) {
+            rules = rules.overlaid(with: object.overrides[offset].patch)
         }
+        return AttributeSet(rules, patterns: plan.schema.patterns)
+    }
+
+    /// The attribute set behind a record, for what a violation says.
+    private mutating func attributeSet(_ attributes: Attributes, of field: Int) -> AttributeSet {
+        attributes.pointee.object >= 0 ? tables.attributeObjects[attributes.pointee.object] : computedAttributes(of: field)
     }
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
-    private mutating func overrideMask(of field: CompiledField) -> Int {
+    private mutating func overrideMask(_ overrides: Range<Int>) -> Int {
         var mask = 0
-        let program = field.overrideProgram
-        for index in 0..<program.count where holds(program, index) { mask |= 1 << index }
+        for condition in overrides where holds(condition) { mask |= 1 << (condition - overrides.lowerBound) }
         return mask
     }
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
-    mutating func checkValue(_ value: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set
-        if attributes.forbidden {
-            add(field, .forbidden, at: value) { $0.text(.forbidden, attributes, fallback: attributes.message, .init(name: attributes.name)) }
+    private mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
+        if attributes.pointee.forbidden {
+            add(field, .forbidden, at: value, attributes) { $0.text(.forbidden, $1, fallback: $1.message, .init(name: $1.name)) }
             return
         }
         let kind = nodes[value].kind
         if kind == .null {
-            if attributes.required {
-                add(field, .required, at: value) { $0.text(.required, attributes, variant: "null", .init(name: attributes.name)) }
-            } else if !attributes.nullable {
-                add(field, .null, at: value) { $0.text(.null, attributes, .init(name: attributes.name)) }
+            if attributes.pointee.required {
+                add(field, .required, at: value, attributes) { $0.text(.required, $1, variant: "null", .init(name: $1.name)) }
+            } else if !attributes.pointee.nullable {
+                add(field, .null, at: value, attributes) { $0.text(.null, $1, .init(name: $1.name)) }
             }
             return
         }
-        guard typeMatches(kind, value, field.dataType) else {
-            add(field, .type, at: value) { evaluation in
+        let dataType = tables.fields[field].dataType
+        guard typeMatches(kind, value, dataType) else {
+            add(field, .type, at: value, attributes) { evaluation, set in
                 let messages = evaluation.plan.messages
                 let found =
-                    kind == .number && field.dataType == .integer
+                    kind == .number && dataType == .integer
                     ? messages.term("kind.fraction", english: "a number with a fraction")
                     : messages.term("kind.\(kind.description)", english: kind.description)
-                let expected = messages.term("type.\(field.dataType.rawValue)", english: field.dataType.article)
-                return evaluation.text(.type, attributes, .init(name: attributes.name, expected: expected, found: found))
+                let expected = messages.term("type.\(dataType.rawValue)", english: dataType.article)
+                return evaluation.text(.type, set, .init(name: set.name, expected: expected, found: found))
             }
             return
         }
-        switch field.dataType {
+        switch dataType {
         case .string, .date, .dateTime:
-            checkString(value, field: field, attributes: set)
+            checkString(value, field: field, attributes: attributes)
         case .integer, .number:
-            checkNumber(value, field: field, attributes: set)
+            checkNumber(value, field: field, attributes: attributes)
         case .boolean:
-            checkEnum(value, field: field, attributes: set)
+            checkEnum(value, field: field, attributes: attributes)
         case .object:
-            checkEnum(value, field: field, attributes: set)
+            checkEnum(value, field: field, attributes: attributes)
             work.containers.append(value)
             checkObject(value, of: field)
             work.containers.removeLast()
         case .array:
             work.containers.append(value)
-            checkArray(value, of: field, attributes: set)
+            checkArray(value, of: field, attributes: attributes)
             work.containers.removeLast()
         }
     }
@@ -227,7 +242,7 @@ struct Evaluation: ConditionReader {
         case .integer:
             kind == .number && (document.isIntegerLiteral(at: value) || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
         case .number: kind == .number
-        case .boolean: kind == .boolean || (schema.numericBooleans && kind == .number && isZeroOrOne(value))
+        case .boolean: kind == .boolean || (numericBooleans && kind == .number && isZeroOrOne(value))
         case .object: kind == .object
         case .array: kind == .array
         }
@@ -239,28 +254,29 @@ struct Evaluation: ConditionReader {
         return number == DecimalNumber(lexeme: "0") || number == DecimalNumber(lexeme: "1")
     }
 
-    private mutating func checkString(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
+    private mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
         let node = nodes[value]
         let length: Int
         if node.flag {  // escaped: check the decoded text
-            length = document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: set) }
+            length = document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: attributes) }
         } else {
-            length = checkStringBytes(rawText(of: value), field: field, attributes: set)
+            length = checkStringBytes(rawText(of: value), field: field, attributes: attributes)
         }
-        if set.enumValues != nil { checkEnum(value, field: field, attributes: set) }
-        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: set, length: length) }
+        if attributes.pointee.hasEnum { checkEnum(value, field: field, attributes: attributes) }
+        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: attributes, length: length) }
     }
 
     /// The string checks on a value's bytes: records the failed rules in `failures` and returns the length in code
     /// points. Messages are built only for what failed, by ``reportStringFailures(_:field:attributes:length:)``.
-    private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: CompiledField, attributes: AttributeSet) -> Int {
+    private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) -> Int {
         var length = 0
         for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
-        if let min = attributes.minLength, length < min { work.failures.append((.minLength, StringFailure.attribute)) }
-        if let max = attributes.maxLength, length > max { work.failures.append((.maxLength, StringFailure.attribute)) }
-        if field.dataType == .date, !Format.isDate(bytes) { work.failures.append((.format, StringFailure.date)) }
-        if field.dataType == .dateTime, !Format.isDateTime(bytes) { work.failures.append((.format, StringFailure.dateTime)) }
-        let formats = attributes.formatList
+        if let min = attributes.pointee.minLength, length < min { work.failures.append((.minLength, StringFailure.attribute)) }
+        if let max = attributes.pointee.maxLength, length > max { work.failures.append((.maxLength, StringFailure.attribute)) }
+        let dataType = tables.fields[field].dataType
+        if dataType == .date, !Format.isDate(bytes) { work.failures.append((.format, StringFailure.date)) }
+        if dataType == .dateTime, !Format.isDateTime(bytes) { work.failures.append((.format, StringFailure.dateTime)) }
+        let formats = attributes.pointee.formats
         if !formats.isEmpty {
             var accepted = false
             for format in formats where format.accepts(bytes, month: month) {
@@ -269,15 +285,14 @@ struct Evaluation: ConditionReader {
             }
             if !accepted { work.failures.append((.format, StringFailure.attribute)) }
         }
-        let checks = attributes.stringChecks
-        let scratch = attributes.hasPatterns ? matchScratch() : nil
+        let checks = attributes.pointee.checks
+        let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
         for offset in checks.indices {
             let check = checks[offset]
             if check.minLength >= 0, length < check.minLength { work.failures.append((.minLength, offset)) }
             if check.maxLength >= 0, length > check.maxLength { work.failures.append((.maxLength, offset)) }
             guard let pattern = check.pattern, let scratch else { continue }
-            let outcome = pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) }
-            switch outcome {
+            switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
             case .match: break
             case .noMatch: work.failures.append((.regex, offset))
             case .limitExceeded, .error(_): work.failures.append((.regexLimit, offset))
@@ -297,14 +312,14 @@ struct Evaluation: ConditionReader {
     }
 
     /// Adds a violation for each entry of `failures`, then empties it.
-    private mutating func reportStringFailures(
-        _ value: JSONDocument.Index, field: CompiledField, attributes: AttributeSet, length: Int
-    ) {
+    private mutating func reportStringFailures(_ value: JSONDocument.Index, field: Int, attributes record: Attributes, length: Int) {
         defer { work.failures.removeAll(keepingCapacity: true) }
+        let attributes = attributeSet(record, of: field)
         let name = attributes.name
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
-        let count = field.sensitivity.isEmpty ? String(length) : nil
+        let count = tables.fields[field].sensitive ? nil : String(length)
         let variant = count == nil ? nil : "count"
+        let dataType = tables.fields[field].dataType
         for failure in work.failures.indices {
             guard violations.count < maxErrors else {
                 omitted += work.failures.count - failure
@@ -330,7 +345,7 @@ struct Evaluation: ConditionReader {
                 let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
                     .joined(separator: plan.messages.term("or", english: ", or "))
                 message = text(
-                    .format, attributes, fallback: field.dataType == .string ? attributes.message : nil,
+                    .format, attributes, fallback: dataType == .string ? attributes.message : nil,
                     .init(name: name, expected: expected))
             case .regex:
                 message = text(
@@ -342,10 +357,10 @@ struct Evaluation: ConditionReader {
         }
     }
 
-    private mutating func checkNumber(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set
-        let name = attributes.name
-        if attributes.minimum != nil || attributes.maximum != nil {
+    private mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
+        if record.pointee.hasBounds {
+            let attributes = attributeSet(record, of: field)
+            let name = attributes.name
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
             if let min = attributes.minimum, number < min {
                 add(field, .minimum, at: value) { $0.text(.minimum, attributes, fallback: attributes.message, .init(name: name, min: "\(min)")) }
@@ -354,11 +369,12 @@ struct Evaluation: ConditionReader {
                 add(field, .maximum, at: value) { $0.text(.maximum, attributes, fallback: attributes.message, .init(name: name, max: "\(max)")) }
             }
         }
-        checkEnum(value, field: field, attributes: set)
+        checkEnum(value, field: field, attributes: record)
     }
 
-    private mutating func checkEnum(_ value: JSONDocument.Index, field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set
+    private mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
+        guard record.pointee.hasEnum else { return }
+        let attributes = attributeSet(record, of: field)
         guard let values = attributes.enumValues, !values.contains(where: { $0.matches(document, at: value) }) else { return }
         add(field, .enum, at: value) { evaluation in
             let list = values.map { value in
@@ -371,17 +387,16 @@ struct Evaluation: ConditionReader {
         }
     }
 
-    private mutating func checkObject(_ object: JSONDocument.Index, of field: CompiledField) {
-        // One slot per field, on the stack: the node of the member's value, or -1 while none is found.
-        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: field.childRefs.count) { found in
+    private mutating func checkObject(_ object: JSONDocument.Index, of field: Int) {
+        // One slot per member field, on the stack: the node of the member's value, or -1 while none is found.
+        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: tables.fields[field].children.count) { found in
             found.initialize(repeating: -1)
             checkObject(object, of: field, found: found)
         }
     }
 
-    private mutating func checkObject(
-        _ object: JSONDocument.Index, of field: CompiledField, found: UnsafeMutableBufferPointer<JSONDocument.Index>
-    ) {
+    private mutating func checkObject(_ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>) {
+        let record = tables.fields.baseAddress.unsafelyUnwrapped + field  // read in place, not copied
         var unknownSeen: Set<String>?
         var cursor = object + 1
         let end = Int(nodes[object].end)
@@ -389,11 +404,12 @@ struct Evaluation: ConditionReader {
             let keyIndex = cursor
             let valueIndex = cursor + 1
             cursor = Int(nodes[valueIndex].end)
-            if let offset = lookUpKey(at: keyIndex, in: field.keyTable) {
+            if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
                 if found[offset] >= 0 {
-                    let child = field.fields[offset]
+                    let child = tables.children[record.pointee.children.lowerBound + offset]
+                    let name = tables.fieldObjects[child].name
                     work.path.append(.member(keyIndex))
-                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: child.name)) }
+                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: name)) }
                     work.path.removeLast()
                 } else {
                     found[offset] = valueIndex
@@ -406,86 +422,85 @@ struct Evaluation: ConditionReader {
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
                 add(key: key, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
-            } else if !field.additionalFields {
+            } else if !record.pointee.additionalFields {
+                let object = tables.fieldObjects[field]
                 add(key: key, .unknownField, at: keyIndex) { evaluation in
-                    let suggestion = Suggestion.closest(to: key, in: field.fields.compactMap(\.key))
+                    let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
                     return evaluation.text(
                         .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                        .init(name: field.name, key: key, suggestion: suggestion))
+                        .init(name: object.name, key: key, suggestion: suggestion))
                 }
             }
             work.path.removeLast()
         }
-        let children = field.childRefs
+        let children = record.pointee.children
         for offset in children.indices {
+            let child = tables.children[offset]
+            let value = found[offset - children.lowerBound]
             if selecting {
-                children[offset]._withUnsafeGuaranteedRef { walkMember($0, value: found[offset], in: object) }
+                walkMember(child, value: value, in: object)
             } else {
-                children[offset]._withUnsafeGuaranteedRef { checkMember($0, value: found[offset], in: object) }
+                checkMember(child, value: value, in: object)
             }
         }
     }
 
     /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
-    private mutating func walkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        do {
-            if plan.provisioning && child.metadata.ignoreForProvisioning == true { return }
-            guard let subset = plan.subset else { return }
-            let id = ObjectIdentifier(child)
-            if subset.selected.contains(id) {
-                selecting = false
-                checkMember(child, value: value, in: object)
-                selecting = true
-            } else if value >= 0, subset.enclosing.contains(id) {
-                work.path.append(.member(value - 1))
-                walkThrough(value, of: child)
-                work.path.removeLast()
-            }
+    private mutating func walkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        if plan.provisioning && tables.fields[child].ignoreForProvisioning { return }
+        guard let subset = plan.subset else { return }
+        let id = ObjectIdentifier(tables.fieldObjects[child])
+        if subset.selected.contains(id) {
+            selecting = false
+            checkMember(child, value: value, in: object)
+            selecting = true
+        } else if value >= 0, subset.enclosing.contains(id) {
+            work.path.append(.member(value - 1))
+            walkThrough(value, of: child)
+            work.path.removeLast()
         }
     }
 
     /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
-    private mutating func checkMember(_ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        if plan.provisioning && child.metadata.ignoreForProvisioning == true { return }
+    private mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        if plan.provisioning && tables.fields[child].ignoreForProvisioning { return }
         withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
     }
 
-    private mutating func checkMember(
-        _ child: CompiledField, value: JSONDocument.Index, in object: JSONDocument.Index, attributes set: AttributeSet
-    ) {
+    private mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index, attributes: Attributes) {
         if value >= 0 {
             work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
-            checkValue(value, of: child, attributes: set)
+            checkValue(value, of: child, attributes: attributes)
             work.path.removeLast()
-        } else if set.required && !set.forbidden {
-            work.path.append(.missing(Unmanaged.passUnretained(child)))
-            add(child, .required, at: object) { $0.text(.required, set, fallback: set.message, .init(name: set.name)) }
+        } else if attributes.pointee.required && !attributes.pointee.forbidden {
+            work.path.append(.missing(child))
+            add(child, .required, at: object, attributes) { $0.text(.required, $1, fallback: $1.message, .init(name: $1.name)) }
             work.path.removeLast()
         }
     }
 
-    private mutating func checkArray(_ array: JSONDocument.Index, of field: CompiledField, attributes set: AttributeSet) {
-        let attributes = set
+    private mutating func checkArray(_ array: JSONDocument.Index, of field: Int, attributes: Attributes) {
         let count = document.count(of: array)
-        if let min = attributes.minItems, count < min {
-            add(field, .minItems, at: array) {
+        if let min = attributes.pointee.minItems, count < min {
+            add(field, .minItems, at: array, attributes) {
                 $0.text(
-                    .minItems, attributes, variant: min == 1 ? "one" : nil, fallback: attributes.message,
-                    .init(name: attributes.name, min: String(min), count: String(count)))
+                    .minItems, $1, variant: min == 1 ? "one" : nil, fallback: $1.message,
+                    .init(name: $1.name, min: String(min), count: String(count)))
             }
         }
-        if let max = attributes.maxItems, count > max {
-            add(field, .maxItems, at: array) {
+        if let max = attributes.pointee.maxItems, count > max {
+            add(field, .maxItems, at: array, attributes) {
                 $0.text(
-                    .maxItems, attributes, variant: max == 1 ? "one" : nil, fallback: attributes.message,
-                    .init(name: attributes.name, max: String(max), count: String(count)))
+                    .maxItems, $1, variant: max == 1 ? "one" : nil, fallback: $1.message,
+                    .init(name: $1.name, max: String(max), count: String(count)))
             }
         }
-        checkEnum(array, field: field, attributes: set)
-        guard let items = field.items else { return }
+        checkEnum(array, field: field, attributes: attributes)
+        let items = tables.fields[field].items
+        guard items >= 0 else { return }
         for (offset, element) in document.elements(of: array).enumerated() {
             work.path.append(.index(offset))
-            checkValue(element, of: items, attributes: self.attributes(of: items))
+            withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) }
             work.path.removeLast()
         }
     }
@@ -500,58 +515,64 @@ struct Evaluation: ConditionReader {
 
     // MARK: - Conditions
 
-    /// Whether condition `index` of a flat program holds for this request.
-    mutating func holds(_ program: ConditionProgram, _ index: Int) -> Bool {
-        program.truth(of: index, reading: &self) ?? false
+    /// Whether condition `index` of the program holds for this request.
+    private mutating func holds(_ index: Int) -> Bool {
+        let tables = tables
+        return tables.truth(of: index, reading: &self) ?? false
     }
 
     /// Follows a condition's pointer (a pointer from the root once per run of conditions that test the same value,
     /// as `derive` rules do) and tests the value it leads to.
-    mutating func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? {
+    mutating func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
         let value: JSONDocument.Index?
-        if up < 0 && lastResolved.tokens == tokens.toOpaque() {
+        if up < 0 && lastResolved.tokens == tokens {
             value = lastResolved.value
         } else {
-            value = tokens._withUnsafeGuaranteedRef { resolve(up: up, tokens: $0) }
-            if up < 0 { lastResolved = (tokens.toOpaque(), value) }
+            value = resolve(up: up, tokens: tokens)
+            if up < 0 { lastResolved = (tokens, value) }
         }
         return holds(test, for: value)
     }
 
-    mutating func test(_ test: CompiledTest, context slot: Int) -> Bool? { test.holds(forContext: work.context[slot]) }
+    mutating func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
+        program.tests[test].holds(forContext: work.context[slot])
+    }
 
-    mutating func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: plan.tenderType) }
+    mutating func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
+        program.tests[test].holds(forContext: plan.tenderType)
+    }
 
     /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
-    private mutating func holds(_ test: CompiledTest, for value: JSONDocument.Index?) -> Bool {
-        switch test.kind {
+    private mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
+        let record = tables.tests.baseAddress.unsafelyUnwrapped + test  // read in place, not copied
+        switch record.pointee.kind {
         case .absent: return value == nil
         case .null: return value.map { nodes[$0].kind == .null } ?? false
         case .present: return value.map { nodes[$0].kind != .null } ?? false
         case .oneOfStrings:
-            guard let value, nodes[value].kind == .string, let table = test.tableRef else { return false }
-            return table._withUnsafeGuaranteedRef { lookUpKey(at: value, in: $0) } != nil
+            guard let value, nodes[value].kind == .string else { return false }
+            return lookUpKey(at: value, in: record.pointee.keys) != nil
         case .matches:
-            guard let value, nodes[value].kind == .string, let pattern = test.patternRef else { return false }
+            guard let value, nodes[value].kind == .string, let pattern = record.pointee.pattern else { return false }
             let scratch = matchScratch()
             return document.withStringBytes(at: value) { bytes in
-                pattern._withUnsafeGuaranteedRef { $0.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) } == .match
+                pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) == .match
             }
         case .equals, .oneOf:
             guard let value else { return false }
-            return test.values.contains { $0.matches(document, at: value) }
+            return tables.testObjects[test].values.contains { $0.matches(document, at: value) }
         }
     }
 
     /// The entry of a table whose bytes are a string node's text.
-    private mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable) -> Int? {
+    private mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable.View) -> Int? {
         let node = nodes[index]
         guard !node.flag else { return document.lookUpKey(at: index, in: table) }
         return table.lookup(rawText(of: index))
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
-    private mutating func resolve(up: Int, tokens: ConditionProgram.Tokens) -> JSONDocument.Index? {
+    private mutating func resolve(up: Int, tokens: Range<Int>) -> JSONDocument.Index? {
         var current: JSONDocument.Index
         if up >= 0 {
             guard up < work.containers.count else { return nil }
@@ -559,14 +580,15 @@ struct Evaluation: ConditionReader {
         } else {
             current = document.root
         }
-        for offset in tokens.tables.indices {
+        for offset in tokens {
+            let token = tables.tokens[offset]
             switch nodes[current].kind {
             case .object:
                 var next: JSONDocument.Index?
                 var cursor = current + 1
                 let end = Int(nodes[current].end)
                 while cursor < end {
-                    if tokens.tables[offset]._withUnsafeGuaranteedRef({ lookUpKey(at: cursor, in: $0) }) != nil {
+                    if lookUpKey(at: cursor, in: token.keys) != nil {
                         next = cursor + 1
                         break
                     }
@@ -575,7 +597,7 @@ struct Evaluation: ConditionReader {
                 guard let next else { return nil }
                 current = next
             case .array:
-                let position = tokens.indices[offset]
+                let position = token.index
                 guard position >= 0, position < document.count(of: current) else { return nil }
                 var elements = document.elements(of: current)
                 for _ in 0..<position { _ = elements.next() }
@@ -619,7 +641,7 @@ struct Evaluation: ConditionReader {
                     } else {
                         length += Int(node.length) + Self.escapes(in: rawText(of: keyNode))
                     }
-                case .missing(let field): length += field._withUnsafeGuaranteedRef { $0.pointerToken.utf8.count }
+                case .missing(let field): length += tables.fieldObjects[field].pointerToken.utf8.count
                 case .index(let index): length += Self.digits(index)
                 }
             }
@@ -650,7 +672,7 @@ struct Evaluation: ConditionReader {
                             }
                         }
                     case .missing(let field):
-                        for byte in field.takeUnretainedValue().pointerToken.utf8 {
+                        for byte in tables.fieldObjects[field].pointerToken.utf8 {
                             buffer[at] = byte
                             at += 1
                         }
@@ -726,10 +748,23 @@ struct Evaluation: ConditionReader {
         return located
     }
 
+    private mutating func add(_ field: Int, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String) {
+        add(key: tables.fieldObjects[field].key ?? "", rule, at: node, message)
+    }
+
+    /// Adds a violation whose message reads the attribute set behind `attributes` (found only when the violation
+    /// is kept).
     private mutating func add(
-        _ field: CompiledField, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String
+        _ field: Int, _ rule: ViolationCode, at node: JSONDocument.Index, _ attributes: Attributes,
+        _ message: (inout Evaluation, AttributeSet) -> String
     ) {
-        add(key: field.key ?? "", rule, at: node, message)
+        guard violations.count < maxErrors else {
+            omitted += 1
+            return
+        }
+        let set = attributeSet(attributes, of: field)
+        let text = message(&self, set)
+        add(field, rule, at: node) { _ in text }
     }
 
     /// Adds a violation, its message built by `message`; past ``maxErrors`` only counts it, building nothing.
@@ -751,5 +786,37 @@ struct Evaluation: ConditionReader {
         }
         if violations.isEmpty { violations.reserveCapacity(4) }
         violations.append(violation)
+    }
+}
+
+extension EvaluationPlan {
+    /// Checks a whole request: its violations (at most ``maxErrors``), how many more were found, and what `finish`
+    /// makes of the context values in force (supplied or derived).
+    ///
+    /// One of the two places an ``Evaluation`` is made: the plan and the schema's ``RuleProgram``, which the
+    /// evaluation reads without reference counts, stay alive until it returns.
+    func evaluate<Context>(
+        _ document: JSONDocument, positions: Bool, month: Int, finish: ([String?]) -> Context
+    ) -> (violations: [Violation], omitted: Int, context: Context) {
+        withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: positions, month: month)
+                let context = evaluation.withDocument({ $0.evaluate() }, finish: finish)
+                return (evaluation.violations, evaluation.omitted, context)
+            }
+        }
+    }
+
+    /// Checks one value against a field's base rules alone (a field's `defaultValue`); the other place an
+    /// ``Evaluation`` is made.
+    func check(_ document: JSONDocument, against field: CompiledField) -> [Violation] {
+        withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                guard let id = schema.program.id(of: field) else { return [] }
+                var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: false, month: 0)
+                evaluation.withDocument({ $0.check(document.root, of: id) }, finish: { _ in })
+                return evaluation.violations
+            }
+        }
     }
 }

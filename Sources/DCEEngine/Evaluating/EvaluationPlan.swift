@@ -1,11 +1,9 @@
 /// What every evaluation of one prepared schema reads and none changes, built once per ``PreparedSchema``.
 ///
-/// An evaluation points at its plan (and the plan's schema) `unowned(unsafe)`, so validating a payload takes no
-/// reference count on these shared objects: when two threads validate at once, every such count is an atomic
-/// write to a cache line both cores want, which made each thread about 30 % slower than alone.
-///
-/// `@unchecked Sendable`: the buffers are written only by `init`.
-final class EvaluationPlan: @unchecked Sendable {
+/// An evaluation points at its plan `unowned(unsafe)`, so validating a payload takes no reference count on this
+/// shared object: when two threads validate at once, every such count is an atomic write to a cache line both
+/// cores want. ``evaluate(_:positions:month:finish:)`` keeps the plan alive while an evaluation reads it.
+final class EvaluationPlan: Sendable {
     let schema: CompiledSchema
     /// Context values by slot, as the caller supplied them.
     let context: [String?]
@@ -21,12 +19,6 @@ final class EvaluationPlan: @unchecked Sendable {
     let fingerprinter: (any ValueFingerprinter)?
     /// Whether `subset` is set, without copying it to find out.
     let hasSubset: Bool
-    /// The schema's root field, unmanaged (the schema keeps it alive).
-    let root: Unmanaged<CompiledField>
-    /// Every context's `derive` rules in order (the numbering of ``deriveProgram``): the slot each fills, and
-    /// with what.
-    let derive: UnsafeMutableBufferPointer<(slot: Int, value: String)>
-    let deriveProgram: Unmanaged<ConditionProgram>
     /// The most violations a report keeps; the rest are only counted (see ``PreparedSchema/maxErrors``).
     let maxErrors: Int
     /// ``PreparedSchema/defaultMaxErrors``: enough for any real payload, while a hostile one (an array of a million
@@ -47,16 +39,6 @@ final class EvaluationPlan: @unchecked Sendable {
         self.fingerprinter = fingerprinter
         self.maxErrors = max(maxErrors, 1)
         hasSubset = subset != nil
-        root = Unmanaged.passUnretained(schema.root)
-        let rules = schema.contexts.enumerated().flatMap { slot, definition in definition.derive.map { (slot: slot, value: $0.value) } }
-        derive = .allocate(capacity: rules.count)
-        _ = derive.initialize(from: rules)
-        deriveProgram = Unmanaged.passUnretained(schema.deriveProgram)
-    }
-
-    deinit {
-        derive.deinitialize()
-        derive.deallocate()
     }
 }
 

@@ -118,11 +118,14 @@ extension CompiledSchema {
         var rules = field.base
         var conditional = false
         var reader = FormConditionReader(schema: self, slots: slots, tenderType: tenderType)
-        for (index, override) in field.overrides.enumerated() {
-            switch field.overrideProgram.truth(of: index, reading: &reader) {
-            case true?: rules = rules.overlaid(with: override.patch)
-            case false?: break
-            case nil: if override.patch.required == true { conditional = true }
+        program.withTables { tables in
+            for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
+                let override = field.overrides[offset]
+                switch tables.truth(of: condition, reading: &reader) {
+                case true?: rules = rules.overlaid(with: override.patch)
+                case false?: break
+                case nil: if override.patch.required == true { conditional = true }
+                }
             }
         }
         return (rules, conditional && !rules.isRequired)
@@ -181,12 +184,12 @@ private struct FormConditionReader: ConditionReader {
     let slots: [String?]
     let tenderType: String?
 
-    func test(_ test: CompiledTest, context slot: Int) -> Bool? {
+    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
         if slots[slot] == nil && !schema.contexts[slot].derive.isEmpty { return nil }
-        return test.holds(forContext: slots[slot])
+        return program.testObjects[test].holds(forContext: slots[slot])
     }
 
-    func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: tenderType) }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { program.testObjects[test].holds(forContext: tenderType) }
 
-    func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? { nil }
+    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
 }

@@ -29,24 +29,28 @@ extension PreparedSchema {
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
             tenderType: tenderType, path: path, text: field.dataType.isString ? text : nil, containers: [[]])
         // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
-        var rule = 0
-        for (slot, context) in schema.contexts.enumerated() {
-            for (_, value) in context.derive {
-                defer { rule += 1 }
-                guard reader.slots[slot] == .absent, contextSlotValues[slot] == nil else { continue }
-                switch schema.deriveProgram.truth(of: rule, reading: &reader) {
-                case true?: reader.slots[slot] = .value(value)
-                case nil: reader.slots[slot] = .unknown
-                case false?: break
+        let program = schema.program
+        return program.withTables { tables in
+            var rule = 0
+            for (slot, context) in schema.contexts.enumerated() {
+                for (_, value) in context.derive {
+                    defer { rule += 1 }
+                    guard reader.slots[slot] == .absent, contextSlotValues[slot] == nil else { continue }
+                    switch tables.truth(of: tables.deriveConditions + rule, reading: &reader) {
+                    case true?: reader.slots[slot] = .value(value)
+                    case nil: reader.slots[slot] = .unknown
+                    case false?: break
+                    }
                 }
             }
+            reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
+            var rules = field.base
+            for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated()
+            where tables.truth(of: condition, reading: &reader) == true {
+                rules = rules.overlaid(with: field.overrides[offset].patch)
+            }
+            return rules
         }
-        reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
-        var rules = field.base
-        for (index, override) in field.overrides.enumerated() where field.overrideProgram.truth(of: index, reading: &reader) == true {
-            rules = rules.overlaid(with: override.patch)
-        }
-        return rules
     }
 }
 
@@ -90,19 +94,20 @@ private struct InputConditionReader: ConditionReader {
     /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
     var containers: [[String]]
 
-    func test(_ test: CompiledTest, context slot: Int) -> Bool? {
+    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
         switch slots[slot] {
-        case .value(let value): test.holds(forContext: value)
-        case .absent: test.holds(forContext: nil)
+        case .value(let value): program.testObjects[test].holds(forContext: value)
+        case .absent: program.testObjects[test].holds(forContext: nil)
         case .unknown: nil
         }
     }
 
-    func testTenderType(_ test: CompiledTest) -> Bool? { test.holds(forContext: tenderType) }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { program.testObjects[test].holds(forContext: tenderType) }
 
-    func test(_ test: CompiledTest, field up: Int, tokens: Unmanaged<ConditionProgram.Tokens>) -> Bool? {
+    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
         guard up < containers.count else { return nil }
-        let target = (up < 0 ? [] : containers[up]) + tokens.takeUnretainedValue().tokens.map(\.text)
+        let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
+        let test = program.testObjects[test]
         if target == path {
             switch test.kind {
             case .present: return true

@@ -146,7 +146,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// The table entry whose bytes equal a string node's decoded text.
-    func lookUpKey(at index: Index, in table: KeyTable) -> Int? {
+    func lookUpKey(at index: Index, in table: KeyTable.View) -> Int? {
         let node = nodes[index]
         guard node.flag else {
             return bytes.withUnsafeBufferPointer { buffer in
