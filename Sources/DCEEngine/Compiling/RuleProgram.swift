@@ -8,8 +8,8 @@ internal import DCEPattern
 /// same schema wants: while evaluation walked the objects with counts, two threads on one prepared schema scaled
 /// 1.69x one thread, and `swift_retain`/`swift_release` were 26 % of one thread's samples (README, "Speed"). A
 /// record is read with a load. Measured against objects read through unmanaged references (the approach this
-/// replaced, which needed unsafe code in seven files), on one core: a parsed card-create payload 1.27 → 1.25 µs, a
-/// valid one 0.80 → 0.76 µs (`dce-benchmark parsed`, medians of four runs).
+/// replaced, which needed unsafe code in seven files), on one core: a parsed card-create payload 1,262 → 1,258 ns, a
+/// valid one 788 → 762 ns (`dce-benchmark parsed`, medians of six interleaved runs).
 ///
 /// This is the one place where the engine holds memory whose lifetime the type system does not check: the tables
 /// are buffers this program allocates in `init` and frees in `deinit`, and the records view key tables, patterns,

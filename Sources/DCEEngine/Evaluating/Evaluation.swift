@@ -2,8 +2,9 @@ internal import DCEPattern
 
 /// One run of a compiled schema over one request: walks the value tree once and collects every violation.
 ///
-/// The walk allocates only for violations: member names are matched on their bytes, strings are checked on their
-/// UTF-8 bytes, and the JSON Pointer of a value is built from a path stack only when a violation is reported. It
+/// The walk builds no string: member names are matched on their bytes, strings are checked on their UTF-8 bytes, and
+/// a violation is recorded as a ``Finding`` (rule, field, node, attribute set, path tokens). When the walk is done,
+/// ``writeViolations()`` writes each finding's message, JSON Pointer, line and column once. The evaluation
 /// reads the schema as the records of its ``RuleProgram``, and the plan without a reference count (see
 /// ``EvaluationPlan``): both are valid only inside ``EvaluationPlan/evaluate(_:positions:month:finish:)`` and
 /// ``EvaluationPlan/check(_:against:)``, the only places an evaluation is made.
@@ -31,10 +32,14 @@ struct Evaluation: ConditionReader {
     private var singleLineASCII: Bool?
     /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
     private var located = SourcePosition(line: 1, column: 1, offset: 0)
+    /// The violations, written from the walk's findings once it is done (``writeViolations()``).
     private(set) var violations: [Violation] = []
+    /// Attribute sets computed while walking (for a field with more overrides than are computed ahead) that a
+    /// finding refers to.
+    private var computedSets: [AttributeSet] = []
     /// The most violations kept (the plan's); past it they are counted in ``omitted``.
     private let maxErrors: Int
-    /// Violations found past ``maxErrors``, counted instead of built.
+    /// Violations found past ``maxErrors``, counted instead of recorded.
     private(set) var omitted = 0
     /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
     /// runs (see ``EvaluationScratch``).
@@ -192,29 +197,21 @@ struct Evaluation: ConditionReader {
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     private mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
         if attributes.pointee.forbidden {
-            add(field, .forbidden, at: value, attributes) { $0.text(.forbidden, $1, fallback: $1.message, .init(name: $1.name)) }
+            find(.forbidden, field: field, at: value, attributes)
             return
         }
         let kind = nodes[value].kind
         if kind == .null {
             if attributes.pointee.required {
-                add(field, .required, at: value, attributes) { $0.text(.required, $1, variant: "null", .init(name: $1.name)) }
+                find(.required, field: field, at: value, attributes, detail: Finding.nullValue)
             } else if !attributes.pointee.nullable {
-                add(field, .null, at: value, attributes) { $0.text(.null, $1, .init(name: $1.name)) }
+                find(.null, field: field, at: value, attributes)
             }
             return
         }
         let dataType = tables.fields[field].dataType
         guard typeMatches(kind, value, dataType) else {
-            add(field, .type, at: value, attributes) { evaluation, set in
-                let messages = evaluation.plan.messages
-                let found =
-                    kind == .number && dataType == .integer
-                    ? messages.term("kind.fraction", english: "a number with a fraction")
-                    : messages.term("kind.\(kind.description)", english: kind.description)
-                let expected = messages.term("type.\(dataType.rawValue)", english: dataType.article)
-                return evaluation.text(.type, set, .init(name: set.name, expected: expected, found: found))
-            }
+            find(.type, field: field, at: value, attributes)
             return
         }
         switch dataType {
@@ -255,22 +252,18 @@ struct Evaluation: ConditionReader {
     }
 
     private mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
-        let node = nodes[value]
-        let length: Int
-        if node.flag {  // escaped: check the decoded text
-            length = document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: attributes) }
+        if nodes[value].flag {  // escaped: check the decoded text
+            document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: attributes) }
         } else {
-            length = checkStringBytes(rawText(of: value), field: field, attributes: attributes)
+            checkStringBytes(rawText(of: value), field: field, attributes: attributes)
         }
         if attributes.pointee.hasEnum { checkEnum(value, field: field, attributes: attributes) }
-        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: attributes, length: length) }
+        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: attributes) }
     }
 
-    /// The string checks on a value's bytes: records the failed rules in `failures` and returns the length in code
-    /// points. Messages are built only for what failed, by ``reportStringFailures(_:field:attributes:length:)``.
-    private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) -> Int {
-        var length = 0
-        for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }  // code points: count lead bytes
+    /// The string checks on a value's bytes: records the failed rules in `failures`.
+    private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) {
+        let length = Self.codePoints(in: bytes)
         if let min = attributes.pointee.minLength, length < min { work.failures.append((.minLength, StringFailure.attribute)) }
         if let max = attributes.pointee.maxLength, length > max { work.failures.append((.maxLength, StringFailure.attribute)) }
         let dataType = tables.fields[field].dataType
@@ -298,11 +291,17 @@ struct Evaluation: ConditionReader {
             case .limitExceeded, .error(_): work.failures.append((.regexLimit, offset))
             }
         }
-        return length
+    }
+
+    /// The number of code points in UTF-8 text: its lead bytes.
+    private static func codePoints(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
     }
 
     /// Which check of a string failed, beside its rule: an `additionalDataValidations` offset (≥ 0) or one of these.
-    private enum StringFailure {
+    fileprivate enum StringFailure {
         /// The field's own attribute (`minLength`, `maxLength`, `format`).
         static let attribute = -1
         /// The `Date` data type.
@@ -311,80 +310,28 @@ struct Evaluation: ConditionReader {
         static let dateTime = -3
     }
 
-    /// Adds a violation for each entry of `failures`, then empties it.
-    private mutating func reportStringFailures(_ value: JSONDocument.Index, field: Int, attributes record: Attributes, length: Int) {
-        defer { work.failures.removeAll(keepingCapacity: true) }
-        let attributes = attributeSet(record, of: field)
-        let name = attributes.name
-        // The length of a sensitive value is not shown: a PIN's length is a clue to it.
-        let count = tables.fields[field].sensitive ? nil : String(length)
-        let variant = count == nil ? nil : "count"
-        let dataType = tables.fields[field].dataType
-        for failure in work.failures.indices {
-            guard violations.count < maxErrors else {
-                omitted += work.failures.count - failure
-                return
-            }
-            let (code, detail) = work.failures[failure]
-            let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
-            let message: String
-            switch code {
-            case .minLength:
-                let min = validation?.minLength ?? attributes.minLength ?? 0
-                message = text(
-                    .minLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                    .init(name: name, min: String(min), count: count))
-            case .maxLength:
-                let max = validation?.maxLength ?? attributes.maxLength ?? 0
-                message = text(
-                    .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                    .init(name: name, max: String(max), count: count))
-            case .format:
-                let formats: [Format] =
-                    detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
-                let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
-                    .joined(separator: plan.messages.term("or", english: ", or "))
-                message = text(
-                    .format, attributes, fallback: dataType == .string ? attributes.message : nil,
-                    .init(name: name, expected: expected))
-            case .regex:
-                message = text(
-                    .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
-            default:
-                message = text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
-            }
-            add(field, code, at: value) { _ in message }
-        }
+    /// Records a finding for each entry of `failures`, then empties it.
+    private mutating func reportStringFailures(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
+        for (code, detail) in work.failures { find(code, field: field, at: value, attributes, detail: detail) }
+        work.failures.removeAll(keepingCapacity: true)
     }
 
     private mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
         if record.pointee.hasBounds {
-            let attributes = attributeSet(record, of: field)
-            let name = attributes.name
+            let set = attributeSet(record, of: field)
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
-            if let min = attributes.minimum, number < min {
-                add(field, .minimum, at: value) { $0.text(.minimum, attributes, fallback: attributes.message, .init(name: name, min: "\(min)")) }
-            }
-            if let max = attributes.maximum, max < number {
-                add(field, .maximum, at: value) { $0.text(.maximum, attributes, fallback: attributes.message, .init(name: name, max: "\(max)")) }
-            }
+            if let min = set.minimum, number < min { find(.minimum, field: field, at: value, record) }
+            if let max = set.maximum, max < number { find(.maximum, field: field, at: value, record) }
         }
         checkEnum(value, field: field, attributes: record)
     }
 
     private mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
         guard record.pointee.hasEnum else { return }
-        let attributes = attributeSet(record, of: field)
-        guard let values = attributes.enumValues, !values.contains(where: { $0.matches(document, at: value) }) else { return }
-        add(field, .enum, at: value) { evaluation in
-            let list = values.map { value in
-                if case .string(let text) = value { return text }
-                return value.json
-            }
-            return evaluation.text(
-                .enum, attributes, variant: list.count == 1 ? nil : "list", fallback: attributes.message,
-                .init(name: attributes.name, expected: list.joined(separator: ", ")))
+        guard let values = attributeSet(record, of: field).enumValues, !values.contains(where: { $0.matches(document, at: value) }) else {
+            return
         }
+        find(.enum, field: field, at: value, record)
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: Int) {
@@ -406,10 +353,8 @@ struct Evaluation: ConditionReader {
             cursor = Int(nodes[valueIndex].end)
             if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
                 if found[offset] >= 0 {
-                    let child = tables.children[record.pointee.children.lowerBound + offset]
-                    let name = tables.fieldObjects[child].name
                     work.path.append(.member(keyIndex))
-                    add(child, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, .init(name: name)) }
+                    find(.duplicateKey, field: tables.children[record.pointee.children.lowerBound + offset], at: keyIndex, nil)
                     work.path.removeLast()
                 } else {
                     found[offset] = valueIndex
@@ -421,15 +366,9 @@ struct Evaluation: ConditionReader {
             work.path.append(.member(keyIndex))
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
-                add(key: key, .duplicateKey, at: keyIndex) { $0.text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
+                find(.duplicateKey, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
             } else if !record.pointee.additionalFields {
-                let object = tables.fieldObjects[field]
-                add(key: key, .unknownField, at: keyIndex) { evaluation in
-                    let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
-                    return evaluation.text(
-                        .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                        .init(name: object.name, key: key, suggestion: suggestion))
-                }
+                find(.unknownField, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
             }
             work.path.removeLast()
         }
@@ -474,27 +413,15 @@ struct Evaluation: ConditionReader {
             work.path.removeLast()
         } else if attributes.pointee.required && !attributes.pointee.forbidden {
             work.path.append(.missing(child))
-            add(child, .required, at: object, attributes) { $0.text(.required, $1, fallback: $1.message, .init(name: $1.name)) }
+            find(.required, field: child, at: object, attributes)
             work.path.removeLast()
         }
     }
 
     private mutating func checkArray(_ array: JSONDocument.Index, of field: Int, attributes: Attributes) {
         let count = document.count(of: array)
-        if let min = attributes.pointee.minItems, count < min {
-            add(field, .minItems, at: array, attributes) {
-                $0.text(
-                    .minItems, $1, variant: min == 1 ? "one" : nil, fallback: $1.message,
-                    .init(name: $1.name, min: String(min), count: String(count)))
-            }
-        }
-        if let max = attributes.pointee.maxItems, count > max {
-            add(field, .maxItems, at: array, attributes) {
-                $0.text(
-                    .maxItems, $1, variant: max == 1 ? "one" : nil, fallback: $1.message,
-                    .init(name: $1.name, max: String(max), count: String(count)))
-            }
-        }
+        if let min = attributes.pointee.minItems, count < min { find(.minItems, field: field, at: array, attributes) }
+        if let max = attributes.pointee.maxItems, count > max { find(.maxItems, field: field, at: array, attributes) }
         checkEnum(array, field: field, attributes: attributes)
         let items = tables.fields[field].items
         guard items >= 0 else { return }
@@ -610,11 +537,159 @@ struct Evaluation: ConditionReader {
         return current
     }
 
+    // MARK: - Findings
+
+    /// Records a violation of `rule` by `field` at `node` (the path stack already ends with its token); its text is
+    /// written when the walk is done. Past ``maxErrors`` it is only counted.
+    private mutating func find(
+        _ rule: ViolationCode, field: Int, at node: JSONDocument.Index, _ attributes: Attributes?, detail: Int = 0
+    ) {
+        assert(rule.ordinal >= 0, "a finding's rule is one of the engine's own codes")
+        guard work.findings.count < maxErrors else {
+            omitted += 1
+            return
+        }
+        var set = Finding.noAttributes
+        if let attributes {
+            if attributes.pointee.object >= 0 {
+                set = attributes.pointee.object
+            } else {
+                // Computed for this value only: kept now, while the conditions that chose it read the same containers.
+                computedSets.append(computedAttributes(of: field))
+                set = -computedSets.count
+            }
+        }
+        let start = work.pathArena.count
+        work.pathArena.append(contentsOf: work.path)
+        work.findings.append(
+            Finding(ruleOrdinal: rule.ordinal, field: field, node: node, attributes: set, detail: detail, path: start..<work.pathArena.count))
+    }
+
     // MARK: - Reporting
+
+    /// Turns the walk's findings into violations: message, JSON Pointer, line and column, fingerprint.
+    fileprivate mutating func writeViolations() {
+        guard !work.findings.isEmpty else { return }
+        violations.reserveCapacity(work.findings.count)
+        for index in work.findings.indices {
+            let finding = work.findings[index]
+            let set: AttributeSet? =
+                finding.attributes == Finding.noAttributes
+                ? nil : finding.attributes >= 0 ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
+            let key = finding.detail == Finding.unknownMember ? document.string(at: finding.node) : tables.fieldObjects[finding.field].key ?? ""
+            var violation = Violation(
+                path: pointer(finding.path), key: key, rule: finding.rule, message: message(for: finding, set, key: key),
+                position: positions ? position(of: finding.node) : nil)
+            let rule = finding.rule
+            if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
+                switch document.kind(of: finding.node) {
+                case .string: violation.fingerprint = document.withStringBytes(at: finding.node) { fingerprinter.fingerprint($0) }
+                case .number:
+                    var text = document.numberLexeme(at: finding.node)
+                    violation.fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
+                default: break
+                }
+            }
+            violations.append(violation)
+        }
+    }
+
+    /// A finding's message in the plan's language.
+    private mutating func message(for finding: Finding, _ set: AttributeSet?, key: String) -> String {
+        let node = finding.node
+        let name = set?.name ?? ""
+        switch finding.rule {
+        case .forbidden:
+            return text(.forbidden, set, fallback: set?.message, .init(name: name))
+        case .required:
+            if finding.detail == Finding.nullValue { return text(.required, set, variant: "null", .init(name: name)) }
+            return text(.required, set, fallback: set?.message, .init(name: name))
+        case .null:
+            return text(.null, set, .init(name: name))
+        case .type:
+            let kind = nodes[node].kind
+            let dataType = tables.fields[finding.field].dataType
+            let messages = plan.messages
+            let found =
+                kind == .number && dataType == .integer
+                ? messages.term("kind.fraction", english: "a number with a fraction")
+                : messages.term("kind.\(kind.description)", english: kind.description)
+            let expected = messages.term("type.\(dataType.rawValue)", english: dataType.article)
+            return text(.type, set, .init(name: name, expected: expected, found: found))
+        case .minimum:
+            return text(.minimum, set, fallback: set?.message, .init(name: name, min: set?.minimum.map { "\($0)" }))
+        case .maximum:
+            return text(.maximum, set, fallback: set?.message, .init(name: name, max: set?.maximum.map { "\($0)" }))
+        case .enum:
+            let list = (set?.enumValues ?? []).map { value in
+                if case .string(let text) = value { return text }
+                return value.json
+            }
+            return text(
+                .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
+                .init(name: name, expected: list.joined(separator: ", ")))
+        case .duplicateKey:
+            if finding.detail == Finding.unknownMember { return text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
+            return text(.duplicateKey, nil, .init(name: tables.fieldObjects[finding.field].name))
+        case .unknownField:
+            let object = tables.fieldObjects[finding.field]
+            let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
+            return text(
+                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.name, key: key, suggestion: suggestion))
+        case .minItems, .maxItems:
+            let count = String(document.count(of: node))
+            let isMin = finding.rule == .minItems
+            let bound = (isMin ? set?.minItems : set?.maxItems) ?? 0
+            return text(
+                finding.rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
+                isMin ? .init(name: name, min: String(bound), count: count) : .init(name: name, max: String(bound), count: count))
+        default:
+            return stringMessage(for: finding, set)
+        }
+    }
+
+    /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
+    private mutating func stringMessage(for finding: Finding, _ set: AttributeSet?) -> String {
+        guard let attributes = set else { return text(finding.rule, nil, .init()) }
+        let name = attributes.name
+        let detail = finding.detail
+        // The length of a sensitive value is not shown: a PIN's length is a clue to it.
+        let count: String? =
+            tables.fields[finding.field].sensitive
+            ? nil
+            : String(nodes[finding.node].flag ? document.withStringBytes(at: finding.node) { Self.codePoints(in: $0) } : Self.codePoints(in: rawText(of: finding.node)))
+        let variant = count == nil ? nil : "count"
+        let code = finding.rule
+        let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
+        switch code {
+        case .minLength:
+            let min = validation?.minLength ?? attributes.minLength ?? 0
+            return text(
+                .minLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                .init(name: name, min: String(min), count: count))
+        case .maxLength:
+            let max = validation?.maxLength ?? attributes.maxLength ?? 0
+            return text(
+                .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                .init(name: name, max: String(max), count: count))
+        case .format:
+            let formats: [Format] =
+                detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
+            let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
+                .joined(separator: plan.messages.term("or", english: ", or "))
+            return text(
+                .format, attributes, fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
+                .init(name: name, expected: expected))
+        case .regex:
+            return text(.regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
+        default:
+            return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
+        }
+    }
 
     /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
-    private mutating func text(
+    private func text(
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: String? = nil,
         _ parameters: MessageParameters
     ) -> String {
@@ -623,73 +698,72 @@ struct Evaluation: ConditionReader {
         return plan.messages.message(rule, variant: variant, parameters)
     }
 
-    /// The JSON Pointer of the value being checked, written straight into the string's storage: one allocation
+    /// The JSON Pointer of a finding's path tokens, written straight into the string's storage: one allocation
     /// (none up to 15 bytes) instead of a string per token.
-    private var pointer: String {
-        mutating get {
-            var escapedKeys: [String] = []  // member names with JSON escapes, decoded and escaped (rare)
-            var length = 0
-            for token in work.path {
-                length += 1
+    private func pointer(_ tokens: Range<Int>) -> String {
+        let path = work.pathArena[tokens]
+        var escapedKeys: [String] = []  // member names with JSON escapes, decoded and escaped (rare)
+        var length = 0
+        for token in path {
+            length += 1
+            switch token {
+            case .member(let keyNode):
+                let node = nodes[keyNode]
+                if node.flag {
+                    let key = JSONPointer.escape(document.string(at: keyNode))
+                    escapedKeys.append(key)
+                    length += key.utf8.count
+                } else {
+                    length += Int(node.length) + Self.escapes(in: rawText(of: keyNode))
+                }
+            case .missing(let field): length += tables.fieldObjects[field].pointerToken.utf8.count
+            case .index(let index): length += Self.digits(index)
+            }
+        }
+        var escapedKey = 0
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = 0
+            for token in path {
+                buffer[at] = UInt8(ascii: "/")
+                at += 1
                 switch token {
                 case .member(let keyNode):
-                    let node = nodes[keyNode]
-                    if node.flag {
-                        let key = JSONPointer.escape(document.string(at: keyNode))
-                        escapedKeys.append(key)
-                        length += key.utf8.count
-                    } else {
-                        length += Int(node.length) + Self.escapes(in: rawText(of: keyNode))
-                    }
-                case .missing(let field): length += tables.fieldObjects[field].pointerToken.utf8.count
-                case .index(let index): length += Self.digits(index)
-                }
-            }
-            var escapedKey = 0
-            return String(unsafeUninitializedCapacity: length) { buffer in
-                var at = 0
-                for token in work.path {
-                    buffer[at] = UInt8(ascii: "/")
-                    at += 1
-                    switch token {
-                    case .member(let keyNode):
-                        if nodes[keyNode].flag {
-                            for byte in escapedKeys[escapedKey].utf8 {
-                                buffer[at] = byte
-                                at += 1
-                            }
-                            escapedKey += 1
-                            continue
-                        }
-                        for byte in rawText(of: keyNode) {
-                            if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
-                                buffer[at] = UInt8(ascii: "~")
-                                buffer[at + 1] = byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
-                                at += 2
-                            } else {
-                                buffer[at] = byte
-                                at += 1
-                            }
-                        }
-                    case .missing(let field):
-                        for byte in tables.fieldObjects[field].pointerToken.utf8 {
+                    if nodes[keyNode].flag {
+                        for byte in escapedKeys[escapedKey].utf8 {
                             buffer[at] = byte
                             at += 1
                         }
-                    case .index(let index):
-                        var rest = index
-                        let end = at + Self.digits(index)
-                        at = end
-                        repeat {
-                            at -= 1
-                            buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                            rest /= 10
-                        } while rest > 0
-                        at = end
+                        escapedKey += 1
+                        continue
                     }
+                    for byte in rawText(of: keyNode) {
+                        if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+                            buffer[at] = UInt8(ascii: "~")
+                            buffer[at + 1] = byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
+                            at += 2
+                        } else {
+                            buffer[at] = byte
+                            at += 1
+                        }
+                    }
+                case .missing(let field):
+                    for byte in tables.fieldObjects[field].pointerToken.utf8 {
+                        buffer[at] = byte
+                        at += 1
+                    }
+                case .index(let index):
+                    var rest = index
+                    let end = at + Self.digits(index)
+                    at = end
+                    repeat {
+                        at -= 1
+                        buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    } while rest > 0
+                    at = end
                 }
-                return at
             }
+            return at
         }
     }
 
@@ -747,46 +821,6 @@ struct Evaluation: ConditionReader {
         located = SourcePosition.locate(offset: end, in: bytes, from: end >= located.offset ? located : nil)
         return located
     }
-
-    private mutating func add(_ field: Int, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String) {
-        add(key: tables.fieldObjects[field].key ?? "", rule, at: node, message)
-    }
-
-    /// Adds a violation whose message reads the attribute set behind `attributes` (found only when the violation
-    /// is kept).
-    private mutating func add(
-        _ field: Int, _ rule: ViolationCode, at node: JSONDocument.Index, _ attributes: Attributes,
-        _ message: (inout Evaluation, AttributeSet) -> String
-    ) {
-        guard violations.count < maxErrors else {
-            omitted += 1
-            return
-        }
-        let set = attributeSet(attributes, of: field)
-        let text = message(&self, set)
-        add(field, rule, at: node) { _ in text }
-    }
-
-    /// Adds a violation, its message built by `message`; past ``maxErrors`` only counts it, building nothing.
-    private mutating func add(key: String, _ rule: ViolationCode, at node: JSONDocument.Index, _ message: (inout Evaluation) -> String) {
-        guard violations.count < maxErrors else {
-            omitted += 1
-            return
-        }
-        var violation = Violation(
-            path: pointer, key: key, rule: rule, message: message(&self), position: positions ? position(of: node) : nil)
-        if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
-            switch document.kind(of: node) {
-            case .string: violation.fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
-            case .number:
-                var text = document.numberLexeme(at: node)
-                violation.fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
-            default: break
-            }
-        }
-        if violations.isEmpty { violations.reserveCapacity(4) }
-        violations.append(violation)
-    }
 }
 
 extension EvaluationPlan {
@@ -801,7 +835,10 @@ extension EvaluationPlan {
         withExtendedLifetime(self) {
             schema.program.withTables { tables in
                 var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: positions, month: month)
-                let context = evaluation.withDocument({ $0.evaluate() }, finish: finish)
+                let context = evaluation.withDocument({
+                    $0.evaluate()
+                    $0.writeViolations()
+                }, finish: finish)
                 return (evaluation.violations, evaluation.omitted, context)
             }
         }
@@ -814,7 +851,10 @@ extension EvaluationPlan {
             schema.program.withTables { tables in
                 guard let id = schema.program.id(of: field) else { return [] }
                 var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: false, month: 0)
-                evaluation.withDocument({ $0.check(document.root, of: id) }, finish: { _ in })
+                evaluation.withDocument({
+                    $0.check(document.root, of: id)
+                    $0.writeViolations()
+                }, finish: { _ in })
                 return evaluation.violations
             }
         }

@@ -2,7 +2,9 @@
 ///
 /// An evaluation points at its plan `unowned(unsafe)`, so validating a payload takes no reference count on this
 /// shared object: when two threads validate at once, every such count is an atomic write to a cache line both
-/// cores want. ``evaluate(_:positions:month:finish:)`` keeps the plan alive while an evaluation reads it.
+/// cores want. Measured with a strong reference instead: a parsed card-create payload 1.25 → 1.31 µs on one core
+/// (`dce-benchmark parsed`). ``evaluate(_:positions:month:finish:)`` and ``check(_:against:)``, the only places an
+/// evaluation is made, keep the plan alive while it reads it.
 final class EvaluationPlan: Sendable {
     let schema: CompiledSchema
     /// Context values by slot, as the caller supplied them.

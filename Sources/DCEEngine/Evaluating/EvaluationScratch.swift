@@ -8,8 +8,8 @@ import Glibc
 import Musl
 #endif
 
-/// The working storage of an evaluation: the path and container stacks, the failed string checks and the regex
-/// match data.
+/// The working storage of an evaluation: the path and container stacks, the failed string checks, the findings and
+/// the regex match data.
 ///
 /// Creating it costs four allocations and freeing it as many, which for a small valid payload was a quarter of the
 /// evaluation; so each thread keeps one and its evaluations borrow it (``take()``, ``giveBack()``). An evaluation
@@ -21,6 +21,10 @@ struct EvaluationScratch {
     var path: [Evaluation.PathToken] = []
     /// The rules a string broke, with which check.
     var failures: [(ViolationCode, Int)] = []
+    /// What the walk found, in order, before it is written as violations.
+    var findings: [Finding] = []
+    /// The path tokens of every finding, end to end.
+    var pathArena: [Evaluation.PathToken] = []
     /// Context values by slot: the prepared schema's, then derived ones (see ``Evaluation/deriveContexts()``).
     var context: [String?] = []
     /// Match data for regex matches, created on first use.
@@ -62,9 +66,13 @@ struct EvaluationScratch {
         containers.removeAll(keepingCapacity: true)
         path.removeAll(keepingCapacity: true)
         failures.removeAll(keepingCapacity: true)
+        findings.removeAll(keepingCapacity: true)
+        pathArena.removeAll(keepingCapacity: true)
         context.removeAll(keepingCapacity: true)
-        holder.scratch = self
-        self = EvaluationScratch()
+        // Moved, not copied: a copy would retain and release every array once more.
+        var kept = EvaluationScratch()
+        swap(&self, &kept)
+        holder.scratch = kept
     }
 
     /// One thread's kept storage.
@@ -85,4 +93,36 @@ struct EvaluationScratch {
         }
         return created == 0 ? key : nil
     }()
+}
+
+/// A violation as the walk finds it: which rule, of which field, at which node of the document, with which attribute
+/// set and detail. Its text (message, JSON Pointer, line and column) is written once the walk is done
+/// (``Evaluation/writeViolations()``), so that the walk itself builds no string.
+///
+/// Plain values only (the rule by its place in ``ViolationCode/catalogue``), so that recording, copying and clearing
+/// findings touches no reference count.
+struct Finding {
+    /// The rule's place in ``ViolationCode/catalogue`` (every rule the walk finds is one of the engine's own).
+    let ruleOrdinal: Int
+    /// The field (a place in the program's tables): the one broken, or for a member no field describes, the object's.
+    let field: Int
+    /// The value broken; for a missing field, its object; for a member's name, the name.
+    let node: JSONDocument.Index
+    /// The attribute set in force: a place in the program's tables (≥ 0), a set computed for this value
+    /// (-1 - its place among the evaluation's computed sets), or ``noAttributes``.
+    let attributes: Int
+    /// For a failed string check, which check (see `Evaluation.StringFailure`); else ``nullValue``,
+    /// ``unknownMember`` or 0.
+    let detail: Int
+    /// The tokens of the finding's path in the evaluation's path arena.
+    let path: Range<Int>
+
+    /// The rule broken.
+    var rule: ViolationCode { ViolationCode.catalogue[ruleOrdinal].code }
+
+    static let noAttributes = Int.min
+    /// A required field given as `null`.
+    static let nullValue = -100
+    /// A member no field describes (its key is the member's name).
+    static let unknownMember = -101
 }
