@@ -37,8 +37,11 @@ import Testing
         #"{"pan": "4111111111111111", "cvv": "739", "pin": "8264", "holder": {"pan": "4111111111111111"}}"#,
     ]
 
+    /// No canary in the output, apart from the scratch folder's random name (`dce-test-<UUID>`), whose hex digits
+    /// can hold a 3-digit CVV by chance and once failed this test with nothing leaked.
     private func expectClean(_ bytes: Data, _ context: String) {
         let text = String(decoding: bytes, as: UTF8.self)
+            .replacingOccurrences(of: #"dce-test-[0-9A-Fa-f-]{36}"#, with: "dce-test-<folder>", options: .regularExpression)
         for canary in Self.canaries {
             #expect(!text.contains(canary), "\(canary) leaked in \(context): \(text.prefix(400))")
         }
