@@ -94,7 +94,7 @@ final class AttributeSet: @unchecked Sendable {
     let maximum: DecimalNumber?
     let minItems: Int?
     let maxItems: Int?
-    let enumValues: [SchemaValue]?
+    let options: Options?
     let formats: [Format]
     let validations: [Validation]
     /// The compiled regex of each validation (`nil` for one without a regex), kept alive for ``stringChecks``.
@@ -120,7 +120,7 @@ final class AttributeSet: @unchecked Sendable {
         maximum = value.maximum
         minItems = value.minItems
         maxItems = value.maxItems
-        enumValues = value.enumValues
+        options = value.options
         formats = value.formatList
         validations = value.validationList
         patterns = validations.map { validation in validation.patternKey.flatMap { compiled[$0] } }
@@ -142,7 +142,7 @@ final class AttributeSet: @unchecked Sendable {
     var record: Record {
         Record(
             required: required, forbidden: forbidden, nullable: nullable, minLength: minLength, maxLength: maxLength,
-            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: enumValues != nil,
+            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: options != nil,
             formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks), hasPatterns: hasPatterns)
     }
 

@@ -328,9 +328,7 @@ struct Evaluation: ConditionReader {
 
     private mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
         guard record.pointee.hasEnum else { return }
-        guard let values = attributeSet(record, of: field).enumValues, !values.contains(where: { $0.matches(document, at: value) }) else {
-            return
-        }
+        guard let options = attributeSet(record, of: field).options, !options.accepts(document, at: value) else { return }
         find(.enum, field: field, at: value, record)
     }
 
@@ -621,10 +619,7 @@ struct Evaluation: ConditionReader {
         case .maximum:
             return text(.maximum, set, fallback: set?.message, .init(name: name, max: set?.maximum.map { "\($0)" }))
         case .enum:
-            let list = (set?.enumValues ?? []).map { value in
-                if case .string(let text) = value { return text }
-                return value.json
-            }
+            let list = set?.options?.labels ?? []
             return text(
                 .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
                 .init(name: name, expected: list.joined(separator: ", ")))

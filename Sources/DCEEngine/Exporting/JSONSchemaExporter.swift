@@ -124,7 +124,10 @@ struct JSONSchemaExporter {
         if let value = attributes.maximum { add("maximum", .number(value)) }
         if let value = attributes.minItems { add("minItems", .number(DecimalNumber(lexeme: String(value)))) }
         if let value = attributes.maxItems { add("maxItems", .number(DecimalNumber(lexeme: String(value)))) }
-        if let values = attributes.enumValues { add("enum", .array(values + (allowNull ? [.null] : []))) }
+        if let options = attributes.options {
+            let keyword = options.jsonSchema(allowingNull: allowNull)
+            add(keyword.key, keyword.value)
+        }
         if field.dataType == .date { add("format", .string("date")) }
         if field.dataType == .dateTime { add("format", .string("date-time")) }
         var all: [SchemaValue] = []

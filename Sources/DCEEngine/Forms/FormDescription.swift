@@ -134,10 +134,7 @@ extension CompiledSchema {
     private func describe(
         _ field: CompiledField, key: String, path: String, attributes: Rules, conditional: Bool
     ) -> FormDescription.Field {
-        let options = attributes.enumValues?.compactMap { value -> String? in
-            if case .string(let text) = value { return text }
-            return value.json
-        }
+        let options = attributes.options?.labels
         let lengthsFromValidations = attributes.validationList.compactMap(\.maxLength).min()
         return FormDescription.Field(
             path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.isRequired,

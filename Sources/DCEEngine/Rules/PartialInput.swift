@@ -36,10 +36,7 @@ extension Rules {
             let minLength = ([self.minLength] + validationList.map(\.minLength)).compactMap { $0 }.max()
             if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
             if let minLength, length < minLength { verdicts.append(.incomplete) }
-            if let options = enumValues {
-                let strings = options.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
-                verdicts.append(strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum))
-            }
+            if let options { verdicts.append(options.judge(partial: text)) }
             var formats = formatList
             if dataType == .date { formats.append(.date) }
             if dataType == .dateTime { formats.append(.dateTime) }
@@ -74,7 +71,7 @@ extension Rules {
         if integer && !number.isIntegral { return .invalid(.type) }
         if let max = maximum, max < number { return number.isNegative ? .incomplete : .invalid(.maximum) }
         if let min = minimum, number < min { return number.isNegative ? .invalid(.minimum) : .incomplete }
-        if let values = enumValues, !values.contains(.number(number)) { return .invalid(.enum) }
+        if let options, !options.accepts(number) { return .invalid(.enum) }
         return .valid
     }
 }
