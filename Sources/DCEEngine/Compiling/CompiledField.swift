@@ -85,9 +85,6 @@ final class CompiledField: Sendable {
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
 final class AttributeSet: @unchecked Sendable {
     let name: String
-    let required: Bool
-    let forbidden: Bool
-    let nullable: Bool
     let minLength: Int?
     let maxLength: Int?
     let minimum: DecimalNumber?
@@ -101,19 +98,16 @@ final class AttributeSet: @unchecked Sendable {
     let patterns: [CompiledPattern?]
     let message: String?
     let messages: FieldMessages?
-    /// Whether any validation has a regex (so evaluation knows it needs match data).
-    let hasPatterns: Bool
     /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
     let stringChecks: UnsafeMutableBufferPointer<StringCheck>
     /// `formats`, in a buffer this set owns, for the same reason.
     let formatList: UnsafeMutableBufferPointer<Format>
+    /// The set as plain values, built once; valid while the set is alive (see ``RuleProgram``).
+    let record: Record
 
     /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
     init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
         name = value.name ?? ""
-        required = value.isRequired
-        forbidden = value.isForbidden
-        nullable = value.isNullable
         minLength = value.minLength
         maxLength = value.maxLength
         minimum = value.minimum
@@ -126,11 +120,15 @@ final class AttributeSet: @unchecked Sendable {
         patterns = validations.map { validation in validation.patternKey.flatMap { compiled[$0] } }
         message = value.message
         messages = value.messages
-        hasPatterns = patterns.contains { $0 != nil }
         stringChecks = .allocate(capacity: validations.count)
         _ = stringChecks.initialize(from: zip(validations, patterns).map(StringCheck.init))
         formatList = .allocate(capacity: formats.count)
         _ = formatList.initialize(from: formats)
+        record = Record(
+            required: value.isRequired, forbidden: value.isForbidden, nullable: value.isNullable, minLength: minLength, maxLength: maxLength,
+            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: options != nil,
+            formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks),
+            hasPatterns: patterns.contains { $0 != nil })
     }
 
     deinit {
@@ -138,13 +136,6 @@ final class AttributeSet: @unchecked Sendable {
         formatList.deallocate()
     }
 
-    /// The set as plain values, valid while the set is alive (see ``RuleProgram``).
-    var record: Record {
-        Record(
-            required: required, forbidden: forbidden, nullable: nullable, minLength: minLength, maxLength: maxLength,
-            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: options != nil,
-            formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks), hasPatterns: hasPatterns)
-    }
 
     /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a
     /// violation, `enum` values and numeric bounds.
@@ -161,6 +152,7 @@ final class AttributeSet: @unchecked Sendable {
         let hasEnum: Bool
         let formats: UnsafeBufferPointer<Format>
         let checks: UnsafeBufferPointer<StringCheck>
+        /// Whether any check has a regex (so evaluation knows it needs match data).
         let hasPatterns: Bool
         /// The set's place in ``RuleProgram/Tables/attributeObjects``, or -1 for a set computed while evaluating.
         var object = -1

@@ -318,27 +318,17 @@ extension RuleProgram.Tables {
         let instruction = instructions[counter]
         counter += 1
         switch instruction {
-        case .all(let count, let end):
-            var result: Bool? = true
+        case .all(let count, let end), .any(let count, let end):
+            // A part that is false decides `all`, one that is true decides `any`.
+            let decisive = if case .any = instruction { true } else { false }
+            var result: Bool? = !decisive
             for _ in 0..<count {
                 switch run(at: &counter, reading: &reader) {
-                case false?:
+                case decisive?:
                     counter = end
-                    return false
+                    return decisive
                 case nil: result = nil
-                case true?: break
-                }
-            }
-            return result
-        case .any(let count, let end):
-            var result: Bool? = false
-            for _ in 0..<count {
-                switch run(at: &counter, reading: &reader) {
-                case true?:
-                    counter = end
-                    return true
-                case nil: result = nil
-                case false?: break
+                default: break
                 }
             }
             return result

@@ -575,10 +575,10 @@ struct Evaluation: ConditionReader {
                 finding.attributes == Finding.noAttributes
                 ? nil : finding.attributes >= 0 ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
             let key = finding.detail == Finding.unknownMember ? document.string(at: finding.node) : tables.fieldObjects[finding.field].key ?? ""
-            var violation = Violation(
-                path: pointer(finding.path), key: key, rule: finding.rule, message: message(for: finding, set, key: key),
-                position: positions ? position(of: finding.node) : nil)
             let rule = finding.rule
+            var violation = Violation(
+                path: pointer(finding.path), key: key, rule: rule, message: message(for: finding, rule, set, key: key),
+                position: positions ? position(of: finding.node) : nil)
             if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
                 switch document.kind(of: finding.node) {
                 case .string: violation.fingerprint = document.withStringBytes(at: finding.node) { fingerprinter.fingerprint($0) }
@@ -593,10 +593,10 @@ struct Evaluation: ConditionReader {
     }
 
     /// A finding's message in the plan's language.
-    private mutating func message(for finding: Finding, _ set: AttributeSet?, key: String) -> String {
+    private mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String) -> String {
         let node = finding.node
         let name = set?.name ?? ""
-        switch finding.rule {
+        switch rule {
         case .forbidden:
             return text(.forbidden, set, fallback: set?.message, .init(name: name))
         case .required:
@@ -633,19 +633,19 @@ struct Evaluation: ConditionReader {
                 .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.name, key: key, suggestion: suggestion))
         case .minItems, .maxItems:
             let count = String(document.count(of: node))
-            let isMin = finding.rule == .minItems
+            let isMin = rule == .minItems
             let bound = (isMin ? set?.minItems : set?.maxItems) ?? 0
             return text(
-                finding.rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
+                rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
                 isMin ? .init(name: name, min: String(bound), count: count) : .init(name: name, max: String(bound), count: count))
         default:
-            return stringMessage(for: finding, set)
+            return stringMessage(for: finding, rule, set)
         }
     }
 
     /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
-    private mutating func stringMessage(for finding: Finding, _ set: AttributeSet?) -> String {
-        guard let attributes = set else { return text(finding.rule, nil, .init()) }
+    private mutating func stringMessage(for finding: Finding, _ code: ViolationCode, _ set: AttributeSet?) -> String {
+        guard let attributes = set else { return text(code, nil, .init()) }
         let name = attributes.name
         let detail = finding.detail
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
@@ -654,7 +654,6 @@ struct Evaluation: ConditionReader {
             ? nil
             : String(nodes[finding.node].flag ? document.withStringBytes(at: finding.node) { Self.codePoints(in: $0) } : Self.codePoints(in: rawText(of: finding.node)))
         let variant = count == nil ? nil : "count"
-        let code = finding.rule
         let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
         switch code {
         case .minLength:
