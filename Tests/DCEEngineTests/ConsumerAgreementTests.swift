@@ -5,8 +5,8 @@ import Testing
 
 /// The consumers of a schema's rules agree with validation, for every shipped request schema, under no context and
 /// under each declared context value and tender type: a form (`describeForm`) calls a field required exactly when an
-/// empty request is reported missing it, and partial input (`checkInput`) never calls valid a value that validation
-/// rejects for that field alone.
+/// empty request is reported missing it and shows the lengths validation enforces, and partial input (`checkInput`)
+/// never calls valid a value that validation rejects for that field alone.
 struct ConsumerAgreementTests {
     struct Setup: CustomStringConvertible, Sendable {
         var schema: String
@@ -80,6 +80,49 @@ struct ConsumerAgreementTests {
             }
         }
         #expect(checked > 200)
+    }
+
+    /// A form shows exactly the lengths validation enforces: for every text field of every setup, a value one code
+    /// point short of the form's `minLength` is reported too short and one at it is not, a value at the form's
+    /// `maxLength` is not reported too long and one past it is, and where the form shows no bound, validation
+    /// enforces none (the empty string is not too short, 1,000 code points are not too long).
+    @Test func describeShowsExactlyTheLengthsValidationEnforces() throws {
+        var checked = 0
+        for setup in Self.setups {
+            let fields = try Self.form(setup)
+            let objects = Dictionary(fields.map { ($0.path, $0) }) { first, _ in first }
+            // A field that provisioning ignores is flagged in the form and not validated then.
+            let provisioning = setup.context["operation"] == "provision"
+            for field in fields where ["String", "Date", "DateTime"].contains(field.dataType) && !field.forbidden
+                && !(provisioning && field.ignoreForProvisioning)
+            {
+                // Only fields that a request of nested objects reaches, with no forbidden object above them.
+                var above = Self.parent(of: field.path)
+                var reachable = true
+                while !above.isEmpty {
+                    if objects[above].map({ $0.dataType != "Object" || $0.forbidden }) ?? true { reachable = false }
+                    above = Self.parent(of: above)
+                }
+                guard reachable else { continue }
+                func rules(length: Int) throws -> Set<ViolationCode> {
+                    let json = Self.request(placing: Self.jsonString(String(repeating: "é", count: length)), at: field.path)
+                    return Set(try Self.validate(json, setup).errors.filter { $0.path == field.path }.map(\.rule))
+                }
+                let what = "\(setup): \(field.path) (form: \(field.minLength.map(String.init) ?? "-")...\(field.maxLength.map(String.init) ?? "-"))"
+                if let minimum = field.minLength, minimum > 0 {
+                    #expect(try rules(length: minimum - 1).contains(.minLength), "\(what): \(minimum - 1) code points are not reported too short")
+                }
+                #expect(try !rules(length: field.minLength ?? 0).contains(.minLength), "\(what): the form's minimum is reported too short")
+                if let maximum = field.maxLength {
+                    #expect(try !rules(length: maximum).contains(.maxLength), "\(what): the form's maximum is reported too long")
+                    #expect(try rules(length: maximum + 1).contains(.maxLength), "\(what): \(maximum + 1) code points are not reported too long")
+                } else {
+                    #expect(try !rules(length: 1_000).contains(.maxLength), "\(what): 1,000 code points are reported too long")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
     }
 
     /// Values worth typing into each field: every value the field has in the schema's examples, each cut short,

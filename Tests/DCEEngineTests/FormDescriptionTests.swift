@@ -35,6 +35,28 @@ struct FormDescriptionTests {
         #expect(try field(eu, "/deliveryAddress/postalCode").maxLength == 16)
     }
 
+    /// A field's own lengths and its `additionalDataValidations` lengths both hold: the form shows the tighter of
+    /// each, partial input stops where the tighter maximum does, and validation enforces the same bounds.
+    @Test func lengthsFromValidationsNarrowTheFieldsOwnEverywhere() throws {
+        let schema = #"""
+            {"id": "s", "fields": [{"key": "code", "dataType": "String", "minLength": 2, "maxLength": 19,
+              "additionalDataValidations": [{"minLength": 4}, {"maxLength": 16, "regex": "^[0-9]*$"}]}]}
+            """#
+        let validator = try Fixtures.validator(["s": schema])
+        let prepared = try validator.prepare("s")
+        let code = try field(try #require(validator.schema("s")).describeForm(), "/code")
+        #expect(code.minLength == 4 && code.maxLength == 16)
+        #expect(try prepared.checkInput("123", at: "/code") == .incomplete)
+        #expect(try prepared.checkInput(String(repeating: "1", count: 16), at: "/code") == .valid)
+        #expect(try prepared.checkInput(String(repeating: "1", count: 17), at: "/code") == .invalid(.maxLength))
+        func rules(_ value: String) throws -> [ViolationCode] {
+            try validator.validate(json: Array(#"{"code": "\#(value)"}"#.utf8), schema: "s").errors.map(\.rule)
+        }
+        #expect(try rules("123") == [.minLength])
+        #expect(try rules(String(repeating: "1", count: 16)).isEmpty)
+        #expect(try rules(String(repeating: "1", count: 17)) == [.maxLength])
+    }
+
     @Test func rulesThatDependOnOtherFieldsAreMarkedConditional() throws {
         let unknownRegion = try form("card-create")
         let terms = try field(unknownRegion, "/termsAndConditionsAccepted")

@@ -85,12 +85,9 @@ final class CompiledField: Sendable {
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
 final class AttributeSet: @unchecked Sendable {
     let name: String
-    let minLength: Int?
-    let maxLength: Int?
-    let minimum: DecimalNumber?
-    let maximum: DecimalNumber?
-    let minItems: Int?
-    let maxItems: Int?
+    let lengths: Lengths
+    let valueRange: ValueRange
+    let itemCounts: ItemCounts
     let options: Options?
     let formats: [Format]
     let validations: [Validation]
@@ -108,12 +105,9 @@ final class AttributeSet: @unchecked Sendable {
     /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
     init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
         name = value.name ?? ""
-        minLength = value.minLength
-        maxLength = value.maxLength
-        minimum = value.minimum
-        maximum = value.maximum
-        minItems = value.minItems
-        maxItems = value.maxItems
+        lengths = value.lengths
+        valueRange = value.valueRange
+        itemCounts = value.itemCounts
         options = value.options
         formats = value.formatList
         validations = value.validationList
@@ -125,8 +119,8 @@ final class AttributeSet: @unchecked Sendable {
         formatList = .allocate(capacity: formats.count)
         _ = formatList.initialize(from: formats)
         record = Record(
-            required: value.isRequired, forbidden: value.isForbidden, nullable: value.isNullable, minLength: minLength, maxLength: maxLength,
-            minItems: minItems, maxItems: maxItems, hasBounds: minimum != nil || maximum != nil, hasEnum: options != nil,
+            required: value.isRequired, forbidden: value.isForbidden, nullable: value.isNullable, lengths: lengths,
+            itemCounts: itemCounts, hasValueRange: !valueRange.isEmpty, hasEnum: options != nil,
             formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks),
             hasPatterns: patterns.contains { $0 != nil })
     }
@@ -143,12 +137,10 @@ final class AttributeSet: @unchecked Sendable {
         let required: Bool
         let forbidden: Bool
         let nullable: Bool
-        let minLength: Int?
-        let maxLength: Int?
-        let minItems: Int?
-        let maxItems: Int?
+        let lengths: Lengths
+        let itemCounts: ItemCounts
         /// Whether `minimum` or `maximum` is set.
-        let hasBounds: Bool
+        let hasValueRange: Bool
         let hasEnum: Bool
         let formats: UnsafeBufferPointer<Format>
         let checks: UnsafeBufferPointer<StringCheck>
@@ -162,15 +154,11 @@ final class AttributeSet: @unchecked Sendable {
 /// The verdict-relevant part of a ``Validation``: plain values, so that evaluation copies it for free. The pattern
 /// is kept alive by the ``AttributeSet`` that holds both.
 struct StringCheck: Sendable {
-    /// The minimum length in code points, or -1.
-    let minLength: Int
-    /// The maximum length in code points, or -1.
-    let maxLength: Int
+    let lengths: Lengths
     let pattern: PatternHandle?
 
     init(_ validation: Validation, pattern: CompiledPattern?) {
-        minLength = validation.minLength ?? -1
-        maxLength = validation.maxLength ?? -1
+        lengths = validation.lengths
         self.pattern = pattern?.handle
     }
 }

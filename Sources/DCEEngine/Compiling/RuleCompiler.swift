@@ -120,9 +120,7 @@ struct RuleCompiler {
                 rules.locations["format"] ?? field.location)
         }
         for validation in rules.validationList {
-            if let min = validation.minLength, let max = validation.maxLength, min > max {
-                report(.invalidRange, "minLength \(min) is greater than maxLength \(max)", validation.location)
-            }
+            if let problem = validation.lengths.contradiction { report(.invalidRange, problem, validation.location) }
             if let regex = validation.regex {
                 _ = pattern(regex, at: validation.regexLocation ?? validation.location, unicodeClasses: validation.unicode)
             }
@@ -167,9 +165,9 @@ struct RuleCompiler {
     private mutating func checkApplicability(
         _ attributes: Rules, of field: ResolvedField, dataType: DataType, at location: SchemaLocation
     ) {
-        let stringOnly = ["minLength", "maxLength", "format", "additionalDataValidations"]
-        let numberOnly = ["minimum", "maximum"]
-        let arrayOnly = ["minItems", "maxItems"]
+        let stringOnly = [LengthBound.keywords.lower, LengthBound.keywords.upper, "format", "additionalDataValidations"]
+        let numberOnly = [ValueBound.keywords.lower, ValueBound.keywords.upper]
+        let arrayOnly = [ItemCountBound.keywords.lower, ItemCountBound.keywords.upper]
         for name in stringOnly where attributes.locations[name] != nil && !dataType.isString {
             report(.inapplicableAttribute, "'\(name)' applies to String, Date and DateTime fields, not \(dataType.rawValue)", attributes.locations[name]!)
         }
@@ -182,15 +180,9 @@ struct RuleCompiler {
     }
 
     private mutating func checkRanges(_ attributes: Rules, at location: SchemaLocation, label: String) {
-        if let min = attributes.minLength, let max = attributes.maxLength, min > max {
-            report(.invalidRange, "\(label): minLength \(min) is greater than maxLength \(max)", location)
-        }
-        if let min = attributes.minimum, let max = attributes.maximum, max < min {
-            report(.invalidRange, "\(label): minimum \(min) is greater than maximum \(max)", location)
-        }
-        if let min = attributes.minItems, let max = attributes.maxItems, min > max {
-            report(.invalidRange, "\(label): minItems \(min) is greater than maxItems \(max)", location)
-        }
+        if let problem = attributes.lengths.contradiction { report(.invalidRange, "\(label): \(problem)", location) }
+        if let problem = attributes.valueRange.contradiction { report(.invalidRange, "\(label): \(problem)", location) }
+        if let problem = attributes.itemCounts.contradiction { report(.invalidRange, "\(label): \(problem)", location) }
     }
 
     /// One set of attributes that both requires and forbids a field says nothing sensible; an override that forbids

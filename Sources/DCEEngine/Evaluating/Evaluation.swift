@@ -264,8 +264,9 @@ struct Evaluation: ConditionReader {
     /// The string checks on a value's bytes: records the failed rules in `failures`.
     private mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) {
         let length = Self.codePoints(in: bytes)
-        if let min = attributes.pointee.minLength, length < min { work.failures.append((.minLength, StringFailure.attribute)) }
-        if let max = attributes.pointee.maxLength, length > max { work.failures.append((.maxLength, StringFailure.attribute)) }
+        let lengths = attributes.pointee.lengths
+        if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
+        if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
         let dataType = tables.fields[field].dataType
         if dataType == .date, !Format.isDate(bytes) { work.failures.append((.format, StringFailure.date)) }
         if dataType == .dateTime, !Format.isDateTime(bytes) { work.failures.append((.format, StringFailure.dateTime)) }
@@ -282,8 +283,8 @@ struct Evaluation: ConditionReader {
         let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
         for offset in checks.indices {
             let check = checks[offset]
-            if check.minLength >= 0, length < check.minLength { work.failures.append((.minLength, offset)) }
-            if check.maxLength >= 0, length > check.maxLength { work.failures.append((.maxLength, offset)) }
+            if check.lengths.isBelow(length) { work.failures.append((.minLength, offset)) }
+            if check.lengths.isAbove(length) { work.failures.append((.maxLength, offset)) }
             guard let pattern = check.pattern, let scratch else { continue }
             switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
             case .match: break
@@ -317,11 +318,11 @@ struct Evaluation: ConditionReader {
     }
 
     private mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
-        if record.pointee.hasBounds {
-            let set = attributeSet(record, of: field)
+        if record.pointee.hasValueRange {
+            let range = attributeSet(record, of: field).valueRange
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
-            if let min = set.minimum, number < min { find(.minimum, field: field, at: value, record) }
-            if let max = set.maximum, max < number { find(.maximum, field: field, at: value, record) }
+            if range.isBelow(number) { find(.minimum, field: field, at: value, record) }
+            if range.isAbove(number) { find(.maximum, field: field, at: value, record) }
         }
         checkEnum(value, field: field, attributes: record)
     }
@@ -418,8 +419,9 @@ struct Evaluation: ConditionReader {
 
     private mutating func checkArray(_ array: JSONDocument.Index, of field: Int, attributes: Attributes) {
         let count = document.count(of: array)
-        if let min = attributes.pointee.minItems, count < min { find(.minItems, field: field, at: array, attributes) }
-        if let max = attributes.pointee.maxItems, count > max { find(.maxItems, field: field, at: array, attributes) }
+        let counts = attributes.pointee.itemCounts
+        if counts.isBelow(count) { find(.minItems, field: field, at: array, attributes) }
+        if counts.isAbove(count) { find(.maxItems, field: field, at: array, attributes) }
         checkEnum(array, field: field, attributes: attributes)
         let items = tables.fields[field].items
         guard items >= 0 else { return }
@@ -614,10 +616,9 @@ struct Evaluation: ConditionReader {
                 : messages.term("kind.\(kind.description)", english: kind.description)
             let expected = messages.term("type.\(dataType.rawValue)", english: dataType.article)
             return text(.type, set, .init(name: name, expected: expected, found: found))
-        case .minimum:
-            return text(.minimum, set, fallback: set?.message, .init(name: name, min: set?.minimum.map { "\($0)" }))
-        case .maximum:
-            return text(.maximum, set, fallback: set?.message, .init(name: name, max: set?.maximum.map { "\($0)" }))
+        case .minimum, .maximum:
+            let bound = set?.valueRange.bound(for: rule)?.description
+            return text(rule, set, fallback: set?.message, rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
         case .enum:
             let list = set?.options?.labels ?? []
             return text(
@@ -633,11 +634,10 @@ struct Evaluation: ConditionReader {
                 .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.name, key: key, suggestion: suggestion))
         case .minItems, .maxItems:
             let count = String(document.count(of: node))
-            let isMin = rule == .minItems
-            let bound = (isMin ? set?.minItems : set?.maxItems) ?? 0
+            let bound = set?.itemCounts.bound(for: rule) ?? 0
             return text(
                 rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
-                isMin ? .init(name: name, min: String(bound), count: count) : .init(name: name, max: String(bound), count: count))
+                rule == .minItems ? .init(name: name, min: String(bound), count: count) : .init(name: name, max: String(bound), count: count))
         default:
             return stringMessage(for: finding, rule, set)
         }
@@ -656,16 +656,11 @@ struct Evaluation: ConditionReader {
         let variant = count == nil ? nil : "count"
         let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
         switch code {
-        case .minLength:
-            let min = validation?.minLength ?? attributes.minLength ?? 0
+        case .minLength, .maxLength:
+            let bound = String((validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0)
             return text(
-                .minLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                .init(name: name, min: String(min), count: count))
-        case .maxLength:
-            let max = validation?.maxLength ?? attributes.maxLength ?? 0
-            return text(
-                .maxLength, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                .init(name: name, max: String(max), count: count))
+                code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                code == .minLength ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
         case .format:
             let formats: [Format] =
                 detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats

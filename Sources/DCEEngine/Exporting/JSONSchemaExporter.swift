@@ -118,12 +118,7 @@ struct JSONSchemaExporter {
         }
         if let description = field.description { members.append(.init(key: "description", value: .string(description))) }
         func add(_ key: String, _ value: SchemaValue) { members.append(.init(key: key, value: value)) }
-        if let value = attributes.minLength { add("minLength", .number(DecimalNumber(lexeme: String(value)))) }
-        if let value = attributes.maxLength { add("maxLength", .number(DecimalNumber(lexeme: String(value)))) }
-        if let value = attributes.minimum { add("minimum", .number(value)) }
-        if let value = attributes.maximum { add("maximum", .number(value)) }
-        if let value = attributes.minItems { add("minItems", .number(DecimalNumber(lexeme: String(value)))) }
-        if let value = attributes.maxItems { add("maxItems", .number(DecimalNumber(lexeme: String(value)))) }
+        members += attributes.lengths.jsonSchema + attributes.valueRange.jsonSchema + attributes.itemCounts.jsonSchema
         if let options = attributes.options {
             let keyword = options.jsonSchema(allowingNull: allowNull)
             add(keyword.key, keyword.value)
@@ -136,9 +131,7 @@ struct JSONSchemaExporter {
             all.append(options.count == 1 ? options[0] : .object([.init(key: "anyOf", value: .array(options))]))
         }
         for validation in attributes.validationList {
-            var rule: [SchemaValue.Member] = []
-            if let value = validation.minLength { rule.append(.init(key: "minLength", value: .number(DecimalNumber(lexeme: String(value))))) }
-            if let value = validation.maxLength { rule.append(.init(key: "maxLength", value: .number(DecimalNumber(lexeme: String(value))))) }
+            var rule = validation.lengths.jsonSchema
             if let pattern = validation.regex { rule.append(.init(key: "pattern", value: .string(pattern))) }
             all.append(.object(rule))
         }
@@ -205,11 +198,10 @@ struct JSONSchemaExporter {
 
     /// What distinguishes two attribute sets for validation (names and messages do not).
     private func signature(of attributes: Rules) -> String {
-        let validations = attributes.validationList.map { "\($0.minLength ?? -1)/\($0.maxLength ?? -1)/\($0.regex ?? "")" }
+        let validations = attributes.validationList.map { "\($0.lengths)/\($0.regex ?? "")" }
         return [
-            "\(attributes.isRequired)", "\(attributes.isForbidden)", "\(attributes.isNullable)", "\(attributes.minLength ?? -1)",
-            "\(attributes.maxLength ?? -1)", attributes.minimum?.lexeme ?? "", attributes.maximum?.lexeme ?? "",
-            "\(attributes.minItems ?? -1)", "\(attributes.maxItems ?? -1)", attributes.enumValues.map { "\($0)" } ?? "",
+            "\(attributes.isRequired)", "\(attributes.isForbidden)", "\(attributes.isNullable)", "\(attributes.lengths)",
+            "\(attributes.valueRange)", "\(attributes.itemCounts)", attributes.enumValues.map { "\($0)" } ?? "",
             attributes.formatList.map(\.rawValue).joined(separator: ","), validations.joined(separator: ";"),
         ].joined(separator: "|")
     }

@@ -135,11 +135,11 @@ extension CompiledSchema {
         _ field: CompiledField, key: String, path: String, attributes: Rules, conditional: Bool
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
-        let lengthsFromValidations = attributes.validationList.compactMap(\.maxLength).min()
+        let lengths = attributes.effectiveLengths
         return FormDescription.Field(
             path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.isRequired,
-            conditionallyRequired: conditional, forbidden: attributes.isForbidden, minLength: attributes.minLength,
-            maxLength: attributes.maxLength ?? lengthsFromValidations, options: options,
+            conditionallyRequired: conditional, forbidden: attributes.isForbidden, minLength: lengths.lower,
+            maxLength: lengths.upper, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
             masked: field.sensitivity.contains(.maskingRequired), storageRestricted: field.sensitivity.contains(.storageRestricted),
             pciEncryptionRequired: field.sensitivity.contains(.pciEncryptionRequired), updatesAllowed: field.metadata.updatesAllowed,

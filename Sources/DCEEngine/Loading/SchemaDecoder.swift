@@ -51,8 +51,7 @@ struct SchemaDecoder {
             }
         }
         var rootRules = Rules(dataType: rootType)
-        rootRules.minItems = count(members["minItems"])
-        rootRules.maxItems = count(members["maxItems"])
+        rootRules.itemCounts = ItemCounts(lower: count(members[ItemCountBound.keywords.lower]), upper: count(members[ItemCountBound.keywords.upper]))
         var root = FieldDefinition(
             location: location(document.root, ""), key: nil, ref: nil, refLocation: nil,
             rules: rootRules, metadata: FieldMetadata(),
@@ -183,12 +182,9 @@ struct SchemaDecoder {
         rules.required = bool(members["required"], pointer: pointer + "/required")
         rules.forbidden = bool(members["forbidden"], pointer: pointer + "/forbidden")
         rules.nullable = bool(members["nullable"], pointer: pointer + "/nullable")
-        rules.minLength = count(members["minLength"])
-        rules.maxLength = count(members["maxLength"])
-        rules.minItems = count(members["minItems"])
-        rules.maxItems = count(members["maxItems"])
-        rules.minimum = number(members["minimum"])
-        rules.maximum = number(members["maximum"])
+        rules.lengths = lengths(members)
+        rules.itemCounts = ItemCounts(lower: count(members[ItemCountBound.keywords.lower]), upper: count(members[ItemCountBound.keywords.upper]))
+        rules.valueRange = ValueRange(lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))
         rules.message = string(members["message"], pointer: pointer + "/message")
         if let entry = members["messages"] { rules.messages = messages(entry) }
         if let entry = members["enum"] {
@@ -279,13 +275,13 @@ struct SchemaDecoder {
         guard let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
         else { return nil }
         let validation = Validation(
-            location: location(index, pointer), minLength: count(members["minLength"]), maxLength: count(members["maxLength"]),
+            location: location(index, pointer), lengths: lengths(members),
             regex: string(members["regex"], pointer: pointer + "/regex"),
             regexLocation: members["regex"].map { location($0.index, $0.pointer) },
             unicode: bool(members["unicode"], pointer: pointer + "/unicode") ?? false,
             description: string(members["description"], pointer: pointer + "/description"),
             message: string(members["message"], pointer: pointer + "/message"))
-        if validation.minLength == nil, validation.maxLength == nil, validation.regex == nil {
+        if validation.lengths.isEmpty, validation.regex == nil {
             report(.missingAttribute, "a validation needs 'minLength', 'maxLength' or 'regex'", index, pointer)
         }
         return validation
@@ -488,6 +484,11 @@ struct SchemaDecoder {
             return nil
         }
         return value
+    }
+
+    /// The `minLength` and `maxLength` of a field or a validation.
+    private mutating func lengths(_ members: [String: Entry]) -> Lengths {
+        Lengths(lower: count(members[LengthBound.keywords.lower]), upper: count(members[LengthBound.keywords.upper]))
     }
 
     private mutating func stringList(_ entry: Entry?, pointer: String) -> [String]? {

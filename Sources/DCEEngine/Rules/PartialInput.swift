@@ -32,10 +32,7 @@ extension Rules {
             verdicts.append(.invalid(.type))
         case .string, .date, .dateTime:
             let length = text.unicodeScalars.count
-            let maxLength = ([self.maxLength] + validationList.map(\.maxLength)).compactMap { $0 }.min()
-            let minLength = ([self.minLength] + validationList.map(\.minLength)).compactMap { $0 }.max()
-            if let maxLength, length > maxLength { verdicts.append(.invalid(.maxLength)) }
-            if let minLength, length < minLength { verdicts.append(.incomplete) }
+            verdicts.append(effectiveLengths.judge(partialLength: length))
             if let options { verdicts.append(options.judge(partial: text)) }
             var formats = formatList
             if dataType == .date { formats.append(.date) }
@@ -69,8 +66,8 @@ extension Rules {
         }
         let number = DecimalNumber(lexeme: document.numberLexeme(at: document.root))
         if integer && !number.isIntegral { return .invalid(.type) }
-        if let max = maximum, max < number { return number.isNegative ? .incomplete : .invalid(.maximum) }
-        if let min = minimum, number < min { return number.isNegative ? .invalid(.minimum) : .incomplete }
+        let range = valueRange.judge(partial: number)
+        if range != .valid { return range }
         if let options, !options.accepts(number) { return .invalid(.enum) }
         return .valid
     }

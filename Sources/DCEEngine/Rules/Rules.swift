@@ -13,12 +13,9 @@ struct Rules: Sendable {
     var required: Bool?
     var forbidden: Bool?
     var nullable: Bool?
-    var minLength: Int?
-    var maxLength: Int?
-    var minimum: DecimalNumber?
-    var maximum: DecimalNumber?
-    var minItems: Int?
-    var maxItems: Int?
+    var lengths = Lengths()
+    var valueRange = ValueRange()
+    var itemCounts = ItemCounts()
     var enumValues: [SchemaValue]?
     /// Format names as written; the compiler refuses a schema with an unknown one, so compiled rules hold known names.
     var formats: [String]?
@@ -38,12 +35,9 @@ struct Rules: Sendable {
         if let value = other.required { result.required = value }
         if let value = other.forbidden { result.forbidden = value }
         if let value = other.nullable { result.nullable = value }
-        if let value = other.minLength { result.minLength = value }
-        if let value = other.maxLength { result.maxLength = value }
-        if let value = other.minimum { result.minimum = value }
-        if let value = other.maximum { result.maximum = value }
-        if let value = other.minItems { result.minItems = value }
-        if let value = other.maxItems { result.maxItems = value }
+        result.lengths = lengths.overlaid(with: other.lengths)
+        result.valueRange = valueRange.overlaid(with: other.valueRange)
+        result.itemCounts = itemCounts.overlaid(with: other.itemCounts)
         if let value = other.enumValues { result.enumValues = value }
         if let value = other.formats { result.formats = value }
         if let value = other.validations { result.validations = value }
@@ -69,8 +63,7 @@ struct Rules: Sendable {
 /// One entry of `additionalDataValidations` (`PDTenderTypeMetaDataAdditionalDataValidations`).
 struct Validation: Sendable {
     var location: SchemaLocation
-    var minLength: Int?
-    var maxLength: Int?
+    var lengths: Lengths
     var regex: String?
     var regexLocation: SchemaLocation?
     /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
