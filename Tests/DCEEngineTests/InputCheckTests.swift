@@ -31,6 +31,17 @@ struct InputCheckTests {
         #expect(try verdict("1 123", "/mobile", schema: "card-create") == .invalid(.regex))
     }
 
+    /// A `DateTime` field's own `format` is an alternative to its other formats, never to the date-time its type
+    /// requires: a date typed into it is not valid as it stands, for partial input as for validation.
+    @Test func theFormatATypeImpliesIsRequiredBesideTheFieldsOwn() throws {
+        let schema = #"{"id": "s", "fields": [{"key": "at", "dataType": "DateTime", "format": "date"}]}"#
+        let validator = try Fixtures.validator(["s": schema])
+        let prepared = try validator.prepare("s")
+        #expect(try prepared.checkInput("2026-11-23", at: "/at") == .incomplete)
+        #expect(try validator.validate(json: Array(#"{"at": "2026-11-23"}"#.utf8), schema: "s").errors.map(\.rule) == [.format])
+        #expect(try prepared.checkInput("2026-11-23T10:00:00Z", at: "/at") == .invalid(.format))
+    }
+
     @Test func contextsAndDatesApply() throws {
         #expect(try verdict("2050", "/zipCode", schema: "address", context: ["addressUse": "billing"]) == .incomplete)
         #expect(try verdict("20500", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .valid)

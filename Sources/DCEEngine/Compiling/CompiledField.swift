@@ -151,18 +151,6 @@ final class AttributeSet: @unchecked Sendable {
     }
 }
 
-/// The verdict-relevant part of a ``Validation``: plain values, so that evaluation copies it for free. The pattern
-/// is kept alive by the ``AttributeSet`` that holds both.
-struct StringCheck: Sendable {
-    let lengths: Lengths
-    let pattern: PatternHandle?
-
-    init(_ validation: Validation, pattern: CompiledPattern?) {
-        lengths = validation.lengths
-        self.pattern = pattern?.handle
-    }
-}
-
 /// An override whose condition is evaluated per request.
 struct CompiledOverride: Sendable {
     var condition: CompiledCondition

@@ -268,8 +268,7 @@ struct Evaluation: ConditionReader {
         if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
         if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
         let dataType = tables.fields[field].dataType
-        if dataType == .date, !Format.isDate(bytes) { work.failures.append((.format, StringFailure.date)) }
-        if dataType == .dateTime, !Format.isDateTime(bytes) { work.failures.append((.format, StringFailure.dateTime)) }
+        if let implied = dataType.impliedFormat, !implied.accepts(bytes) { work.failures.append((.format, StringFailure.impliedFormat)) }
         let formats = attributes.pointee.formats
         if !formats.isEmpty {
             var accepted = false
@@ -282,15 +281,7 @@ struct Evaluation: ConditionReader {
         let checks = attributes.pointee.checks
         let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
         for offset in checks.indices {
-            let check = checks[offset]
-            if check.lengths.isBelow(length) { work.failures.append((.minLength, offset)) }
-            if check.lengths.isAbove(length) { work.failures.append((.maxLength, offset)) }
-            guard let pattern = check.pattern, let scratch else { continue }
-            switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
-            case .match: break
-            case .noMatch: work.failures.append((.regex, offset))
-            case .limitExceeded, .error(_): work.failures.append((.regexLimit, offset))
-            }
+            checks[offset].check(bytes, length: length, scratch: scratch) { work.failures.append(($0, offset)) }
         }
     }
 
@@ -305,10 +296,8 @@ struct Evaluation: ConditionReader {
     fileprivate enum StringFailure {
         /// The field's own attribute (`minLength`, `maxLength`, `format`).
         static let attribute = -1
-        /// The `Date` data type.
-        static let date = -2
-        /// The `DateTime` data type.
-        static let dateTime = -3
+        /// The format the data type implies (``DataType/impliedFormat``).
+        static let impliedFormat = -2
     }
 
     /// Records a finding for each entry of `failures`, then empties it.
@@ -662,8 +651,8 @@ struct Evaluation: ConditionReader {
                 code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
                 code == .minLength ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
         case .format:
-            let formats: [Format] =
-                detail == StringFailure.date ? [.date] : detail == StringFailure.dateTime ? [.dateTime] : attributes.formats
+            let implied = tables.fields[finding.field].dataType.impliedFormat
+            let formats = detail == StringFailure.impliedFormat ? Array(implied.map { [$0] } ?? []) : attributes.formats
             let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
                 .joined(separator: plan.messages.term("or", english: ", or "))
             return text(

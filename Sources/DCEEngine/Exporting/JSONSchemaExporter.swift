@@ -41,7 +41,7 @@ struct JSONSchemaExporter {
         var root = schema.root.dataType == .array
             ? valueSchema(schema.root, schema.root.base, pathFromRoot: nil)
             : objectSchema(schema.root, pathFromRoot: [])
-        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string(schema.root.dataType == .array ? "array" : "object")], front: true)
+        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string(schema.root.dataType.jsonSchemaType)], front: true)
         if !rootConditionals.isEmpty { root = appendAllOf(root, rootConditionals) }
         var header: [(String, SchemaValue)] = [("title", .string(schema.name ?? schema.id))]
         let given = schema.contexts.enumerated().compactMap { slot, definition in context[slot].map { "\(definition.name)=\($0)" } }
@@ -100,15 +100,7 @@ struct JSONSchemaExporter {
 
     private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?) -> SchemaValue {
         let allowNull = !attributes.isRequired && attributes.isNullable
-        let typeName: String
-        switch field.dataType {
-        case .string, .date, .dateTime: typeName = "string"
-        case .integer: typeName = "integer"
-        case .number: typeName = "number"
-        case .boolean: typeName = "boolean"
-        case .object: typeName = "object"
-        case .array: typeName = "array"
-        }
+        let typeName = field.dataType.jsonSchemaType
         let type: SchemaValue = allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName)
         var members: [SchemaValue.Member] = [.init(key: "type", value: type)]
         if field.dataType == .boolean && schema.numericBooleans {
@@ -123,18 +115,13 @@ struct JSONSchemaExporter {
             let keyword = options.jsonSchema(allowingNull: allowNull)
             add(keyword.key, keyword.value)
         }
-        if field.dataType == .date { add("format", .string("date")) }
-        if field.dataType == .dateTime { add("format", .string("date-time")) }
+        if let implied = field.dataType.impliedFormat { add("format", .string(implied.rawValue)) }
         var all: [SchemaValue] = []
         if !attributes.formatList.isEmpty {
             let options = attributes.formatList.map { formatSchema($0) }
             all.append(options.count == 1 ? options[0] : .object([.init(key: "anyOf", value: .array(options))]))
         }
-        for validation in attributes.validationList {
-            var rule = validation.lengths.jsonSchema
-            if let pattern = validation.regex { rule.append(.init(key: "pattern", value: .string(pattern))) }
-            all.append(.object(rule))
-        }
+        all += attributes.validationList.map(\.jsonSchema)
         if !all.isEmpty { add("allOf", .array(all)) }
         var schema = SchemaValue.object(members)
         switch field.dataType {

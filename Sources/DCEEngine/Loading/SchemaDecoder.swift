@@ -16,6 +16,7 @@ struct SchemaDecoder {
     static let fieldAttributes =
         ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides"]
         + overridableAttributes + metadataAttributes
+    /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
     static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null"]

@@ -34,23 +34,13 @@ extension Rules {
             let length = text.unicodeScalars.count
             verdicts.append(effectiveLengths.judge(partialLength: length))
             if let options { verdicts.append(options.judge(partial: text)) }
-            var formats = formatList
-            if dataType == .date { formats.append(.date) }
-            if dataType == .dateTime { formats.append(.dateTime) }
+            if let implied = dataType.impliedFormat { verdicts.append(implied.judge(partial: text, month: month)) }
+            let formats = formatList
             if !formats.isEmpty {
                 let each = formats.map { $0.judge(partial: text, month: month) }
                 verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
             }
-            for validation in validationList {
-                guard let key = validation.patternKey, let pattern = patterns[key] else { continue }
-                switch pattern.matchPrefix(text) {
-                case .match: break
-                case .partial: verdicts.append(.incomplete)
-                case .noMatch where text.isEmpty: verdicts.append(.incomplete)  // PCRE2 reports no partial match for ""
-                case .noMatch: verdicts.append(.invalid(.regex))
-                case .limitExceeded: verdicts.append(.invalid(.regexLimit))
-                }
-            }
+            verdicts += validationList.map { $0.judgeRegex(partial: text, patterns: patterns) }
         }
         if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
         return verdicts.contains(.incomplete) ? .incomplete : .valid

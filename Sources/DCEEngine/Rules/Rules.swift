@@ -60,24 +60,6 @@ struct Rules: Sendable {
     var validationList: [Validation] { validations ?? [] }
 }
 
-/// One entry of `additionalDataValidations` (`PDTenderTypeMetaDataAdditionalDataValidations`).
-struct Validation: Sendable {
-    var location: SchemaLocation
-    var lengths: Lengths
-    var regex: String?
-    var regexLocation: SchemaLocation?
-    /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
-    var unicode: Bool
-    var description: String?
-    var message: String?
-
-    /// The key of this validation's compiled regex in ``CompiledSchema/patterns``.
-    var patternKey: String? { regex.map { Self.patternKey($0, unicode: unicode) } }
-
-    /// The key of a compiled regex: one compiled pattern per source and class setting, shared by every field.
-    static func patternKey(_ source: String, unicode: Bool) -> String { (unicode ? "u:" : "a:") + source }
-}
-
 /// A field's own messages, by rule code and language (`*`: any language), placeholders checked when read.
 struct FieldMessages: Sendable {
     var byRule: [String: [String: MessageTemplate]]

@@ -1,0 +1,69 @@
+internal import DCEPattern
+
+/// One entry of `additionalDataValidations` (`PDTenderTypeMetaDataAdditionalDataValidations`): lengths and a regex a
+/// string must meet, with its own message.
+///
+/// Everything an entry means is here, and every consumer asks it: the compiled check validation runs on a value's
+/// bytes (``StringCheck``), what its regex says of a value still being typed, and its JSON Schema. Its lengths are
+/// ``Lengths``, which also narrow the field's own (``Rules/effectiveLengths``).
+struct Validation: Sendable {
+    var location: SchemaLocation
+    var lengths: Lengths
+    var regex: String?
+    var regexLocation: SchemaLocation?
+    /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
+    var unicode: Bool
+    var description: String?
+    var message: String?
+
+    /// The key of this validation's compiled regex in ``CompiledSchema/patterns``.
+    var patternKey: String? { regex.map { Self.patternKey($0, unicode: unicode) } }
+
+    /// The key of a compiled regex: one compiled pattern per source and class setting, shared by every field.
+    static func patternKey(_ source: String, unicode: Bool) -> String { (unicode ? "u:" : "a:") + source }
+
+    /// What the regex says of text still being typed (``PreparedSchema/checkInput(_:at:)``): valid when it matches,
+    /// incomplete while more characters can still make it match, invalid when none can. `patterns` holds the
+    /// schema's compiled regexes by ``patternKey``.
+    func judgeRegex(partial text: String, patterns: [String: CompiledPattern]) -> InputVerdict {
+        guard let key = patternKey, let pattern = patterns[key] else { return .valid }
+        switch pattern.matchPrefix(text) {
+        case .match: return .valid
+        case .partial: return .incomplete
+        case .noMatch where text.isEmpty: return .incomplete  // PCRE2 reports no partial match for ""
+        case .noMatch: return .invalid(.regex)
+        case .limitExceeded: return .invalid(.regexLimit)
+        }
+    }
+
+    /// The entry in JSON Schema: its lengths and its regex as `pattern`.
+    var jsonSchema: SchemaValue {
+        .object(lengths.jsonSchema + (regex.map { [.init(key: "pattern", value: .string($0))] } ?? []))
+    }
+}
+
+/// What validation runs of a ``Validation``: plain values, so that evaluation copies it for free. The pattern is
+/// kept alive by the ``AttributeSet`` that holds both.
+struct StringCheck: Sendable {
+    let lengths: Lengths
+    let pattern: PatternHandle?
+
+    init(_ validation: Validation, pattern: CompiledPattern?) {
+        lengths = validation.lengths
+        self.pattern = pattern?.handle
+    }
+
+    /// Calls `fail` with each rule a string breaks: its length in code points, then its bytes against the regex
+    /// (`scratch` is match data, needed when there is a regex; a match over its limits is `regexLimit`).
+    @inline(__always)
+    func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, scratch: MatchScratch?, _ fail: (ViolationCode) -> Void) {
+        if lengths.isBelow(length) { fail(.minLength) }
+        if lengths.isAbove(length) { fail(.maxLength) }
+        guard let pattern, let scratch else { return }
+        switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
+        case .match: break
+        case .noMatch: fail(.regex)
+        case .limitExceeded, .error(_): fail(.regexLimit)
+        }
+    }
+}
