@@ -57,6 +57,29 @@ struct FormDescriptionTests {
         #expect(try rules(String(repeating: "1", count: 17)) == [.maxLength])
     }
 
+    /// Forbidden wins over required: where an override forbids a field its base requires, the form shows it
+    /// forbidden and not required, validation does not miss it in an empty request, and sending it is refused.
+    @Test func aForbiddenFieldIsNeverRequiredInTheFormOrInValidation() throws {
+        let schema = #"""
+            {"id": "s", "contexts": {"region": {"values": ["EU", "US"]}},
+             "fields": [{"key": "pin", "dataType": "String", "required": true,
+                         "overrides": [{"when": {"context": "region", "equals": "US"}, "forbidden": true}]}]}
+            """#
+        let validator = try Fixtures.validator(["s": schema])
+        let us = try field(try #require(validator.schema("s")).describeForm(context: ["region": "US"]), "/pin")
+        #expect(us.forbidden && !us.required && !us.conditionallyRequired)
+        let eu = try field(try #require(validator.schema("s")).describeForm(context: ["region": "EU"]), "/pin")
+        #expect(!eu.forbidden && eu.required)
+        func rules(_ json: String, _ region: String) throws -> [ViolationCode] {
+            try validator.validate(json: Array(json.utf8), schema: "s", context: ["region": region]).errors.map(\.rule)
+        }
+        #expect(try rules("{}", "US").isEmpty)
+        #expect(try rules(#"{"pin": "1234"}"#, "US") == [.forbidden])
+        #expect(try rules(#"{"pin": null}"#, "US") == [.forbidden])
+        #expect(try rules("{}", "EU") == [.required])
+        #expect(try rules(#"{"pin": null}"#, "EU") == [.required])
+    }
+
     @Test func rulesThatDependOnOtherFieldsAreMarkedConditional() throws {
         let unknownRegion = try form("card-create")
         let terms = try field(unknownRegion, "/termsAndConditionsAccepted")

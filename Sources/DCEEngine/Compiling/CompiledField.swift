@@ -119,7 +119,8 @@ final class AttributeSet: @unchecked Sendable {
         formatList = .allocate(capacity: formats.count)
         _ = formatList.initialize(from: formats)
         record = Record(
-            required: value.isRequired, forbidden: value.isForbidden, nullable: value.isNullable, lengths: lengths,
+            mustBePresent: value.presence.mustBePresent, mustBeAbsent: value.presence.mustBeAbsent,
+            acceptsNull: value.presence.acceptsNull, lengths: lengths,
             itemCounts: itemCounts, hasValueRange: !valueRange.isEmpty, hasEnum: options != nil,
             formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks),
             hasPatterns: patterns.contains { $0 != nil })
@@ -134,9 +135,9 @@ final class AttributeSet: @unchecked Sendable {
     /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a
     /// violation, `enum` values and numeric bounds.
     struct Record {
-        let required: Bool
-        let forbidden: Bool
-        let nullable: Bool
+        let mustBePresent: Bool
+        let mustBeAbsent: Bool
+        let acceptsNull: Bool
         let lengths: Lengths
         let itemCounts: ItemCounts
         /// Whether `minimum` or `maximum` is set.

@@ -185,12 +185,8 @@ struct RuleCompiler {
         if let problem = attributes.itemCounts.contradiction { report(.invalidRange, "\(label): \(problem)", location) }
     }
 
-    /// One set of attributes that both requires and forbids a field says nothing sensible; an override that forbids
-    /// a field its base requires is fine (forbidden wins while the override applies).
     private mutating func checkContradiction(_ attributes: Rules, label: String, at location: SchemaLocation) {
-        if attributes.required == true && attributes.forbidden == true {
-            report(.invalidAttribute, "\(label) cannot be both required and forbidden", location)
-        }
+        if let problem = attributes.presence.contradiction { report(.invalidAttribute, "\(label) \(problem)", location) }
     }
 
     private mutating func checkUniqueness(_ fields: [ResolvedField]) {

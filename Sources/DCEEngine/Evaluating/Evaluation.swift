@@ -196,15 +196,15 @@ struct Evaluation: ConditionReader {
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     private mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
-        if attributes.pointee.forbidden {
+        if attributes.pointee.mustBeAbsent {
             find(.forbidden, field: field, at: value, attributes)
             return
         }
         let kind = nodes[value].kind
         if kind == .null {
-            if attributes.pointee.required {
+            if attributes.pointee.mustBePresent {
                 find(.required, field: field, at: value, attributes, detail: Finding.nullValue)
-            } else if !attributes.pointee.nullable {
+            } else if !attributes.pointee.acceptsNull {
                 find(.null, field: field, at: value, attributes)
             }
             return
@@ -399,7 +399,7 @@ struct Evaluation: ConditionReader {
             work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: attributes)
             work.path.removeLast()
-        } else if attributes.pointee.required && !attributes.pointee.forbidden {
+        } else if attributes.pointee.mustBePresent {
             work.path.append(.missing(child))
             find(.required, field: child, at: object, attributes)
             work.path.removeLast()

@@ -75,18 +75,18 @@ struct JSONSchemaExporter {
             let childPath = pathFromRoot.map { $0 + [key] }
             if child.overrides.isEmpty {
                 let attributes = child.base
-                properties.append(.init(key: key, value: attributes.isForbidden ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
-                if attributes.isRequired && !attributes.isForbidden { required.append(.string(key)) }
+                properties.append(.init(key: key, value: attributes.presence.mustBeAbsent ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
+                if attributes.presence.mustBePresent { required.append(.string(key)) }
                 continue
             }
             properties.append(.init(key: key, value: .object([])))
             for (condition, attributes) in cases(of: child) {
                 var then: [SchemaValue.Member] = []
-                if attributes.isForbidden {
+                if attributes.presence.mustBeAbsent {
                     then.append(.init(key: "not", value: .object([.init(key: "required", value: .array([.string(key)]))])))
                 } else {
                     then.append(.init(key: "properties", value: .object([.init(key: key, value: valueSchema(child, attributes, pathFromRoot: childPath))])))
-                    if attributes.isRequired { then.append(.init(key: "required", value: .array([.string(key)]))) }
+                    if attributes.presence.mustBePresent { then.append(.init(key: "required", value: .array([.string(key)]))) }
                 }
                 place(condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot, into: &conditionals)
             }
@@ -99,7 +99,7 @@ struct JSONSchemaExporter {
     }
 
     private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?) -> SchemaValue {
-        let allowNull = !attributes.isRequired && attributes.isNullable
+        let allowNull = attributes.presence.acceptsNull
         let typeName = field.dataType.jsonSchemaType
         let type: SchemaValue = allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName)
         var members: [SchemaValue.Member] = [.init(key: "type", value: type)]
@@ -187,7 +187,7 @@ struct JSONSchemaExporter {
     private func signature(of attributes: Rules) -> String {
         let validations = attributes.validationList.map { "\($0.lengths)/\($0.regex ?? "")" }
         return [
-            "\(attributes.isRequired)", "\(attributes.isForbidden)", "\(attributes.isNullable)", "\(attributes.lengths)",
+            "\(attributes.presence)", "\(attributes.lengths)",
             "\(attributes.valueRange)", "\(attributes.itemCounts)", attributes.enumValues.map { "\($0)" } ?? "",
             attributes.formatList.map(\.rawValue).joined(separator: ","), validations.joined(separator: ";"),
         ].joined(separator: "|")

@@ -124,11 +124,11 @@ extension CompiledSchema {
                 switch tables.truth(of: condition, reading: &reader) {
                 case true?: rules = rules.overlaid(with: override.patch)
                 case false?: break
-                case nil: if override.patch.required == true { conditional = true }
+                case nil: if override.patch.presence.mayRequire { conditional = true }
                 }
             }
         }
-        return (rules, conditional && !rules.isRequired)
+        return (rules, conditional && !rules.presence.mustBePresent)
     }
 
     private func describe(
@@ -137,8 +137,8 @@ extension CompiledSchema {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
         return FormDescription.Field(
-            path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.isRequired,
-            conditionallyRequired: conditional, forbidden: attributes.isForbidden, minLength: lengths.lower,
+            path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
+            conditionallyRequired: conditional, forbidden: attributes.presence.mustBeAbsent, minLength: lengths.lower,
             maxLength: lengths.upper, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
             masked: field.sensitivity.contains(.maskingRequired), storageRestricted: field.sensitivity.contains(.storageRestricted),

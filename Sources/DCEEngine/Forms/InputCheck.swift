@@ -16,7 +16,7 @@ extension PreparedSchema {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
         let attributes = inputRules(of: field, at: path, text: text)
-        if attributes.isForbidden { return .invalid(.forbidden) }
+        if attributes.presence.mustBeAbsent { return .invalid(.forbidden) }
         return attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth)
     }
 

@@ -180,9 +180,10 @@ struct SchemaDecoder {
         var rules = Rules()
         rules.name = string(members["name"], pointer: pointer + "/name")
         rules.description = string(members["description"], pointer: pointer + "/description")
-        rules.required = bool(members["required"], pointer: pointer + "/required")
-        rules.forbidden = bool(members["forbidden"], pointer: pointer + "/forbidden")
-        rules.nullable = bool(members["nullable"], pointer: pointer + "/nullable")
+        rules.presence = Presence(
+            required: bool(members["required"], pointer: pointer + "/required"),
+            forbidden: bool(members["forbidden"], pointer: pointer + "/forbidden"),
+            nullable: bool(members["nullable"], pointer: pointer + "/nullable"))
         rules.lengths = lengths(members)
         rules.itemCounts = ItemCounts(lower: count(members[ItemCountBound.keywords.lower]), upper: count(members[ItemCountBound.keywords.upper]))
         rules.valueRange = ValueRange(lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))

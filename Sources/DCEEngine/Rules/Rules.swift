@@ -10,9 +10,7 @@ struct Rules: Sendable {
     var description: String?
     /// Set on a field's base only: overrides cannot change a type.
     var dataType: DataType?
-    var required: Bool?
-    var forbidden: Bool?
-    var nullable: Bool?
+    var presence = Presence()
     var lengths = Lengths()
     var valueRange = ValueRange()
     var itemCounts = ItemCounts()
@@ -32,9 +30,7 @@ struct Rules: Sendable {
         if let value = other.name { result.name = value }
         if let value = other.description { result.description = value }
         if let value = other.dataType { result.dataType = value }
-        if let value = other.required { result.required = value }
-        if let value = other.forbidden { result.forbidden = value }
-        if let value = other.nullable { result.nullable = value }
+        result.presence = presence.overlaid(with: other.presence)
         result.lengths = lengths.overlaid(with: other.lengths)
         result.valueRange = valueRange.overlaid(with: other.valueRange)
         result.itemCounts = itemCounts.overlaid(with: other.itemCounts)
@@ -48,12 +44,6 @@ struct Rules: Sendable {
         return result
     }
 
-    /// Whether the field must be present (and not `null`).
-    var isRequired: Bool { required ?? false }
-    /// Whether the field must be absent.
-    var isForbidden: Bool { forbidden ?? false }
-    /// Whether `null` is accepted in place of a value.
-    var isNullable: Bool { nullable ?? false }
     /// The formats, any one of which a value must have; unknown names (refused when compiling) are left out.
     var formatList: [Format] { formats?.compactMap(Format.init(rawValue:)) ?? [] }
     /// The `additionalDataValidations`, none when not written.
