@@ -210,7 +210,7 @@ struct Evaluation: ConditionReader {
             return
         }
         let dataType = tables.fields[field].dataType
-        guard typeMatches(kind, value, dataType) else {
+        guard dataType.accepts(kind, at: value, in: document, numericBooleans: numericBooleans) else {
             find(.type, field: field, at: value, attributes)
             return
         }
@@ -231,24 +231,6 @@ struct Evaluation: ConditionReader {
             checkArray(value, of: field, attributes: attributes)
             work.containers.removeLast()
         }
-    }
-
-    private mutating func typeMatches(_ kind: JSONDocument.Kind, _ value: JSONDocument.Index, _ dataType: DataType) -> Bool {
-        switch dataType {
-        case .string, .date, .dateTime: kind == .string
-        case .integer:
-            kind == .number && (document.isIntegerLiteral(at: value) || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
-        case .number: kind == .number
-        case .boolean: kind == .boolean || (numericBooleans && kind == .number && isZeroOrOne(value))
-        case .object: kind == .object
-        case .array: kind == .array
-        }
-    }
-
-    /// Whether a number is 0 or 1 (`1`, `1.0`, `1e0`): a boolean wrapped in `NSNumber` by an older client.
-    private mutating func isZeroOrOne(_ value: JSONDocument.Index) -> Bool {
-        let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
-        return number == DecimalNumber(lexeme: "0") || number == DecimalNumber(lexeme: "1")
     }
 
     private mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {

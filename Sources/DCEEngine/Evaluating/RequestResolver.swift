@@ -36,10 +36,7 @@ struct RequestResolver {
             guard let items = field.items else { return SchemaValue(document: document, at: index) }
             return .array(document.elements(of: index).map { value($0, of: items) })
         case (.number, .boolean) where numericBooleans:
-            let number = DecimalNumber(lexeme: document.numberLexeme(at: index))
-            if number == DecimalNumber(lexeme: "1") { return .boolean(true) }
-            if number == DecimalNumber(lexeme: "0") { return .boolean(false) }
-            return SchemaValue(document: document, at: index)
+            return DataType.numericBoolean(at: index, in: document).map(SchemaValue.boolean) ?? SchemaValue(document: document, at: index)
         default:
             return SchemaValue(document: document, at: index)
         }

@@ -31,6 +31,30 @@ public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// Whether a JSON value has this type (the `type` rule): an integer may be written `3`, `3.0` or `3e0`, and with
+    /// `numericBooleans` a Boolean may be 0 or 1 in any spelling (a boolean wrapped in `NSNumber` by an older client).
+    func accepts(_ kind: JSONDocument.Kind, at value: JSONDocument.Index, in document: JSONDocument, numericBooleans: Bool) -> Bool {
+        switch self {
+        case .string, .date, .dateTime: return kind == .string
+        case .integer:
+            return kind == .number && (document.isIntegerLiteral(at: value) || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
+        case .number: return kind == .number
+        case .boolean:
+            guard kind == .number, numericBooleans else { return kind == .boolean }
+            return Self.numericBoolean(at: value, in: document) != nil
+        case .object: return kind == .object
+        case .array: return kind == .array
+        }
+    }
+
+    /// The boolean a number stands for under `numericBooleans`: 1 is true and 0 false, in any spelling (`1.0`,
+    /// `1e0`); any other number stands for none.
+    static func numericBoolean(at value: JSONDocument.Index, in document: JSONDocument) -> Bool? {
+        let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
+        if number == DecimalNumber(lexeme: "1") { return true }
+        return number == DecimalNumber(lexeme: "0") ? false : nil
+    }
+
     /// The format the type itself requires of its text: an ISO 8601 date for `Date`, a date-time for `DateTime`.
     /// Validation, partial input and export check it beside a field's own formats (which are alternatives to each
     /// other, not to this one).
