@@ -263,7 +263,8 @@ struct Evaluation: ConditionReader {
         let checks = attributes.pointee.checks
         let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
         for offset in checks.indices {
-            checks[offset].check(bytes, length: length, scratch: scratch) { work.failures.append(($0, offset)) }
+            let broken = checks[offset].check(bytes, length: length, scratch: scratch)
+            if !broken.isEmpty { broken.forEachRule { work.failures.append(($0, offset)) } }
         }
     }
 

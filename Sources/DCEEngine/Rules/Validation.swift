@@ -53,17 +53,36 @@ struct StringCheck: Sendable {
         self.pattern = pattern?.handle
     }
 
-    /// Calls `fail` with each rule a string breaks: its length in code points, then its bytes against the regex
-    /// (`scratch` is match data, needed when there is a regex; a match over its limits is `regexLimit`).
+    /// The rules a string breaks: its length in code points, then its bytes against the regex (`scratch` is match
+    /// data, needed when there is a regex; a match over its limits breaks `regexLimit`).
     @inline(__always)
-    func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, scratch: MatchScratch?, _ fail: (ViolationCode) -> Void) {
-        if lengths.isBelow(length) { fail(.minLength) }
-        if lengths.isAbove(length) { fail(.maxLength) }
-        guard let pattern, let scratch else { return }
+    func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, scratch: MatchScratch?) -> Broken {
+        var broken: Broken = []
+        if lengths.isBelow(length) { broken.insert(.minLength) }
+        if lengths.isAbove(length) { broken.insert(.maxLength) }
+        guard let pattern, let scratch else { return broken }
         switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
         case .match: break
-        case .noMatch: fail(.regex)
-        case .limitExceeded, .error(_): fail(.regexLimit)
+        case .noMatch: broken.insert(.regex)
+        case .limitExceeded, .error(_): broken.insert(.regexLimit)
+        }
+        return broken
+    }
+
+    /// The rules of a check a string breaks, as bits: a plain value, so that a string that passes costs nothing.
+    struct Broken: OptionSet {
+        let rawValue: UInt8
+        static let minLength = Broken(rawValue: 1)
+        static let maxLength = Broken(rawValue: 2)
+        static let regex = Broken(rawValue: 4)
+        static let regexLimit = Broken(rawValue: 8)
+
+        /// Calls `body` with each rule, in the order validation reports them.
+        func forEachRule(_ body: (ViolationCode) -> Void) {
+            if contains(.minLength) { body(.minLength) }
+            if contains(.maxLength) { body(.maxLength) }
+            if contains(.regex) { body(.regex) }
+            if contains(.regexLimit) { body(.regexLimit) }
         }
     }
 }
