@@ -54,6 +54,13 @@ struct CardTokenizeRulesTests {
         let joined = Self.pem.split(separator: "\n").dropFirst().dropLast().joined()
         let wide = "-----BEGIN CERTIFICATE-----\n\(joined.prefix(72))\n\(joined.dropFirst(72))\n-----END CERTIFICATE-----"
         #expect(try validate(applePay(leaf: wide)).summary == ["format@/leafCertificate"])
+        // Seed 002: "the Base64-encoded value should have lines of length 64"; only the last line is shorter (as
+        // in `pem`: 64, 64 and 44). The same base64 in lines of 60 is not PEM's layout.
+        let characters = Array(joined)
+        let lines = stride(from: 0, to: characters.count, by: 60).map { String(characters[$0..<min($0 + 60, characters.count)]) }
+        let narrow = "-----BEGIN CERTIFICATE-----\n\(lines.joined(separator: "\n"))\n-----END CERTIFICATE-----"
+        #expect(lines.count == 3)
+        #expect(try validate(applePay(leaf: narrow)).summary == ["format@/leafCertificate"])
     }
 
     @Test func nonceAndSignatureAreHexOrBase64() throws {

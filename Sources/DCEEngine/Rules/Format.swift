@@ -24,7 +24,7 @@ package enum Format: String, CaseIterable, Sendable {
         case .luhn: "a card number of 12 to 19 digits with a valid Luhn check digit"
         case .hex: "hexadecimal (an even number of 0-9, a-f, A-F)"
         case .base64: "base64 (RFC 4648, padded)"
-        case .pemCertificate: "a PEM certificate (BEGIN/END CERTIFICATE lines around base64 lines of at most 64 characters)"
+        case .pemCertificate: "a PEM certificate (BEGIN/END CERTIFICATE lines around base64 lines of 64 characters, the last one 1 to 64)"
         case .uuid: "a UUID"
         case .date: "an ISO 8601 date (YYYY-MM-DD)"
         case .dateTime: "an ISO 8601 date-time with a time zone (YYYY-MM-DDThh:mm:ssZ)"
@@ -89,8 +89,8 @@ package enum Format: String, CaseIterable, Sendable {
             )
         case .pemCertificate:
             return (
-                pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{1,64}\\r?\\n)+-----END CERTIFICATE-----(?:\\r?\\n)?$"),
-                "PEM certificates are checked for their BEGIN/END lines and base64 lines of at most 64 characters; that the lines join into valid base64 is not."
+                pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{64}\\r?\\n)*[A-Za-z0-9+/=]{1,64}\\r?\\n-----END CERTIFICATE-----(?:\\r?\\n)?$"),
+                "PEM certificates are checked for their BEGIN/END lines and base64 lines of 64 characters (the last one 1 to 64); that the lines join into valid base64 is not."
             )
         }
     }
@@ -185,8 +185,9 @@ package enum Format: String, CaseIterable, Sendable {
         }
         if lines.last?.isEmpty == true { lines.removeLast() }  // one final line break is usual
         guard lines.count >= 3, lines[0].elementsEqual(pemBegin), lines[lines.count - 1].elementsEqual(pemEnd) else { return false }
+        // Seed 002: "the Base64-encoded value should have lines of length 64"; the last line holds what is left.
         let body = lines[1..<(lines.count - 1)]
-        guard body.allSatisfy({ !$0.isEmpty && $0.count <= 64 }) else { return false }
+        guard body.dropLast().allSatisfy({ $0.count == 64 }), let last = body.last, (1...64).contains(last.count) else { return false }
         return Array(body.joined()).withUnsafeBufferPointer(isBase64)
     }
 
