@@ -52,7 +52,7 @@ struct SchemaDecoder {
             }
         }
         var rootRules = Rules(dataType: rootType)
-        rootRules.itemCounts = ItemCounts(lower: count(members[ItemCountBound.keywords.lower]), upper: count(members[ItemCountBound.keywords.upper]))
+        rootRules.itemCounts = counts(members)
         var root = FieldDefinition(
             location: location(document.root, ""), key: nil, ref: nil, refLocation: nil,
             rules: rootRules, metadata: FieldMetadata(),
@@ -184,8 +184,8 @@ struct SchemaDecoder {
             required: bool(members["required"], pointer: pointer + "/required"),
             forbidden: bool(members["forbidden"], pointer: pointer + "/forbidden"),
             nullable: bool(members["nullable"], pointer: pointer + "/nullable"))
-        rules.lengths = lengths(members)
-        rules.itemCounts = ItemCounts(lower: count(members[ItemCountBound.keywords.lower]), upper: count(members[ItemCountBound.keywords.upper]))
+        rules.lengths = counts(members)
+        rules.itemCounts = counts(members)
         rules.valueRange = ValueRange(lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))
         rules.message = string(members["message"], pointer: pointer + "/message")
         if let entry = members["messages"] { rules.messages = messages(entry) }
@@ -277,7 +277,7 @@ struct SchemaDecoder {
         guard let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
         else { return nil }
         let validation = Validation(
-            location: location(index, pointer), lengths: lengths(members),
+            location: location(index, pointer), lengths: counts(members),
             regex: string(members["regex"], pointer: pointer + "/regex"),
             regexLocation: members["regex"].map { location($0.index, $0.pointer) },
             unicode: bool(members["unicode"], pointer: pointer + "/unicode") ?? false,
@@ -488,9 +488,9 @@ struct SchemaDecoder {
         return value
     }
 
-    /// The `minLength` and `maxLength` of a field or a validation.
-    private mutating func lengths(_ members: [String: Entry]) -> Lengths {
-        Lengths(lower: count(members[LengthBound.keywords.lower]), upper: count(members[LengthBound.keywords.upper]))
+    /// Bounds that count something (`minLength`/`maxLength`, `minItems`/`maxItems`), by their kind's keywords.
+    private mutating func counts<Kind: BoundKind>(_ members: [String: Entry]) -> Bounds<Kind> where Kind.Value == Int {
+        Bounds(lower: count(members[Kind.keywords.lower]), upper: count(members[Kind.keywords.upper]))
     }
 
     private mutating func stringList(_ entry: Entry?, pointer: String) -> [String]? {

@@ -35,9 +35,8 @@ extension Rules {
             verdicts.append(effectiveLengths.judge(partialLength: length))
             if let options { verdicts.append(options.judge(partial: text)) }
             if let implied = dataType.impliedFormat { verdicts.append(implied.judge(partial: text, month: month)) }
-            let formats = formatList
-            if !formats.isEmpty {
-                let each = formats.map { $0.judge(partial: text, month: month) }
+            if !formatList.isEmpty {
+                let each = formatList.map { $0.judge(partial: text, month: month) }
                 verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
             }
             verdicts += validationList.map { $0.judgeRegex(partial: text, patterns: patterns) }
