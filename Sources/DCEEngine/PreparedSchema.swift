@@ -219,27 +219,54 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     /// Validates an update against the record it changes.
     ///
+    /// The update is a JSON Merge Patch onto the stored record (RFC 7396, the update semantics of seed 003): a member
+    /// the update leaves out keeps its stored value, `null` removes it, any other value replaces it; objects merge
+    /// member by member, arrays are replaced whole. The record after the update is validated in full, so a required
+    /// field the update does not mention is satisfied by the stored one. With `replacing`, the update is instead the
+    /// whole new record: a member it leaves out is removed.
+    ///
     /// Changing a field whose `updatesAllowed` is false is a violation (rule `updateNotAllowed`); every changed field
     /// whose `reverificationRequired` is true is listed in ``ValidationReport/reverificationRequired``; and a value
     /// that did not change is not failed by any rule (ratcheting), so a record stored under an older, looser schema
-    /// stays updatable.
+    /// stays updatable. A violation's line and column are those of the offending value in the update; for a value the
+    /// update does not hold (a merge patch that leaves it out), the violation has only its pointer.
     ///
     /// - Parameters:
     ///   - json: The update.
     ///   - original: The record as stored.
-    ///   - limits: The JSON reader's limits.
+    ///   - replacing: Whether the update is the whole new record rather than a merge patch.
+    ///   - limits: The JSON reader's limits, for the update and the stored record alike.
     /// - Returns: The report.
-    public func validate(json: [UInt8], original: [UInt8], limits: JSONReader.Limits = .default) -> ValidationReport {
-        var report = validate(json: json, limits: limits)
-        guard let update = try? JSONDocument(bytes: json, limits: limits) else { return report }
+    public func validate(json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONReader.Limits = .default) -> ValidationReport {
+        guard let update = try? JSONDocument(bytes: json, limits: limits) else { return validate(json: json, limits: limits) }
+        let unreadableOriginal = Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init()))
         guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
-            report.errors.append(Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
+            var report = replacing ? validate(update) : ValidationReport(
+                schema: schema.id, schemaVersion: schema.version, errors: [], context: context, tenderType: tenderType)
+            report.errors.append(unreadableOriginal)
             report.valid = false
             return report
         }
-        let check = UpdateCheck(update: update, original: stored)
+        let record: JSONDocument
+        if replacing {
+            record = update
+        } else {
+            let merged = SchemaValue(document: stored, at: stored.root).merged(with: SchemaValue(document: update, at: update.root))
+            // Written compactly, the merged record is never larger than the two documents together.
+            var recordLimits = limits
+            recordLimits.maxDocumentBytes = limits.maxDocumentBytes * 2
+            guard let document = try? JSONDocument(bytes: Array(merged.json.utf8), limits: recordLimits) else {
+                return validate(json: Array(merged.json.utf8), limits: recordLimits)
+            }
+            record = document
+        }
+        let report = validate(record, positions: replacing)
+        let check = UpdateCheck(record: record, original: stored)
         let (violations, reverify) = check.changes(in: schema, messages: messages)
-        let kept = report.errors.filter { !check.isUnchanged(at: $0.path) } + violations
+        var kept = report.errors.filter { !check.isUnchanged(at: $0.path) } + violations
+        if !replacing {
+            for index in kept.indices { kept[index].locate(in: update) }
+        }
         // Violations past the limit were never built, so they cannot be compared with the original: they stay
         // counted (and the report invalid), as do update violations past the limit.
         var result = ValidationReport(

@@ -9,7 +9,8 @@ struct LintCommand: ParsableCommand {
         abstract: "Check a schema directory: every schema loads and compiles, no regex is prone to catastrophic backtracking, and every example gives the verdict its name promises.",
         discussion: """
             Examples live in EXAMPLES/<schema-id>/: valid-*.json must be valid, invalid-<rule>-*.json must be \
-            invalid with that rule. EXAMPLES/manifest.json may give an example its context and tender type.
+            invalid with that rule. EXAMPLES/manifest.json may give an example its context and tender type, and an \
+            update example the stored record it changes (original).
 
             Example:
               dce-validate lint Schemas
@@ -94,7 +95,17 @@ struct LintCommand: ParsableCommand {
         guard let bytes = FileManager.default.contents(atPath: url.path) else { return problem("cannot read the example") }
         let report: ValidationReport
         do {
-            report = try validator.validate(json: [UInt8](bytes), schema: schema, context: entry?.context ?? [:], tenderType: entry?.tenderType)
+            let prepared = try validator.prepare(schema, context: entry?.context ?? [:], tenderType: entry?.tenderType)
+            if let original = entry?.original {
+                // An update example: a merge patch onto the stored record the manifest names.
+                let folder = url.deletingLastPathComponent().deletingLastPathComponent()
+                guard let stored = FileManager.default.contents(atPath: folder.appendingPathComponent(original).path) else {
+                    return problem("cannot read the stored record '\(original)' the manifest names")
+                }
+                report = prepared.validate(json: [UInt8](bytes), original: [UInt8](stored))
+            } else {
+                report = prepared.validate(json: [UInt8](bytes))
+            }
         } catch {
             return problem("the manifest's context does not fit the schema: \(error)")
         }
@@ -110,12 +121,15 @@ struct LintCommand: ParsableCommand {
     }
 }
 
-/// `Examples/manifest.json`: the context and tender type each example is validated with.
+/// `Examples/manifest.json`: the context and tender type each example is validated with, and for an update the
+/// stored record it changes.
 enum ExampleManifest {
     struct Entry: Decodable {
         var file: String
         var context: [String: String]?
         var tenderType: String?
+        /// For an update: the stored record it is a merge patch onto, relative to the examples directory.
+        var original: String?
     }
 
     static func load(from directory: URL) -> [String: Entry] {

@@ -65,9 +65,12 @@ struct ValidateCommand: ParsableCommand {
     var ndjson = false
 
     @Option(help: ArgumentHelp(
-        "Validate each payload as an update of this stored record: fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
+        "Validate each payload as an update of this stored record, a merge patch (absent: kept, null: removed, arrays replaced whole): fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
         valueName: "file"))
     var original: String?
+
+    @Flag(help: "With --original: each payload is the whole new record, not a merge patch (a member it leaves out is removed).")
+    var replace = false
 
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
@@ -87,6 +90,7 @@ struct ValidateCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
         if maxErrors < 1 { throw ValidationError("--max-errors takes a positive number.") }
         if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
+        if replace && original == nil { throw ValidationError("--replace says how to read an update: give the stored record with --original.") }
         _ = try ContextOption.parse(call.contexts)
         do {
             _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
@@ -136,6 +140,7 @@ struct ValidateCommand: ParsableCommand {
         if let original {
             do {
                 runner.original = try PayloadFile.read(original)
+                runner.replacing = replace
             } catch {
                 Diagnostics.error("\(error)")
                 throw ExitStatus.failure

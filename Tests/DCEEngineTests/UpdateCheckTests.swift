@@ -6,9 +6,9 @@ import Testing
 struct UpdateCheckTests {
     private let stored = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "nickname": "Travel"}"#
 
-    private func check(_ update: String, original: String? = nil, schema: String = "payment-account", tenderType: String? = "credit") throws -> ValidationReport {
-        let prepared = try Fixtures.validator.prepare(schema, tenderType: tenderType)
-        return prepared.validate(json: Array(update.utf8), original: Array((original ?? stored).utf8))
+    private func check(_ update: String, original: String? = nil, replacing: Bool = false) throws -> ValidationReport {
+        let prepared = try Fixtures.validator.prepare("payment-account", tenderType: "credit")
+        return prepared.validate(json: Array(update.utf8), original: Array((original ?? stored).utf8), replacing: replacing)
     }
 
     @Test func changingAFieldThatUpdatesMayNotChangeIsAViolation() throws {
@@ -29,8 +29,60 @@ struct UpdateCheckTests {
     }
 
     @Test func removingOrAddingAProtectedFieldIsAChangeToo() throws {
-        let report = try check(#"{"expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#)
-        #expect(report.errors.map(\.rule.rawValue).sorted() == ["required", "updateNotAllowed"])
+        // Replacing the record, a member left out is removed; as a merge patch, it is kept.
+        let withoutCardNumber = #"{"expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#
+        let replaced = try check(withoutCardNumber, replacing: true)
+        #expect(replaced.errors.map(\.rule.rawValue).sorted() == ["required", "updateNotAllowed"])
+        #expect(try check(withoutCardNumber).valid)
+        // As a merge patch, null removes: the card number is required and may not change, both at the null.
+        let removed = try check(#"{"cardNumber": null}"#)
+        #expect(removed.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == [
+            "required@/cardNumber:1:16", "updateNotAllowed@/cardNumber:1:16",
+        ])
+        #expect(removed.reverificationRequired == ["/cardNumber"])
+        let addedCard = try check(#"{"cardNumber": "4111111111111111"}"#, original: #"{"cardholderName": "Ivan Petrov"}"#)
+        #expect(addedCard.errors.map(\.rule.rawValue) == ["updateNotAllowed"])
+    }
+
+    /// Seed 004: "When updating a payment account, the user can change the nickname property, but cannot change the
+    /// cardNumber." Sent as what changes (seed 003: absent = no change, null = remove, a value = set it).
+    @Test func anUpdateCarriesOnlyWhatChanges() throws {
+        let nickname = try check(#"{"nickname": "Holiday"}"#)
+        #expect(nickname.valid && nickname.errors.isEmpty && nickname.reverificationRequired.isEmpty)
+        let cardNumber = try check("{\n  \"nickname\": \"Holiday\",\n  \"cardNumber\": \"5555555555554444\"\n}")
+        #expect(cardNumber.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == ["updateNotAllowed@/cardNumber:3:17"])
+        #expect(cardNumber.reverificationRequired == ["/cardNumber"])
+        // Sending the stored value again is no change.
+        let same = try check(#"{"cardNumber": "4111111111111111", "nickname": "Holiday"}"#)
+        #expect(same.valid && same.reverificationRequired.isEmpty)
+        // A nullable field the update removes is simply gone.
+        #expect(try check(#"{"nickname": null}"#).valid)
+        // A merged record is validated in full: the new expiry is judged, and listed for reverification.
+        let expiry = try check(#"{"expiry": "13/39"}"#)
+        #expect(expiry.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0)" } == ["format@/expiry:1"])
+        #expect(expiry.reverificationRequired == ["/expiry"])
+    }
+
+    @Test func objectsMergeMemberByMemberAndArraysAreReplacedWhole() throws {
+        let record = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1600 Pennsylvania Ave NW", "city": "Washington", "state": "DC", "zipCode": "205000003", "country": "US"}}"#
+        #expect(try check(#"{"billingAddress": {"line1": "1 Main St"}}"#, original: record).valid)
+        let zip = try check(#"{"billingAddress": {"zipCode": "20500"}}"#, original: record)
+        #expect(zip.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == ["regex@/billingAddress/zipCode:1:32"])
+        let removedCity = try check(#"{"billingAddress": {"city": null}}"#, original: record)
+        #expect(removedCity.errors.map { "\($0.rule)@\($0.path)" } == ["required@/billingAddress/city"])
+        // Arrays: a schema with a list, whose update replaces the stored list whole.
+        let validator = try Fixtures.validator(["tags": #"{"id": "tags", "version": "1.0.0", "fields": [{"key": "tags", "dataType": "Array", "maxItems": 2, "items": {"dataType": "String", "maxLength": 3}}, {"key": "name", "dataType": "String", "required": true}]}"#])
+        let prepared = try validator.prepare("tags")
+        let stored = Array(#"{"name": "x", "tags": ["a", "b"]}"#.utf8)
+        #expect(prepared.validate(json: Array(#"{"tags": ["c"]}"#.utf8), original: stored).valid)
+        let long = prepared.validate(json: Array(#"{"tags": ["c", "dddd"]}"#.utf8), original: stored)
+        #expect(long.errors.map { "\($0.rule)@\($0.path):\($0.column ?? 0)" } == ["maxLength@/tags/1:16"])
+    }
+
+    @Test func aWholeRecordUpdateIsExplicit() throws {
+        // Replacing, the nickname-only update lacks every required field (today's reading, kept under --replace).
+        let replaced = try check(#"{"nickname": "Holiday"}"#, replacing: true)
+        #expect(replaced.errors.map(\.rule.rawValue).sorted() == ["required", "required", "required", "required", "updateNotAllowed"])
     }
 
     @Test func unchangedValuesAreNotFailedByRulesTightenedSinceTheyWereStored() throws {
@@ -39,6 +91,7 @@ struct UpdateCheckTests {
         let oldRecord = stored.replacingOccurrences(of: "Travel", with: long)
         let update = oldRecord.replacingOccurrences(of: "08/39", with: "10/39")
         #expect(try check(update, original: oldRecord).valid)
+        #expect(try check(#"{"expiry": "10/39"}"#, original: oldRecord).valid)
         // Checked on its own, or once the long nickname is itself changed, the rule applies.
         let prepared = try Fixtures.validator.prepare("payment-account", tenderType: "credit")
         // (standalone, the record also lacks the billing address credit cards need; unchanged, so ratcheted too)

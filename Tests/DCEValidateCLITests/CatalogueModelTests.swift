@@ -30,7 +30,8 @@ struct CatalogueModelTests {
         #expect(Set(Self.models.keys) == Set(try Validator().schemaIDs).subtracting(["delivery-address"]))
     }
 
-    @Test(arguments: ExamplesTests.examples.filter { $0.expect == "valid" })
+    /// (An update example is a merge patch, not a whole request: it has no model of its own.)
+    @Test(arguments: ExamplesTests.examples.filter { $0.expect == "valid" && $0.original == nil })
     func validExamplesRoundTripThroughTheirModels(example: ExamplesTests.Example) throws {
         let data = try Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(example.file)"))
         let check = try #require(Self.models[example.schema])
@@ -123,5 +124,24 @@ struct DescribeCommandTests {
         let json = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format", "json"], stdin: update)
         #expect(json.out.contains(#""reverificationRequired":["/cardNumber","/expiry"]"#))
         #expect(try CLI.run(["-", "--schema", "payment-account", "--original", "/nonexistent.json"], stdin: update).status == 2)
+    }
+
+    /// The issue's own session: seed 004's nickname update, sent as what changes, passes; a card number change fails
+    /// at its place in the update; the whole-record reading stays under --replace.
+    @Test func anUpdateIsAMergePatchUnlessItReplacesTheRecord() throws {
+        let stored = ["--schema", "payment-account", "--tender-type", "credit", "--original", "Examples/payment-account/valid-credit.json"]
+        let nickname = try CLI.run(["-"] + stored, stdin: Data(#"{"nickname":"Holiday"}"#.utf8))
+        #expect(nickname.status == 0 && nickname.out.hasPrefix("valid: 1 payload checked"), "\(nickname.out)")
+        let card = try CLI.run(["-"] + stored, stdin: Data("{\n  \"nickname\": \"Holiday\",\n  \"cardNumber\": \"5555555555554444\"\n}".utf8))
+        #expect(card.status == 1)
+        #expect(card.out.contains("-:3:17: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
+        #expect(card.out.contains("-: note: /cardNumber changed and requires reverification"))
+        let removed = try CLI.run(["-"] + stored + ["--format", "json"], stdin: Data(#"{"billingAddress": {"zipCode": null}}"#.utf8))
+        #expect(removed.status == 1)
+        #expect(removed.out.contains(#"{"path":"/billingAddress/zipCode","key":"zipCode","rule":"required","message":"Zip code is required","line":1,"column":32}"#), "\(removed.out)")
+        let replaced = try CLI.run(["-"] + stored + ["--replace"], stdin: Data(#"{"nickname":"Holiday"}"#.utf8))
+        #expect(replaced.status == 1 && replaced.out.contains("6 errors"))
+        let usage = try CLI.run(["-", "--schema", "payment-account", "--replace"], stdin: Data("{}".utf8))
+        #expect(usage.status == 2 && usage.err.contains("--replace says how to read an update"))
     }
 }

@@ -9,6 +9,8 @@ import Testing
         var schema: String
         var context: [String: String]?
         var tenderType: String?
+        /// For an update: the stored record the example is a merge patch onto.
+        var original: String?
         var expect: String
         var path: String?
         var testDescription: String { file }
@@ -45,7 +47,8 @@ import Testing
     @Test(arguments: examples) func throughTheCLI(example: Example) throws {
         let context = (example.context ?? [:]).sorted { $0.key < $1.key }.flatMap { ["--context", "\($0.key)=\($0.value)"] }
         let tender = example.tenderType.map { ["--tender-type", $0] } ?? []
-        let result = try CLI.run(["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context + tender)
+        let original = example.original.map { ["--original", "Examples/\($0)"] } ?? []
+        let result = try CLI.run(["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context + tender + original)
         #expect(result.status == (example.expect == "valid" ? 0 : 1), "\(result.err)")
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let errors = ((report["payloads"] as? [[String: Any]])?.first?["errors"] as? [[String: Any]]) ?? []
@@ -59,7 +62,10 @@ import Testing
 
     @Test(arguments: examples) func throughTheAPI(example: Example) throws {
         let bytes = try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(example.file)")))
-        let report = try Validator().validate(json: bytes, schema: example.schema, context: example.context ?? [:], tenderType: example.tenderType)
+        let prepared = try Validator().prepare(example.schema, context: example.context ?? [:], tenderType: example.tenderType)
+        let report = try example.original.map { original in
+            prepared.validate(json: bytes, original: try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(original)"))))
+        } ?? prepared.validate(json: bytes)
         #expect(report.valid == (example.expect == "valid"))
         if example.expect != "valid" { #expect(report.errors.map(\.rule.rawValue) == [example.expect]) }
     }

@@ -2,7 +2,8 @@
 /// reverification, and violations on values that did not change (ratcheting, as Kubernetes does for its
 /// resources: a rule tightened after a value was stored does not block updating the rest of the record).
 struct UpdateCheck {
-    let update: JSONDocument
+    /// The record after the update: the update itself when it replaces the record, the merged record otherwise.
+    let record: JSONDocument
     let original: JSONDocument
 
     /// Violations for fields with `updatesAllowed: false` whose value changed, and the paths of changed fields that
@@ -14,29 +15,29 @@ struct UpdateCheck {
             for child in field.fields {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
-                let newValue = new.flatMap { update.kind(of: $0) == .object ? update.member(key, of: $0) : nil }
+                let newValue = new.flatMap { record.kind(of: $0) == .object ? record.member(key, of: $0) : nil }
                 let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
-                let changed = !Self.equal(update, newValue, original, oldValue)
+                let changed = !Self.equal(record, newValue, original, oldValue)
                 if changed && child.metadata.updatesAllowed == false {
                     violations.append(Violation(
                         path: childPath, key: key, rule: .updateNotAllowed,
                         message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
                             .render(.init(name: child.name))
                             ?? messages.message(.updateNotAllowed, .init(name: child.name)),
-                        position: newValue.map { update.position(of: $0) } ?? new.map { update.position(of: $0) }))
+                        position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
                 if changed && child.metadata.reverificationRequired == true { reverify.append(childPath) }
                 if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath) }
             }
         }
-        visit(schema.root, new: update.root, old: original.root, path: "")
+        visit(schema.root, new: record.root, old: original.root, path: "")
         return (violations, reverify)
     }
 
-    /// Whether the value at a violation's path is the same in the update and the original (both missing counts).
+    /// Whether the value at a violation's path is the same in the record and the original (both missing counts).
     func isUnchanged(at pointer: String) -> Bool {
         guard let tokens = JSONPointer.tokens(of: pointer) else { return false }
-        return Self.equal(update, update.value(at: tokens), original, original.value(at: tokens))
+        return Self.equal(record, record.value(at: tokens), original, original.value(at: tokens))
     }
 
     /// Deep equality of two values of two documents; two missing values are equal.
@@ -80,5 +81,15 @@ extension JSONDocument {
             }
         }
         return current
+    }
+}
+
+extension Violation {
+    /// Points the violation at its value in an update that was merged into a stored record: the value's line and
+    /// column when the update holds it, none when the value came from the stored record (the pointer names it).
+    mutating func locate(in update: JSONDocument) {
+        let position = JSONPointer.tokens(of: path).flatMap { update.value(at: $0) }.map { update.position(of: $0) }
+        line = position?.line
+        column = position?.column
     }
 }

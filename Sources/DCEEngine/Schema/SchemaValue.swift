@@ -120,3 +120,32 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension SchemaValue {
+    /// This value with a JSON Merge Patch applied (RFC 7396, as seed 003 describes an update): in an object patch
+    /// an absent member keeps the stored value, `null` removes it and any other value replaces it, objects merging
+    /// member by member; any other patch (an array, a string, …) replaces the value whole. Members keep their stored
+    /// order; added members follow in the patch's order.
+    ///
+    /// - Parameter patch: The update.
+    /// - Returns: The record after the update.
+    func merged(with patch: SchemaValue) -> SchemaValue {
+        guard case .object(let changes) = patch else { return patch }
+        var members: [Member]
+        if case .object(let stored) = self { members = stored } else { members = [] }
+        for change in changes {
+            let existing = members.firstIndex { $0.key == change.key }
+            switch (change.value, existing) {
+            case (.null, let position?):
+                members.remove(at: position)
+            case (.null, nil):
+                continue
+            case (let value, let position?):
+                members[position].value = members[position].value.merged(with: value)
+            case (let value, nil):
+                members.append(Member(key: change.key, value: SchemaValue.null.merged(with: value)))
+            }
+        }
+        return .object(members)
+    }
+}

@@ -11,6 +11,8 @@ struct BatchRunner {
     let jobs: Int
     /// The stored record each payload updates (`--original`), or `nil` to validate payloads on their own.
     var original: [UInt8]?
+    /// Whether each payload is the whole new record (`--replace`) rather than a merge patch onto ``original``.
+    var replacing = false
     var schema: String { prepared.schema.id }
 
     /// The payloads of one work item: their part of each report and what the summary needs of them.
@@ -144,7 +146,7 @@ struct BatchRunner {
     }
 
     private func validate(_ bytes: [UInt8]) -> ValidationReport {
-        original.map { prepared.validate(json: bytes, original: $0) } ?? prepared.validate(json: bytes)
+        original.map { prepared.validate(json: bytes, original: $0, replacing: replacing) } ?? prepared.validate(json: bytes)
     }
 }
 
