@@ -151,7 +151,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// - Throws: ``ValidatorError`` with code `unknownField` when a group or pointer names nothing in the schema.
     public func restricted(to selection: FieldSelection) throws(ValidatorError) -> PreparedSchema {
         var copy = self
-        copy.subset = try FieldSubset(selection, in: schema)
+        copy.subset = try FieldSubset(selection, in: schema, tenderType: tenderType)
         copy.plan = copy.makePlan()
         return copy
     }
@@ -211,7 +211,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
         }
         let resolver = RequestResolver(
-            document: document, provisioning: context["operation"] == "provision", numericBooleans: schema.numericBooleans)
+            document: document, provisioning: context["operation"] == "provision", tenderType: tenderType,
+            numericBooleans: schema.numericBooleans)
         let resolved = Array(resolver.resolve(schema.root).json.utf8)
         let report = validate(json: resolved, limits: limits)
         return ResolvedRequest(report: report, payload: report.valid ? resolved : nil)
@@ -262,7 +263,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         }
         let report = validate(record, positions: replacing)
         let check = UpdateCheck(record: record, original: stored)
-        let (violations, reverify) = check.changes(in: schema, messages: messages)
+        let (violations, reverify) = check.changes(in: schema, tenderType: tenderType, messages: messages)
         var kept = report.errors.filter { !check.isUnchanged(at: $0.path) } + violations
         if !replacing {
             for index in kept.indices { kept[index].locate(in: update) }

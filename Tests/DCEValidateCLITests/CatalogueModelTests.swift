@@ -144,4 +144,28 @@ struct DescribeCommandTests {
         let usage = try CLI.run(["-", "--schema", "payment-account", "--replace"], stdin: Data("{}".utf8))
         #expect(usage.status == 2 && usage.err.contains("--replace says how to read an update"))
     }
+
+    /// A tender type's own metadata (PDTenderTypeMetaData): a gift card's expiry needs no reverification when it
+    /// changes, and a gift account is provisioned without its billing address.
+    @Test func aTenderTypeChangesTheMetadataToo() throws {
+        let stored = #"{"cardNumber": "6006491234567890", "cardholderName": "Ivan Petrov", "expiry": "08/39"}"#
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = directory.appendingPathComponent("stored.json")
+        try Data(stored.utf8).write(to: original)
+        let gift = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "gift", "--original", original.path, "--format", "json"],
+                               stdin: Data(#"{"expiry": "09/39"}"#.utf8))
+        #expect(gift.status == 0 && !gift.out.contains("reverificationRequired"), "\(gift.out)")
+        let credit = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format", "json"],
+                                 stdin: Data(#"{"expiry": "09/39"}"#.utf8))
+        #expect(credit.out.contains(#""reverificationRequired":["/expiry"]"#), "\(credit.out)")
+        let describe = try CLI.run(["describe", "--schema", "payment-account", "--tender-type", "gift", "--format", "json"])
+        let form = try #require(try JSONSerialization.jsonObject(with: describe.stdout) as? [String: Any])
+        let fields = ((form["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["fields"] as? [[String: Any]]) ?? [] }
+        let byPath = Dictionary(fields.map { ($0["path"] as? String ?? "", $0) }) { first, _ in first }
+        #expect(byPath["/expiry"]?["reverificationRequired"] as? Bool == false)
+        #expect(byPath["/billingAddress"]?["ignoreForProvisioning"] as? Bool == true)
+        let creditForm = try CLI.run(["describe", "--schema", "payment-account", "--tender-type", "credit"])
+        #expect(creditForm.out.contains("Expiry (/expiry): required, numeric, reverified when changed"))
+    }
 }

@@ -9,6 +9,17 @@ package struct Sensitivity: OptionSet, Hashable, Sendable {
     package static let maskingRequired = Sensitivity(rawValue: 4)
 }
 
+extension FieldMetadata {
+    /// The sensitivity flags this metadata sets.
+    var sensitivity: Sensitivity {
+        var flags: Sensitivity = []
+        if pciEncryptionRequired == true { flags.insert(.pciEncryptionRequired) }
+        if storageRestricted == true { flags.insert(.storageRestricted) }
+        if maskingRequired == true { flags.insert(.maskingRequired) }
+        return flags
+    }
+}
+
 /// A field ready to evaluate: types resolved, patterns compiled, pointers checked. Evaluation reads it lowered
 /// into a ``RuleProgram``; forms, export and the rest read it as it is.
 final class CompiledField: Sendable {
@@ -27,8 +38,12 @@ final class CompiledField: Sendable {
     let pointerToken: String
     let additionalFields: Bool
     let items: CompiledField?
+    /// The sensitivity flags the field has under any tender type: every output keeps its value out.
     let sensitivity: Sensitivity
+    /// The metadata without a tender type (see ``metadata(for:)``).
     let metadata: FieldMetadata
+    /// The metadata under each tender type that changes it.
+    let tenderTypeMetadata: [String: FieldMetadata]
     /// The attributes for every combination of overrides that hold, indexed by a bitmask over `overrides`
     /// (bit *i* set when override *i* holds), computed once so that evaluation neither copies nor allocates.
     /// Empty when a field has more overrides than ``maxPrecomputedOverrides``.
@@ -38,15 +53,19 @@ final class CompiledField: Sendable {
     /// The most overrides whose combinations are precomputed (2⁸ = 256 attribute sets).
     static let maxPrecomputedOverrides = 8
 
-    /// The value used when the request has none (`PDMetaData.defaultValue`).
+    /// The value used when the request has none (`PDMetaData.defaultValue`), without a tender type (see
+    /// ``defaultValue(for:)``).
     let defaultValue: SchemaValue?
+    /// The default under each tender type that sets its own.
+    let tenderTypeDefaults: [String: SchemaValue]
     /// The field's description, citing where its rules come from.
     let description: String?
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: Rules,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
-        sensitivity: Sensitivity, metadata: FieldMetadata, defaultValue: SchemaValue?, description: String?,
+        sensitivity: Sensitivity, metadata: FieldMetadata, tenderTypeMetadata: [String: FieldMetadata] = [:],
+        defaultValue: SchemaValue?, tenderTypeDefaults: [String: SchemaValue] = [:], description: String?,
         patterns: [String: CompiledPattern]
     ) {
         self.location = location
@@ -74,8 +93,20 @@ final class CompiledField: Sendable {
         self.items = items
         self.sensitivity = sensitivity
         self.metadata = metadata
+        self.tenderTypeMetadata = tenderTypeMetadata
         self.defaultValue = defaultValue
+        self.tenderTypeDefaults = tenderTypeDefaults
         self.description = description
+    }
+
+    /// The field's metadata under a tender type (`order`, `dataGroup`, `updatesAllowed`, …).
+    func metadata(for tenderType: String?) -> FieldMetadata {
+        tenderType.flatMap { tenderTypeMetadata[$0] } ?? metadata
+    }
+
+    /// The field's default under a tender type.
+    func defaultValue(for tenderType: String?) -> SchemaValue? {
+        tenderType.flatMap { tenderTypeDefaults[$0] } ?? defaultValue
     }
 }
 
@@ -157,6 +188,8 @@ struct CompiledOverride: Sendable {
     var condition: CompiledCondition
     /// What the override changes.
     var patch: Rules
+    /// For a tender type's entry, its tender type.
+    var tenderType: String? = nil
 }
 
 /// A context the caller may supply, with the rules that derive it from the request otherwise.

@@ -76,7 +76,7 @@ struct RuleCompiler {
             guard let condition = compile(override.condition, containers: containers) else { continue }
             check(override.rules, dataType: dataType, field: field)
             checkRanges(base.overlaid(with: override.rules), at: override.location, label: label(field))
-            overrides.append(CompiledOverride(condition: condition, patch: override.rules))
+            overrides.append(CompiledOverride(condition: condition, patch: override.rules, tenderType: override.tenderType))
         }
 
         var children: [CompiledField] = []
@@ -101,14 +101,25 @@ struct RuleCompiler {
             report(.inapplicableAttribute, "'items' applies to Array fields, not \(dataType.rawValue)", field.location)
         }
 
-        var sensitivity: Sensitivity = []
-        if field.metadata.pciEncryptionRequired == true { sensitivity.insert(.pciEncryptionRequired) }
-        if field.metadata.storageRestricted == true { sensitivity.insert(.storageRestricted) }
-        if field.metadata.maskingRequired == true { sensitivity.insert(.maskingRequired) }
+        // Each tender type's metadata and default: the field's, with its entries for that tender type laid on top in
+        // the order they apply (a definition's before those of the field that uses it).
+        var tenderTypeMetadata: [String: FieldMetadata] = [:]
+        var tenderTypeDefaults: [String: SchemaValue] = [:]
+        for override in field.overrides {
+            guard let tenderType = override.tenderType else { continue }
+            if !override.metadata.isEmpty {
+                tenderTypeMetadata[tenderType] = (tenderTypeMetadata[tenderType] ?? field.metadata).overlaid(with: override.metadata)
+            }
+            if let value = override.rules.defaultValue { tenderTypeDefaults[tenderType] = value }
+        }
+        // Sensitive under any tender type is sensitive in every output: what the engine writes never depends on
+        // which payment type a payload turns out to be.
+        let sensitivity = tenderTypeMetadata.values.reduce(field.metadata.sensitivity) { $0.union($1.sensitivity) }
         return CompiledField(
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
-            metadata: field.metadata, defaultValue: rules.defaultValue, description: rules.description, patterns: patterns)
+            metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
+            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, patterns: patterns)
     }
 
     /// Checks what a set of rules says against the field's type, and compiles its regexes (once per schema).
@@ -191,7 +202,6 @@ struct RuleCompiler {
 
     private mutating func checkUniqueness(_ fields: [ResolvedField]) {
         var keys: [String: ResolvedField] = [:]
-        var orders: [Int: ResolvedField] = [:]
         for field in fields {
             if let key = field.key {
                 if let first = keys[key] {
@@ -199,9 +209,17 @@ struct RuleCompiler {
                 }
                 keys[key] = keys[key] ?? field
             }
-            if let order = field.metadata.order {
+        }
+        // Orders are unique among siblings without a tender type and under each tender type that changes one.
+        let tenderTypesWithOrders = Set(fields.flatMap { $0.overrides.compactMap { $0.metadata.order != nil ? $0.tenderType : nil } })
+        for tenderType in [nil] + tenderTypesWithOrders.sorted().map(Optional.some) {
+            var orders: [Int: ResolvedField] = [:]
+            for field in fields {
+                let entries = field.overrides.filter { $0.tenderType != nil && $0.tenderType == tenderType }
+                guard let order = entries.reduce(field.metadata, { $0.overlaid(with: $1.metadata) }).order else { continue }
                 if let first = orders[order] {
-                    report(.duplicate, "order \(order) is already used by \(label(first))", field.location)
+                    let under = tenderType.map { " under tender type \($0)" } ?? ""
+                    report(.duplicate, "order \(order) is already used by \(label(first))\(under)", field.location)
                 }
                 orders[order] = orders[order] ?? field
             }

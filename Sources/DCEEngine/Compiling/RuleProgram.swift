@@ -37,7 +37,6 @@ final class RuleProgram: @unchecked Sendable {
         /// offset set when override *i* holds), or -1 when the field has too many overrides to compute them ahead.
         let variants: Int
         let additionalFields: Bool
-        let ignoreForProvisioning: Bool
         /// Whether any sensitivity flag is set (the length of a sensitive value is never shown).
         let sensitive: Bool
     }
@@ -207,7 +206,7 @@ final class RuleProgram: @unchecked Sendable {
             fields[id] = Field(
                 dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view, items: items,
                 base: base, overrides: firstCondition..<conditionStarts.count, variants: variantStart,
-                additionalFields: field.additionalFields, ignoreForProvisioning: field.metadata.ignoreForProvisioning == true,
+                additionalFields: field.additionalFields,
                 sensitive: !field.sensitivity.isEmpty)
             return id
         }

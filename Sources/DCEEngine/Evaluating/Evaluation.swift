@@ -97,9 +97,16 @@ struct Evaluation: ConditionReader {
         }
     }
 
-    /// Checks one value against a field's base rules alone (a field's `defaultValue`).
+    /// Checks one value against a field's base rules with the plan's tender type's entries on top, and no other
+    /// override: a field's `defaultValue`, which applies whatever else the request holds.
     fileprivate mutating func check(_ value: JSONDocument.Index, of field: Int) {
-        checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
+        let object = tables.fieldObjects[field]
+        let entries = object.overrides.filter { $0.tenderType != nil && $0.tenderType == plan.tenderType }
+        guard !entries.isEmpty else { return checkValue(value, of: field, attributes: attributes(tables.fields[field].base)) }
+        let set = AttributeSet(entries.reduce(object.base) { $0.overlaid(with: $1.patch) }, patterns: plan.schema.patterns)
+        withExtendedLifetime(set) {
+            withUnsafePointer(to: set.record) { checkValue(value, of: field, attributes: $0) }
+        }
     }
 
     /// Walks an object or array that encloses selected fields without checking it: only what is selected inside
@@ -357,7 +364,7 @@ struct Evaluation: ConditionReader {
 
     /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
     private mutating func walkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        if plan.provisioning && tables.fields[child].ignoreForProvisioning { return }
+        if plan.provisioning && plan.ignoredForProvisioning[child] { return }
         guard let subset = plan.subset else { return }
         let id = ObjectIdentifier(tables.fieldObjects[child])
         if subset.selected.contains(id) {
@@ -373,7 +380,7 @@ struct Evaluation: ConditionReader {
 
     /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
     private mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        if plan.provisioning && tables.fields[child].ignoreForProvisioning { return }
+        if plan.provisioning && plan.ignoredForProvisioning[child] { return }
         withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
     }
 

@@ -15,6 +15,9 @@ final class EvaluationPlan: Sendable {
     /// Whether the operation is provisioning a new account (context `operation=provision`): fields marked
     /// `ignoreForProvisioning` are not checked.
     let provisioning: Bool
+    /// When provisioning: by the program's field, whether the field is marked `ignoreForProvisioning` under the
+    /// plan's tender type; empty otherwise.
+    let ignoredForProvisioning: [Bool]
     /// When set, only these fields are checked (one step of a form); the objects around them are walked through.
     let subset: FieldSubset?
     /// Names rejected values in violations, when set.
@@ -37,6 +40,11 @@ final class EvaluationPlan: Sendable {
         self.tenderType = tenderType
         self.messages = messages
         self.provisioning = provisioning
+        ignoredForProvisioning =
+            provisioning
+            ? schema.program.withTables { tables in
+                tables.fieldObjects.map { $0.metadata(for: tenderType).ignoreForProvisioning == true }
+            } : []
         self.subset = subset
         self.fingerprinter = fingerprinter
         self.maxErrors = max(maxErrors, 1)

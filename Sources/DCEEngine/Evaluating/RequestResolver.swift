@@ -4,6 +4,8 @@
 struct RequestResolver {
     let document: JSONDocument
     let provisioning: Bool
+    /// The tender type whose metadata and defaults apply.
+    var tenderType: String? = nil
     /// Whether `Boolean` fields may hold 0 or 1, which are sent as `false` and `true`.
     var numericBooleans = false
 
@@ -20,15 +22,15 @@ struct RequestResolver {
                 let key = document.string(at: keyIndex)
                 seen.insert(key)
                 if let child = field.fields.first(where: { $0.key == key }) {
-                    if provisioning && child.metadata.ignoreForProvisioning == true { continue }
+                    if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true { continue }
                     members.append(.init(key: key, value: value(valueIndex, of: child)))
                 } else {
                     members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
                 }
             }
             for child in field.fields {
-                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue else { continue }
-                if provisioning && child.metadata.ignoreForProvisioning == true { continue }
+                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: tenderType) else { continue }
+                if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true { continue }
                 members.append(.init(key: key, value: defaultValue))
             }
             return .object(members)

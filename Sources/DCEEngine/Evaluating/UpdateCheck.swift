@@ -8,7 +8,9 @@ struct UpdateCheck {
 
     /// Violations for fields with `updatesAllowed: false` whose value changed, and the paths of changed fields that
     /// require reverification.
-    func changes(in schema: CompiledSchema, messages: MessageCatalogue = .english) -> (violations: [Violation], reverify: [String]) {
+    func changes(
+        in schema: CompiledSchema, tenderType: String?, messages: MessageCatalogue = .english
+    ) -> (violations: [Violation], reverify: [String]) {
         var violations: [Violation] = []
         var reverify: [String] = []
         func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String) {
@@ -18,7 +20,8 @@ struct UpdateCheck {
                 let newValue = new.flatMap { record.kind(of: $0) == .object ? record.member(key, of: $0) : nil }
                 let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
                 let changed = !Self.equal(record, newValue, original, oldValue)
-                if changed && child.metadata.updatesAllowed == false {
+                let metadata = child.metadata(for: tenderType)
+                if changed && metadata.updatesAllowed == false {
                     violations.append(Violation(
                         path: childPath, key: key, rule: .updateNotAllowed,
                         message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
@@ -26,7 +29,7 @@ struct UpdateCheck {
                             ?? messages.message(.updateNotAllowed, .init(name: child.name)),
                         position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
-                if changed && child.metadata.reverificationRequired == true { reverify.append(childPath) }
+                if changed && metadata.reverificationRequired == true { reverify.append(childPath) }
                 if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath) }
             }
         }

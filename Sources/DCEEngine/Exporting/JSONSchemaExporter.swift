@@ -31,10 +31,15 @@ struct JSONSchemaExporter {
     /// Conditionals that look at the whole request, collected for the root's `allOf`.
     private var rootConditionals: [SchemaValue] = []
 
+    /// Whether the export is for provisioning a new account (context `operation=provision`), where the fields
+    /// marked `ignoreForProvisioning` under the tender type are not checked.
+    private let provisioning: Bool
+
     init(schema: CompiledSchema, context: [String?], tenderType: String?) {
         self.schema = schema
         self.context = context
         self.tenderType = tenderType
+        provisioning = schema.contexts.firstIndex { $0.name == "operation" }.map { context.indices.contains($0) && context[$0] == "provision" } ?? false
     }
 
     mutating func export() -> JSONSchemaExport {
@@ -73,6 +78,10 @@ struct JSONSchemaExporter {
         for child in field.fields {
             guard let key = child.key else { continue }
             let childPath = pathFromRoot.map { $0 + [key] }
+            if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true {
+                properties.append(.init(key: key, value: .object([])))  // neither checked nor sent: anything goes
+                continue
+            }
             if child.overrides.isEmpty {
                 let attributes = child.base
                 properties.append(.init(key: key, value: attributes.presence.mustBeAbsent ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))

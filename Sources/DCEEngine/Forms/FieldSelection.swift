@@ -28,7 +28,7 @@ public struct FieldSelection: Sendable, Hashable {
 
 extension FieldSubset {
     /// Resolves a selection; a group or pointer that names nothing is a mistake in the call.
-    init(_ selection: FieldSelection, in schema: CompiledSchema) throws(ValidatorError) {
+    init(_ selection: FieldSelection, in schema: CompiledSchema, tenderType: String?) throws(ValidatorError) {
         var selected: Set<ObjectIdentifier> = []
         var enclosing: Set<ObjectIdentifier> = []
         var matched: Set<String> = []
@@ -41,7 +41,7 @@ extension FieldSubset {
             let children = field.fields + (field.items.map { [$0] } ?? [])
             for child in children {
                 let childPointer = child.key.map { JSONPointer.appending($0, to: pointer) } ?? pointer
-                let childGroup = child.metadata.dataGroup ?? group
+                let childGroup = child.metadata(for: tenderType).dataGroup ?? group
                 if let childGroup { groups.insert(childGroup) }
                 if child.key != nil { pointers.insert(childPointer) }
                 let hit: String? =
@@ -60,7 +60,7 @@ extension FieldSubset {
             }
             return below
         }
-        _ = visit(schema.root, pointer: "", group: schema.root.metadata.dataGroup)
+        _ = visit(schema.root, pointer: "", group: schema.root.metadata(for: tenderType).dataGroup)
 
         let (asked, known, what) =
             switch selection.kind {

@@ -91,9 +91,11 @@ extension CompiledSchema {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
                 let (attributes, conditional) = formAttributes(of: child, slots: slots, tenderType: tenderType)
-                let group = child.metadata.dataGroup ?? inheritedGroup
-                let childRank = rank + [child.metadata.order ?? Int.max, position]
-                fields.append((describe(child, key: key, path: childPath, attributes: attributes, conditional: conditional), group, childRank))
+                let metadata = child.metadata(for: tenderType)
+                let group = metadata.dataGroup ?? inheritedGroup
+                let childRank = rank + [metadata.order ?? Int.max, position]
+                let described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
+                fields.append((described, group, childRank))
                 if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank) }
             }
         }
@@ -132,7 +134,7 @@ extension CompiledSchema {
     }
 
     private func describe(
-        _ field: CompiledField, key: String, path: String, attributes: Rules, conditional: Bool
+        _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata, conditional: Bool
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
@@ -141,10 +143,10 @@ extension CompiledSchema {
             conditionallyRequired: conditional, forbidden: attributes.presence.mustBeAbsent, minLength: lengths.lower,
             maxLength: lengths.upper, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
-            masked: field.sensitivity.contains(.maskingRequired), storageRestricted: field.sensitivity.contains(.storageRestricted),
-            pciEncryptionRequired: field.sensitivity.contains(.pciEncryptionRequired), updatesAllowed: field.metadata.updatesAllowed,
-            reverificationRequired: field.metadata.reverificationRequired ?? false,
-            ignoreForProvisioning: field.metadata.ignoreForProvisioning ?? false, order: field.metadata.order)
+            masked: metadata.maskingRequired ?? false, storageRestricted: metadata.storageRestricted ?? false,
+            pciEncryptionRequired: metadata.pciEncryptionRequired ?? false, updatesAllowed: metadata.updatesAllowed,
+            reverificationRequired: metadata.reverificationRequired ?? false,
+            ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order)
     }
 
     /// The kind of input a field wants, from its type, its formats and its patterns.

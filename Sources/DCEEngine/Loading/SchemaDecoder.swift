@@ -9,6 +9,7 @@ struct SchemaDecoder {
         "name", "description", "required", "forbidden", "nullable", "minLength", "maxLength", "minimum", "maximum",
         "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue", "message", "messages",
     ]
+    /// Attributes of a field's metadata, which a tender type may set too (a conditional override may not).
     static let metadataAttributes = [
         "order", "dataGroup", "ignoreForProvisioning", "pciEncryptionRequired", "storageRestricted", "maskingRequired",
         "updatesAllowed", "reverificationRequired",
@@ -136,13 +137,15 @@ struct SchemaDecoder {
         {
             for (name, member) in typeMembers.sorted(by: { $0.value.index < $1.value.index }) {
                 guard let overrideMembers = object(
-                    at: member.index, pointer: member.pointer, allowed: Self.overridableAttributes, what: "tender type overrides")
+                    at: member.index, pointer: member.pointer, allowed: Self.overridableAttributes + Self.metadataAttributes,
+                    what: "tender type overrides")
                 else { continue }
                 let condition = ConditionDefinition.test(
                     subject: .tenderType, test: .equals(.string(name)), location: location(member.index, member.pointer))
                 tenderTypes.append(FieldOverride(
                     location: location(member.index, member.pointer), condition: condition,
-                    rules: overridable(overrideMembers, pointer: member.pointer)))
+                    rules: overridable(overrideMembers, pointer: member.pointer), tenderType: name,
+                    metadata: metadata(overrideMembers)))
             }
         }
         var overrides: [FieldOverride] = []
@@ -158,6 +161,12 @@ struct SchemaDecoder {
                     guard let when = overrideMembers["when"] else {
                         report(.missingAttribute, "an override needs a 'when' condition", element, elementPointer)
                         continue
+                    }
+                    if let entry = overrideMembers["defaultValue"] {
+                        // What is sent for an absent field cannot wait for a condition over the request it completes.
+                        report(
+                            .invalidAttribute, "'defaultValue' cannot depend on a condition: give it on the field or per tender type",
+                            entry.index, entry.pointer)
                     }
                     guard let condition = condition(at: when.index, pointer: when.pointer) else { continue }
                     overrides.append(FieldOverride(

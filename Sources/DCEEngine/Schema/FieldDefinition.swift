@@ -36,6 +36,12 @@ struct FieldMetadata: Sendable {
     var updatesAllowed: Bool?
     var reverificationRequired: Bool?
 
+    /// Whether no attribute is set.
+    var isEmpty: Bool {
+        order == nil && dataGroup == nil && ignoreForProvisioning == nil && pciEncryptionRequired == nil
+            && storageRestricted == nil && maskingRequired == nil && updatesAllowed == nil && reverificationRequired == nil
+    }
+
     /// This metadata with every value that `other` writes taking precedence.
     func overlaid(with other: FieldMetadata) -> FieldMetadata {
         FieldMetadata(
@@ -56,6 +62,12 @@ struct FieldOverride: Sendable {
     var location: SchemaLocation
     var condition: ConditionDefinition
     var rules: Rules
+    /// For an entry of `tenderTypes`: its tender type, whose metadata it may change too (`PDTenderTypeMetaData`
+    /// carries its own `dataGroup`, and a payment type may make a field updatable, masked or ignored for
+    /// provisioning); `nil` for a conditional override, which changes rules only.
+    var tenderType: String? = nil
+    /// The metadata a tender type's entry sets.
+    var metadata = FieldMetadata()
 }
 
 /// A condition over context values and other fields of the request.
