@@ -131,7 +131,12 @@ struct JSONSchemaExporter {
             all.append(options.count == 1 ? options[0] : .object([.init(key: "anyOf", value: .array(options))]))
         }
         all += attributes.validationList.map(\.jsonSchema)
-        if !all.isEmpty { add("allOf", .array(all)) }
+        if !all.isEmpty {
+            // A code list exports as `enum`, which would refuse the `null` a nullable field accepts: null is let
+            // through before the checks, as dce-validate checks formats and validations on strings only.
+            let null = SchemaValue.object([.init(key: "type", value: .string("null"))])
+            add("allOf", allowNull ? .array([.object([.init(key: "anyOf", value: .array([null, .object([.init(key: "allOf", value: .array(all))])]))])]) : .array(all))
+        }
         var schema = SchemaValue.object(members)
         switch field.dataType {
         case .object:
