@@ -1,7 +1,7 @@
 public import DCEEngine
 
 /// A request to add a card to a mobile wallet (`CardTokenizationRequest`, seed 002), validated by the
-/// `card-tokenize` schema with the card's scheme as the `scheme` context.
+/// `card-tokenize` schema with the card's scheme as the `scheme` context and the device's as `platform`.
 public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
     /// `card-tokenize`.
     public static let schemaID = "card-tokenize"
@@ -16,8 +16,8 @@ public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
         case samsungPay = "SAMSUNG_PAY"
     }
 
-    /// The wallet.
-    public var walletType: WalletType
+    /// The wallet; on iOS it may be left out, and is then Apple Pay (seed 002's iOS sample sends none).
+    public var walletType: WalletType?
     /// The device id (required for VISA cards with Google Pay or Samsung Pay).
     public var clientDeviceId: String?
     /// The wallet account id (required for VISA cards with Google Pay or Samsung Pay).
@@ -34,7 +34,7 @@ public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
     /// Creates a request; `nil` members are left out of the JSON.
     ///
     /// - Parameters:
-    ///   - walletType: The wallet.
+    ///   - walletType: The wallet (on iOS, `nil` means Apple Pay).
     ///   - clientDeviceId: The device id.
     ///   - clientWalletAccountId: The wallet account id.
     ///   - leafCertificate: The leaf certificate.
@@ -42,7 +42,7 @@ public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
     ///   - nonce: The nonce.
     ///   - nonceSignature: The nonce signature.
     public init(
-        walletType: WalletType, clientDeviceId: String? = nil, clientWalletAccountId: String? = nil,
+        walletType: WalletType? = nil, clientDeviceId: String? = nil, clientWalletAccountId: String? = nil,
         leafCertificate: String? = nil, subordinateCertificate: String? = nil, nonce: String? = nil,
         nonceSignature: String? = nil
     ) {

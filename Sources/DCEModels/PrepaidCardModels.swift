@@ -102,7 +102,8 @@ public struct CardUpdateRequest: ValidatableRequest, Codable, Hashable {
     }
 }
 
-/// A tokenization status update (`MobileWallet`), validated by `tokenization-status`.
+/// A tokenization status update (`MobileWallet`), validated by `tokenization-status` with the device's platform as
+/// the `platform` context.
 public struct MobileWallet: ValidatableRequest, Codable, Hashable {
     /// `tokenization-status`.
     public static let schemaID = "tokenization-status"
@@ -110,7 +111,7 @@ public struct MobileWallet: ValidatableRequest, Codable, Hashable {
     public var dpanRef: String
     /// The Google Pay wallet id.
     public var walletId: String?
-    /// The wallet.
+    /// The wallet: required but on iOS, where `nil` means Apple Pay (seed 002's Swift sample sends none).
     public var walletType: CardTokenizationRequest.WalletType?
     /// The new status.
     public var status: MobileWalletStatus

@@ -79,6 +79,40 @@ struct CardTokenizeRulesTests {
         #expect(try validate(#"{"walletType": "\#(wallet)"}"#).valid)
     }
 
+    /// Seed 002: the certificates, nonce and signature are "Required for iOS", and the iOS sample sends no walletType.
+    @Test func onIOSTheWalletIsApplePayAndItsFieldsAreRequired() throws {
+        let ios = ["platform": "ios"]
+        let sample = applePay().replacingOccurrences(of: #""walletType": "APPLE_PAY", "#, with: "")
+        #expect(try Fixtures.validate(sample, schema: "card-tokenize", context: ios).valid)
+        // Without the platform, nothing says the request comes from iOS: the wallet type is required.
+        #expect(try validate(sample).summary == ["required@/walletType"])
+        // On iOS the four fields are required, and the only wallet is Apple Pay.
+        #expect(try Fixtures.validate("{}", schema: "card-tokenize", context: ios).summary == [
+            "required@/leafCertificate", "required@/nonce", "required@/nonceSignature", "required@/subordinateCertificate",
+        ])
+        let google = sample.replacingOccurrences(of: "{", with: #"{"walletType": "GOOGLE_PAY", "#)
+        #expect(try Fixtures.validate(google, schema: "card-tokenize", context: ios).summary == ["enum@/walletType"])
+        // On Android, Apple Pay is not a wallet; and Apple Pay named in the request means iOS when the app says nothing.
+        #expect(try Fixtures.validate(applePay(), schema: "card-tokenize", context: ["platform": "android"]).summary == ["enum@/walletType"])
+        #expect(try validate(#"{"walletType": "APPLE_PAY"}"#).summary.count == 4)
+        // The typed request says the same: the seed's Swift sample, without a wallet type.
+        let request = CardTokenizationRequest(leafCertificate: "0a1B2c3D", subordinateCertificate: "MIIBhDCC", nonce: "w1koQg==", nonceSignature: "c0ffee")
+        #expect(try Fixtures.validator.validate(request, context: ios).valid)
+        #expect(try Fixtures.validator.validate(request).summary == ["required@/walletType"])
+    }
+
+    /// tokenization-status reads walletType the same way.
+    @Test func theTokenizationStatusReadsTheWalletTypeTheSameWay() throws {
+        let sample = #"{"dpanRef": "DAPLMC00002125433c0c34a2821f4f86866e7576963baf8b", "status": "COMPLETED"}"#
+        #expect(try Fixtures.validate(sample, schema: "tokenization-status", context: ["platform": "ios"]).valid)
+        #expect(try Fixtures.validate(sample, schema: "tokenization-status").summary == ["required@/walletType"])
+        let withWalletId = sample.replacingOccurrences(of: "{", with: #"{"walletId": "NMZl", "#)
+        #expect(try Fixtures.validate(withWalletId, schema: "tokenization-status", context: ["platform": "ios"]).summary == ["forbidden@/walletId"])
+        let google = withWalletId.replacingOccurrences(of: "{", with: #"{"walletType": "GOOGLE_PAY", "#)
+        #expect(try Fixtures.validate(google, schema: "tokenization-status").valid)
+        #expect(try Fixtures.validate(google, schema: "tokenization-status", context: ["platform": "ios"]).summary.sorted() == ["enum@/walletType", "forbidden@/walletId"])
+    }
+
     @Test func typedRequestMatchesTheSchema() throws {
         let request = CardTokenizationRequest(walletType: .googlePay, clientDeviceId: "WNkcsfZPiKfa5PrH3jilkQYT")
         let report = try Fixtures.validator.validate(request, context: ["scheme": "VISA"])

@@ -10,6 +10,19 @@ import Testing
         #expect(result.err.isEmpty)
     }
 
+    /// Seed 002's iOS sample (no walletType) passes when the app says it runs on iOS, and only then.
+    @Test func theIOSSampleNeedsThePlatform() throws {
+        let sample = "Examples/card-tokenize/valid-ios-swift-sample.json"
+        #expect(try CLI.run([sample, "--schema", "card-tokenize", "--context", "platform=ios"]).status == 0)
+        let unknown = try CLI.run([sample, "--schema", "card-tokenize"])
+        #expect(unknown.status == 1 && unknown.out.contains("/walletType: Wallet type is required [required]"))
+        let android = try CLI.run([sample, "--schema", "card-tokenize", "--context", "platform=android"])
+        #expect(android.status == 1 && android.out.contains("/walletType: Wallet type is required [required]"))
+        let describe = try CLI.run(["describe", "--schema", "card-tokenize", "--context", "platform=ios"])
+        #expect(describe.out.contains("Wallet type (/walletType): optional"), "\(describe.out)")
+        #expect(describe.out.contains("Nonce (/nonce): required"), "\(describe.out)")
+    }
+
     @Test func anInvalidPayloadExitsOneWithOneLinePerErrorAndASummary() throws {
         let result = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create"])
         #expect(result.status == 1)
