@@ -48,7 +48,7 @@ STRINGS = ["", "a" * 40, "@@", "ÄÖ", "1234", "12345", "123", "12a4", "+1 12345
            "XX", "us", "EUR", "USD", "EURO", "BGN", "SKRILL-PHYSICAL-MC-EEA", "SKRILL-VIRTUAL-MC-EEA", "PHYSICAL",
            "APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY", "UNKNOWN", "w1koQg==", "w1koQg=", "abcd", "ABC", "xyz!", PEM,
            PEM_WIDE, "Sofia", "St. Martin-im-Innkreis", "São Paulo", "Sofia 1", "20500-0003", "20500_0003", "9" * 17,
-           "TX", "T", "Texas", "1000", "a\n", "\u0661\u0662\u0663\u0664"]
+           "TX", "T", "Texas", "1000", "a\n", "\u0661\u0662\u0663\u0664", "credit", "debit", "gift", "20500", "205000003"]
 OTHER_TYPES = [7, 1.5, True, False, [], {}, None]
 
 

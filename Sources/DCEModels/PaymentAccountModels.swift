@@ -38,10 +38,25 @@ public struct Address: ValidatableRequest, Codable, Hashable {
     }
 }
 
-/// A payment account to add, validated by `payment-account` with a tender type (credit, debit, gift).
+/// A payment account to add, validated by `payment-account` with a tender type (credit, debit, gift), given for
+/// the call or said by the account itself (``accountType``).
 public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
     /// `payment-account`.
     public static let schemaID = "payment-account"
+
+    /// The tender types of seed 004's examples.
+    public enum AccountType: String, Codable, Hashable, Sendable {
+        /// A credit card.
+        case credit
+        /// A debit card.
+        case debit
+        /// A gift card.
+        case gift
+    }
+
+    /// What the account is: the tender type whose rules check it when the call names none (as in a customer
+    /// profile, where each account says its own).
+    public var accountType: AccountType?
     /// The card number; never printed.
     public var cardNumber: SensitiveString
     /// The expiry, MM/YY.
@@ -64,10 +79,12 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
     ///   - cardholderName: The cardholder's name.
     ///   - nickname: The nickname.
     ///   - billingAddress: The billing address.
+    ///   - accountType: What the account is.
     public init(
         cardNumber: SensitiveString, expiry: String? = nil, securityCode: SensitiveString? = nil, cardholderName: String? = nil,
-        nickname: String? = nil, billingAddress: Address? = nil
+        nickname: String? = nil, billingAddress: Address? = nil, accountType: AccountType? = nil
     ) {
+        self.accountType = accountType
         self.cardNumber = cardNumber
         self.expiry = expiry
         self.securityCode = securityCode
@@ -78,4 +95,29 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
 
     /// The card number masked for display: `XXXXXXXXXXXX1111`.
     public var maskedCardNumber: String { Masking.mask(cardNumber.revealed) }
+}
+
+/// A customer with a profile address and payment accounts, validated by `customer-profile`: the profile address with
+/// a 5-digit zip code, each account's billing address with 9, each account by its own ``PaymentAccount/accountType``.
+public struct CustomerProfile: ValidatableRequest, Codable, Hashable {
+    /// `customer-profile`.
+    public static let schemaID = "customer-profile"
+    /// The customer's name.
+    public var name: String
+    /// The profile address.
+    public var profileAddress: Address
+    /// The payment accounts.
+    public var paymentAccounts: [PaymentAccount]?
+
+    /// Creates a profile.
+    ///
+    /// - Parameters:
+    ///   - name: The customer's name.
+    ///   - profileAddress: The profile address.
+    ///   - paymentAccounts: The payment accounts.
+    public init(name: String, profileAddress: Address, paymentAccounts: [PaymentAccount]? = nil) {
+        self.name = name
+        self.profileAddress = profileAddress
+        self.paymentAccounts = paymentAccounts
+    }
 }

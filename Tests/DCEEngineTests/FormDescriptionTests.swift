@@ -14,7 +14,7 @@ struct FormDescriptionTests {
     @Test func fieldsComeInOrderGroupedByDataGroupWithNestedFieldsUnderTheirParent() throws {
         let credit = try form("payment-account", tenderType: "credit")
         #expect(credit.groups.map(\.dataGroup) == ["CARD_INFORMATION", "BILLING_INFORMATION"])
-        #expect(credit.groups[0].fields.map(\.key) == ["cardNumber", "expiry", "securityCode", "cardholderName", "nickname"])
+        #expect(credit.groups[0].fields.map(\.key) == ["cardNumber", "expiry", "securityCode", "cardholderName", "nickname", "accountType"])
         #expect(credit.groups[1].fields.map(\.path).prefix(3) == ["/billingAddress", "/billingAddress/line1", "/billingAddress/line2"])
     }
 

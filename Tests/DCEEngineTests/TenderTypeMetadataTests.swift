@@ -100,14 +100,5 @@ struct TenderTypeMetadataTests {
         ])
     }
 
-    private func problems(_ schema: String) -> [String] {
-        do {
-            _ = try Fixtures.validator(["s": schema])
-            return []
-        } catch let error as SchemaError {
-            return error.problems.map { "\($0.code): \($0.message)" }
-        } catch {
-            return ["\(error)"]
-        }
-    }
+    private func problems(_ schema: String) -> [String] { Fixtures.problems(of: schema) }
 }

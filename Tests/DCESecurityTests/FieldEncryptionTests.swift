@@ -52,6 +52,27 @@ struct FieldEncryptionTests {
         #expect(String(decoding: whole, as: UTF8.self) == #"{"programName":"SKRILL-VIRTUAL-MC-EEA","currency":"EUR","cardPin":"8264"}"#)
     }
 
+    /// A customer profile: every account's card number and security code sealed where it is in the array, and the
+    /// gateway applies the same bindings (profile and billing zip codes, each account's tender type) as the app.
+    @Test func contextsBoundInTheSchemaTravelWithItsVersion() throws {
+        let validator = try Validator(source: .bundled, schemaIDs: ["customer-profile"])
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/customer-profile/valid-profile-with-credit-and-gift.json")
+        let payload = try [UInt8](Data(contentsOf: url))
+        guard case .valid(let request) = try validator.prepare("customer-profile").makeRequest(json: payload, requestID: "r-1", sealer: try sealer()) else {
+            Issue.record("a valid profile was refused")
+            return
+        }
+        #expect(request.encryptedFields.map(\.pointer).sorted() == [
+            "/paymentAccounts/0/cardNumber", "/paymentAccounts/0/securityCode", "/paymentAccounts/1/cardNumber",
+        ])
+        #expect(request.header.context.isEmpty && request.header.tenderType == nil)
+        let wire = String(decoding: request.json, as: UTF8.self)
+        #expect(!wire.contains("4111111111111111") && !wire.contains("6006491234567890"))
+        let opener = HPKEFieldOpener(privateKey: gatewayKey, keyID: "gw-1")
+        #expect(try validator.accept(IncomingRequest(json: request.json), opener: opener).report.valid)
+    }
+
     @Test func anInvalidRequestIsNeverSealedNorEnveloped() throws {
         struct RefusingSealer: FieldSealing {
             func seal(_ field: SensitiveField, associatedData: [UInt8]) throws -> EncryptedField {

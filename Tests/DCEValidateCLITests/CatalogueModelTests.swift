@@ -24,6 +24,7 @@ struct CatalogueModelTests {
         "virtual-card-response": check(VirtualCard.self), "gift-cards-response": check(GiftCardsResponse.self),
         "card-arts-response": check(CardArtsResponse.self), "transaction-history-response": check(CardEntity.self),
         "payment-account": check(PaymentAccount.self), "address": check(Address.self),
+        "customer-profile": check(CustomerProfile.self),
     ]
 
     @Test func everySchemaExceptSharedDefinitionsHasAModel() throws {
@@ -81,7 +82,7 @@ struct CatalogueModelTests {
         let result = try CLI.run(["schemas"])
         #expect(result.status == 0)
         let lines = result.out.split(separator: "\n")
-        #expect(lines.count == 19)
+        #expect(lines.count == 20)
         #expect(lines.contains { $0.hasPrefix("virtual-card-update ") && $0.hasSuffix("Update a virtual card") })
     }
 }

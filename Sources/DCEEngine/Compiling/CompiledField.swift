@@ -60,13 +60,15 @@ final class CompiledField: Sendable {
     let tenderTypeDefaults: [String: SchemaValue]
     /// The field's description, citing where its rules come from.
     let description: String?
+    /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
+    let bindings: [CompiledBinding]
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: Rules,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
         sensitivity: Sensitivity, metadata: FieldMetadata, tenderTypeMetadata: [String: FieldMetadata] = [:],
         defaultValue: SchemaValue?, tenderTypeDefaults: [String: SchemaValue] = [:], description: String?,
-        patterns: [String: CompiledPattern]
+        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern]
     ) {
         self.location = location
         self.key = key
@@ -97,6 +99,7 @@ final class CompiledField: Sendable {
         self.defaultValue = defaultValue
         self.tenderTypeDefaults = tenderTypeDefaults
         self.description = description
+        self.bindings = bindings
     }
 
     /// The field's metadata under a tender type (`order`, `dataGroup`, `updatesAllowed`, …).
@@ -181,6 +184,25 @@ final class AttributeSet: @unchecked Sendable {
         /// The set's place in ``RuleProgram/Tables/attributeObjects``, or -1 for a set computed while evaluating.
         var object = -1
     }
+}
+
+/// A context value, or the tender type, bound at a field for its value and everything below it.
+struct CompiledBinding: Sendable {
+    /// The context's slot, or `nil` for the tender type.
+    var slot: Int?
+    var source: Source
+
+    enum Source: Sendable {
+        /// A fixed value.
+        case value(String)
+        /// The value of a member of the field's object, when it is a string among `allowed` (`nil`: any string).
+        case member(String, allowed: [String]?)
+        /// The value of the first rule whose condition holds (relative pointers start at the field's object).
+        case derive([(condition: CompiledCondition, value: String)])
+    }
+
+    /// The value a form knows before anything is typed: a fixed value only.
+    var fixedValue: String? { if case .value(let value) = source { value } else { nil } }
 }
 
 /// An override whose condition is evaluated per request.

@@ -79,6 +79,8 @@ struct RuleCompiler {
             overrides.append(CompiledOverride(condition: condition, patch: override.rules, tenderType: override.tenderType))
         }
 
+        let bindings = field.bindings.compactMap { compile($0, of: field, containers: containers) }
+
         var children: [CompiledField] = []
         if let fields = field.fields {
             guard dataType == .object else {
@@ -119,7 +121,49 @@ struct RuleCompiler {
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
             metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
-            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, patterns: patterns)
+            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings, patterns: patterns)
+    }
+
+    /// A context (or the tender type) bound at a field: declared, with values it allows; a `derive` rule's relative
+    /// pointers start at the field's own object.
+    private mutating func compile(_ binding: ContextBinding, of field: ResolvedField, containers: [ResolvedField]) -> CompiledBinding? {
+        let slot: Int?
+        let allowed: [String]?
+        let what: String
+        if binding.name == "tenderType" {
+            (slot, allowed, what) = (nil, tenderTypes, "tender type")
+        } else if let found = contextSlots[binding.name] {
+            (slot, allowed, what) = (found, contextValues[binding.name] ?? nil, "value of context '\(binding.name)'")
+        } else {
+            report(
+                .unknownContext,
+                "context '\(binding.name)' is not declared in 'contexts'\(Suggestion.hint(for: binding.name, in: contextSlots.keys))",
+                binding.location)
+            return nil
+        }
+        func check(_ value: String, at location: SchemaLocation) {
+            if let allowed, !allowed.contains(value) {
+                report(.unknownContext, "\"\(value)\" is not a declared \(what)\(Suggestion.hint(for: value, in: allowed))", location)
+            }
+        }
+        switch binding.source {
+        case .value(let value):
+            check(value, at: binding.location)
+            return CompiledBinding(slot: slot, source: .value(value))
+        case .member(let key):
+            guard field.fields?.contains(where: { $0.key == key }) == true else {
+                report(.unknownField, "the bound field \(label(field)) has no member '\(key)'", binding.location)
+                return nil
+            }
+            return CompiledBinding(slot: slot, source: .member(key, allowed: allowed))
+        case .derive(let rules):
+            var derive: [(CompiledCondition, String)] = []
+            for rule in rules {
+                check(rule.value, at: rule.location)
+                if let condition = compile(rule.condition, containers: containers + [field]) { derive.append((condition, rule.value)) }
+            }
+            return CompiledBinding(slot: slot, source: .derive(derive))
+        }
     }
 
     /// Checks what a set of rules says against the field's type, and compiles its regexes (once per schema).

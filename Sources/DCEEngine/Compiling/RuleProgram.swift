@@ -39,6 +39,12 @@ final class RuleProgram: @unchecked Sendable {
         let additionalFields: Bool
         /// Whether any sensitivity flag is set (the length of a sensitive value is never shown).
         let sensitive: Bool
+        /// Where the conditions of its bindings' `derive` rules start in the condition table, in order; -1 when the
+        /// field binds no context (``CompiledField/bindings``).
+        let bindingConditions: Int
+
+        /// Whether the field binds contexts for its value and below.
+        var hasBindings: Bool { bindingConditions >= 0 }
     }
 
     /// What evaluation reads, valid only inside ``withTables(_:)``: one pointer to the program's tables, so that
@@ -203,11 +209,14 @@ final class RuleProgram: @unchecked Sendable {
             }
             let firstCondition = conditionStarts.count
             for override in field.overrides { emitCondition(override.condition) }
+            let overrides = firstCondition..<conditionStarts.count
+            for binding in field.bindings {
+                if case .derive(let rules) = binding.source { rules.forEach { emitCondition($0.condition) } }
+            }
             fields[id] = Field(
                 dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view, items: items,
-                base: base, overrides: firstCondition..<conditionStarts.count, variants: variantStart,
-                additionalFields: field.additionalFields,
-                sensitive: !field.sensitivity.isEmpty)
+                base: base, overrides: overrides, variants: variantStart, additionalFields: field.additionalFields,
+                sensitive: !field.sensitivity.isEmpty, bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound)
             return id
         }
 

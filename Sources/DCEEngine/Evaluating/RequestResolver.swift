@@ -13,7 +13,37 @@ struct RequestResolver {
         value(document.root, of: root)
     }
 
+    /// The tender type inside a field's value: what the field binds (a value, or a member of its object that names
+    /// a declared tender type), else the one from outside. (A tender type bound by `derive` rules is left to
+    /// validation; the resolver reads no conditions.)
+    private func tenderType(inside field: CompiledField, at index: JSONDocument.Index) -> String? {
+        var tenderType = tenderType
+        for binding in field.bindings where binding.slot == nil {
+            switch binding.source {
+            case .value(let value):
+                tenderType = value
+            case .member(let key, let allowed):
+                guard document.kind(of: index) == .object, let member = document.member(key, of: index),
+                    document.kind(of: member) == .string, allowed?.contains(document.string(at: member)) ?? true
+                else { continue }
+                tenderType = document.string(at: member)
+            case .derive:
+                continue
+            }
+        }
+        return tenderType
+    }
+
     private func value(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
+        if !field.bindings.isEmpty {
+            var inside = self
+            inside.tenderType = tenderType(inside: field, at: index)
+            return inside.resolvedValue(index, of: field)
+        }
+        return resolvedValue(index, of: field)
+    }
+
+    private func resolvedValue(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
         switch (document.kind(of: index), field.dataType) {
         case (.object, .object):
             var members: [SchemaValue.Member] = []

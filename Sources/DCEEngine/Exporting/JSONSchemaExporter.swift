@@ -30,6 +30,18 @@ struct JSONSchemaExporter {
     private var limitations: [String] = []
     /// Conditionals that look at the whole request, collected for the root's `allOf`.
     private var rootConditionals: [SchemaValue] = []
+    /// The contexts (slot) and tender types (`nil`) bound by the fields being exported, innermost last.
+    private var scopes: [(slot: Int?, binding: ScopeBinding)] = []
+    /// The keys from the root to the object whose members are being exported (`*` for an array item).
+    private var holdingPath: [String] = []
+
+    /// A binding as export sees it: the path of the bound field's object (`anchor`), where a member or a `derive`
+    /// rule reads.
+    private enum ScopeBinding {
+        case fixed(String)
+        case member(String, allowed: [String]?, anchor: [String])
+        case derive([(condition: CompiledCondition, value: String)], anchor: [String])
+    }
 
     /// Whether the export is for provisioning a new account (context `operation=provision`), where the fields
     /// marked `ignoreForProvisioning` under the tender type are not checked.
@@ -77,6 +89,8 @@ struct JSONSchemaExporter {
         var conditionals: [SchemaValue] = []
         for child in field.fields {
             guard let key = child.key else { continue }
+            pushBindings(of: child, anchor: holdingPath + [key])
+            defer { popBindings(of: child) }
             let childPath = pathFromRoot.map { $0 + [key] }
             if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true {
                 properties.append(.init(key: key, value: .object([])))  // neither checked nor sent: anything goes
@@ -140,13 +154,19 @@ struct JSONSchemaExporter {
         var schema = SchemaValue.object(members)
         switch field.dataType {
         case .object:
+            holdingPath.append(field.key ?? "*")
             schema = merge(schema, objectSchemaMembers(objectSchema(field, pathFromRoot: pathFromRoot)))
+            holdingPath.removeLast()
         case .array:
             if let items = field.items {
                 if !items.overrides.isEmpty {
                     limitations.append("The overrides of the items of '\(field.key ?? "")' are not exported.")
                 }
+                holdingPath.append(field.key ?? "*")
+                pushBindings(of: items, anchor: holdingPath + ["*"])
                 schema = merge(schema, ["items": valueSchema(items, items.base, pathFromRoot: nil)])
+                popBindings(of: items)
+                holdingPath.removeLast()
             }
         default: break
         }
@@ -238,16 +258,8 @@ struct JSONSchemaExporter {
         case .all(let parts): return parts.map { translate($0) }.reduce(.constant(true)) { .and($0, $1) }
         case .any(let parts): return parts.map { translate($0) }.reduce(.constant(false)) { .or($0, $1) }
         case .not(let part): return .not(translate(part))
-        case .tenderType(let test): return .constant(test.holds(forContext: tenderType))
-        case .context(let slot, let test):
-            if let value = context[slot] { return .constant(test.holds(forContext: value)) }
-            // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
-            var result = ExportCondition.constant(test.holds(forContext: nil))
-            for rule in schema.contexts[slot].derive.reversed() {
-                let ruleHolds = translateFromRoot(rule.condition)
-                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
-            }
-            return result
+        case .tenderType(let test): return translate(bound: nil, test, below: scopes.count)
+        case .context(let slot, let test): return translate(bound: slot, test, below: scopes.count)
         case .field(let up, let tokens, let test):
             let tokens = tokens.map(\.text)
             guard let up else { return .field(tokens: tokens, test: test, fromRoot: true) }
@@ -257,6 +269,92 @@ struct JSONSchemaExporter {
             }
             return .field(tokens: tokens, test: test, fromRoot: false)
         }
+    }
+
+    /// A test on a context (`slot`) or the tender type (`nil`) as the innermost of the first `limit` scopes binds it,
+    /// or as the call gives it.
+    private mutating func translate(bound slot: Int?, _ test: CompiledTest, below limit: Int) -> ExportCondition {
+        guard let index = scopes[..<limit].lastIndex(where: { $0.slot == slot }) else {
+            guard let slot else { return .constant(test.holds(forContext: tenderType)) }
+            if let value = context[slot] { return .constant(test.holds(forContext: value)) }
+            // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
+            var result = ExportCondition.constant(test.holds(forContext: nil))
+            for rule in schema.contexts[slot].derive.reversed() {
+                let ruleHolds = translateFromRoot(rule.condition)
+                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
+            }
+            return result
+        }
+        // What holds when the binding finds no value: the value from outside it.
+        let outer = translate(bound: slot, test, below: index)
+        switch scopes[index].binding {
+        case .fixed(let value):
+            return .constant(test.holds(forContext: value))
+        case .member(let key, let allowed, let anchor):
+            guard let (prefix, fromRoot) = relative(anchor), let allowed else {
+                note("A context bound from a member read outside an array item is not exported; the value from outside applies.")
+                return outer
+            }
+            let strings = { (values: [String]) in CompiledTest(.oneOfStrings, values: values.map(SchemaValue.string)) }
+            var result = ExportCondition.and(.not(.field(tokens: prefix + [key], test: strings(allowed), fromRoot: fromRoot)), outer)
+            for value in allowed.reversed() {
+                result = .or(.and(.field(tokens: prefix + [key], test: strings([value]), fromRoot: fromRoot), .constant(test.holds(forContext: value))), result)
+            }
+            return result
+        case .derive(let rules, let anchor):
+            guard let (prefix, fromRoot) = relative(anchor) else {
+                note("A context derived at a field read outside an array item is not exported; the value from outside applies.")
+                return outer
+            }
+            var result = outer
+            for rule in rules.reversed() {
+                let ruleHolds = translate(rule.condition, at: prefix, fromRoot: fromRoot)
+                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
+            }
+            return result
+        }
+    }
+
+    /// How a condition on the object being exported reaches a bound field's object: the tokens down to it, or its
+    /// path from the root; `nil` when neither is possible (it lies in another array item).
+    private func relative(_ anchor: [String]) -> ([String], Bool)? {
+        if anchor.starts(with: holdingPath), !anchor.dropFirst(holdingPath.count).contains("*") {
+            return (Array(anchor.dropFirst(holdingPath.count)), false)
+        }
+        return anchor.contains("*") ? nil : (anchor, true)
+    }
+
+    /// A binding's `derive` condition, whose relative pointers start at the bound field's object.
+    private mutating func translate(_ condition: CompiledCondition, at prefix: [String], fromRoot: Bool) -> ExportCondition {
+        switch condition {
+        case .field(let up, let tokens, let test):
+            guard let up else { return .field(tokens: tokens.map(\.text), test: test, fromRoot: true) }
+            guard up == 0 else {
+                note("A condition that climbs above its object ('\(up)/…') is not exported.")
+                return .constant(true)
+            }
+            return .field(tokens: prefix + tokens.map(\.text), test: test, fromRoot: fromRoot)
+        case .all(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(true)) { .and($0, $1) }
+        case .any(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
+        case .not(let part): return .not(translate(part, at: prefix, fromRoot: fromRoot))
+        default: return translate(condition)
+        }
+    }
+
+    private mutating func pushBindings(of field: CompiledField, anchor: [String]) {
+        for binding in field.bindings {
+            let scoped: ScopeBinding =
+                switch binding.source {
+                case .value(let value): .fixed(value)
+                case .member(let key, let allowed): .member(key, allowed: allowed, anchor: anchor)
+                case .derive(let rules): .derive(rules, anchor: anchor)
+                }
+            scopes.append((binding.slot, scoped))
+        }
+    }
+
+    private mutating func popBindings(of field: CompiledField) {
+        scopes.removeLast(field.bindings.count)
     }
 
     /// A derive rule's condition: its pointers start at the request's root.

@@ -86,20 +86,21 @@ extension CompiledSchema {
         let slots = try contextSlots(context, tenderType: tenderType)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
-        func visit(_ field: CompiledField, path: String, inheritedGroup: String?, rank: [Int]) {
+        func visit(_ field: CompiledField, path: String, inheritedGroup: String?, rank: [Int], scope: FormScope) {
             for (position, child) in field.fields.enumerated() {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
-                let (attributes, conditional) = formAttributes(of: child, slots: slots, tenderType: tenderType)
-                let metadata = child.metadata(for: tenderType)
+                let scope = scope.bound(by: child)
+                let (attributes, conditional) = formAttributes(of: child, scope: scope)
+                let metadata = child.metadata(for: scope.tenderType)
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
                 let described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
                 fields.append((described, group, childRank))
-                if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank) }
+                if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank, scope: scope) }
             }
         }
-        visit(root, path: "", inheritedGroup: nil, rank: [])
+        visit(root, path: "", inheritedGroup: nil, rank: [], scope: FormScope(slots: slots, tenderType: tenderType))
         var groups: [FormDescription.Group] = []
         for entry in fields {
             if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
@@ -116,10 +117,10 @@ extension CompiledSchema {
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
-    func formAttributes(of field: CompiledField, slots: [String?], tenderType: String?) -> (Rules, Bool) {
+    func formAttributes(of field: CompiledField, scope: FormScope) -> (Rules, Bool) {
         var rules = field.base
         var conditional = false
-        var reader = FormConditionReader(schema: self, slots: slots, tenderType: tenderType)
+        var reader = FormConditionReader(schema: self, scope: scope)
         program.withTables { tables in
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
                 let override = field.overrides[offset]
@@ -176,19 +177,46 @@ extension CompiledSchema {
     }
 }
 
+/// The contexts and tender type a form knows at one field: the caller's, with what the fields above bind. A fixed
+/// binding is known; one read from the request (a member, a `derive` rule) is not, before anything is typed.
+struct FormScope {
+    var slots: [String?]
+    /// Slots bound from request values, unknown here.
+    var unknown: Set<Int> = []
+    var tenderType: String?
+    var tenderTypeUnknown = false
+
+    /// The scope inside a field's value.
+    func bound(by field: CompiledField) -> FormScope {
+        var scope = self
+        for binding in field.bindings {
+            let fixed = binding.fixedValue
+            if let slot = binding.slot {
+                scope.slots[slot] = fixed
+                if fixed == nil { scope.unknown.insert(slot) } else { scope.unknown.remove(slot) }
+            } else {
+                scope.tenderType = fixed
+                scope.tenderTypeUnknown = fixed == nil
+            }
+        }
+        return scope
+    }
+}
+
 /// Conditions as a form sees them before anything is typed: the context and tender type are known; a request value,
 /// or a context left out that the schema derives from the request, is not.
 private struct FormConditionReader: ConditionReader {
     let schema: CompiledSchema
-    let slots: [String?]
-    let tenderType: String?
+    let scope: FormScope
 
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        if slots[slot] == nil && !schema.contexts[slot].derive.isEmpty { return nil }
-        return program.testObjects[test].holds(forContext: slots[slot])
+        if scope.unknown.contains(slot) || (scope.slots[slot] == nil && !schema.contexts[slot].derive.isEmpty) { return nil }
+        return program.testObjects[test].holds(forContext: scope.slots[slot])
     }
 
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { program.testObjects[test].holds(forContext: tenderType) }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
+        scope.tenderTypeUnknown ? nil : program.testObjects[test].holds(forContext: scope.tenderType)
+    }
 
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
 }

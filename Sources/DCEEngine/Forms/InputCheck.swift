@@ -27,7 +27,8 @@ extension PreparedSchema {
     private func inputRules(of field: CompiledField, at path: [String], text: String) -> Rules {
         var reader = InputConditionReader(
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
-            tenderType: tenderType, path: path, text: field.dataType.isString ? text : nil, containers: [[]])
+            tenderType: tenderType.map(InputConditionReader.Context.value) ?? .absent, path: path,
+            text: field.dataType.isString ? text : nil, containers: [[]])
         // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
         let program = schema.program
         return program.withTables { tables in
@@ -43,6 +44,30 @@ extension PreparedSchema {
                     }
                 }
             }
+            // What the fields on the way down bind, outermost first: a fixed value is known, a member is unknown (it is
+            // not the value being typed), a derive rule is known when what it reads is.
+            for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
+                var condition = program.id(of: enclosing).map { tables.fields[$0].bindingConditions } ?? 0
+                reader.containers = [Array(path.prefix(depth + 1))]
+                for binding in enclosing.bindings {
+                    var known: InputConditionReader.Context?
+                    switch binding.source {
+                    case .value(let value): known = .value(value)
+                    case .member: known = .unknown
+                    case .derive(let rules):
+                        for rule in rules.indices where known == nil || known == .unknown {
+                            switch tables.truth(of: condition + rule, reading: &reader) {
+                            case true?: if known == nil { known = .value(rules[rule].value) }
+                            case nil: known = .unknown
+                            case false?: break
+                            }
+                        }
+                        condition += rules.count
+                    }
+                    guard let known else { continue }
+                    if let slot = binding.slot { reader.slots[slot] = known } else { reader.tenderType = known }
+                }
+            }
             reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
             var rules = field.base
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated()
@@ -55,20 +80,28 @@ extension PreparedSchema {
 }
 
 extension CompiledSchema {
-    /// The field at a JSON Pointer (array elements by index).
-    func field(at pointer: String) -> CompiledField? {
-        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+    /// The fields a pointer passes through, from the root's first member to the field it names (one per token).
+    func fields(along tokens: [String]) -> [CompiledField] {
         var current = root
+        var passed: [CompiledField] = []
         for token in tokens {
             if current.dataType == .array, let items = current.items, Int(token) != nil {
                 current = items
             } else if let next = current.fields.first(where: { $0.key == token }) {
                 current = next
             } else {
-                return nil
+                return passed
             }
+            passed.append(current)
         }
-        return current
+        return passed
+    }
+
+    /// The field at a JSON Pointer (array elements by index).
+    func field(at pointer: String) -> CompiledField? {
+        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        let passed = fields(along: tokens)
+        return tokens.isEmpty ? root : passed.count == tokens.count ? passed.last : nil
     }
 }
 
@@ -86,7 +119,7 @@ private struct InputConditionReader: ConditionReader {
 
     let schema: CompiledSchema
     var slots: [Context]
-    let tenderType: String?
+    var tenderType: Context
     /// The tokens of the typed field's pointer.
     let path: [String]
     /// The typed text, for a text field (`nil`: compare it as unknown).
@@ -102,7 +135,13 @@ private struct InputConditionReader: ConditionReader {
         }
     }
 
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { program.testObjects[test].holds(forContext: tenderType) }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
+        switch tenderType {
+        case .value(let value): program.testObjects[test].holds(forContext: value)
+        case .absent: program.testObjects[test].holds(forContext: nil)
+        case .unknown: nil
+        }
+    }
 
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
         guard up < containers.count else { return nil }

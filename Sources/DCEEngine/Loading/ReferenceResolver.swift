@@ -60,7 +60,7 @@ struct ReferenceResolver {
             rules: base.rules.overlaid(with: field.rules),
             metadata: base.metadata.overlaid(with: field.metadata),
             fields: base.fields, additionalFields: base.additionalFields, items: base.items,
-            overrides: base.overrides + field.tenderTypes + field.overrides)
+            overrides: base.overrides + field.tenderTypes + field.overrides, bindings: base.bindings + field.bindings)
     }
 
     private mutating func build(
@@ -78,7 +78,8 @@ struct ReferenceResolver {
         let items = shape.items?.first.flatMap { resolve($0, in: shapeDocument) }
         return ResolvedField(
             location: field.location, key: field.key, rules: rules, metadata: metadata,
-            fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides)
+            fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides,
+            bindings: field.bindings)
     }
 
     private func has(_ attribute: String, _ field: FieldDefinition) -> Bool {

@@ -30,10 +30,14 @@ final class ResolvedField: Sendable {
     let items: ResolvedField?
     /// Tender type overrides first, then conditional overrides, each in the order written.
     let overrides: [FieldOverride]
+    /// The contexts bound for this field and below: a definition's, then the using field's (applied in order, so
+    /// the using field's win).
+    let bindings: [ContextBinding]
 
     init(
         location: SchemaLocation, key: String?, rules: Rules, metadata: FieldMetadata,
-        fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride]
+        fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride],
+        bindings: [ContextBinding]
     ) {
         self.location = location
         self.key = key
@@ -43,5 +47,6 @@ final class ResolvedField: Sendable {
         self.additionalFields = additionalFields
         self.items = items
         self.overrides = overrides
+        self.bindings = bindings
     }
 }

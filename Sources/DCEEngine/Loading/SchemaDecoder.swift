@@ -15,7 +15,7 @@ struct SchemaDecoder {
         "updatesAllowed", "reverificationRequired",
     ]
     static let fieldAttributes =
-        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides"]
+        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context"]
         + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
@@ -182,7 +182,34 @@ struct SchemaDecoder {
             rules: rules, metadata: metadata(members),
             fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
-            items: items, tenderTypes: tenderTypes, overrides: overrides)
+            items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]))
+    }
+
+    /// A field's `context`: each member binds a context (or `tenderType`) to a value, to a member of the field's
+    /// object (`{"member": NAME}`), or to the first of its `derive` rules that holds.
+    private mutating func bindings(_ entry: Entry?) -> [ContextBinding] {
+        guard let entry, let members = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of context bindings")
+        else { return [] }
+        var bindings: [ContextBinding] = []
+        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) {
+            let here = location(member.index, member.pointer)
+            if document.kind(of: member.index) == .string {
+                bindings.append(ContextBinding(location: here, name: name, source: .value(document.string(at: member.index))))
+                continue
+            }
+            guard let source = object(
+                at: member.index, pointer: member.pointer, allowed: ["member", "derive"], what: "a value, {member} or {derive}")
+            else { continue }
+            if let key = source["member"], source.count == 1 {
+                guard let text = string(key, pointer: key.pointer) else { continue }
+                bindings.append(ContextBinding(location: here, name: name, source: .member(text)))
+            } else if let rules = source["derive"], source.count == 1 {
+                bindings.append(ContextBinding(location: here, name: name, source: .derive(deriveRules(rules))))
+            } else {
+                report(.invalidAttribute, "a context binding is a value, {\"member\": NAME} or {\"derive\": [...]}", member.index, member.pointer)
+            }
+        }
+        return bindings
     }
 
     private mutating func overridable(_ members: [String: Entry], pointer: String) -> Rules {
@@ -310,29 +337,33 @@ struct SchemaDecoder {
             if name == "tenderType" {
                 report(.invalidAttribute, "'tenderType' is reserved: declare tender types in 'tenderTypes'", member.index, member.pointer)
             }
-            var derive: [(ConditionDefinition, String, SchemaLocation)] = []
-            if let deriveEntry = attributes["derive"] {
-                if document.kind(of: deriveEntry.index) != .array {
-                    report(.invalidAttribute, "'derive' must be an array of {when, value}", deriveEntry.index, deriveEntry.pointer)
-                } else {
-                    for (offset, element) in document.elements(of: deriveEntry.index).enumerated() {
-                        let pointer = "\(deriveEntry.pointer)/\(offset)"
-                        guard let rule = object(at: element, pointer: pointer, allowed: ["when", "value"], what: "a derive rule"),
-                            let when = rule["when"], let condition = condition(at: when.index, pointer: when.pointer),
-                            let value = string(rule["value"], required: true, pointer: pointer + "/value", parent: element)
-                        else {
-                            continue
-                        }
-                        derive.append((condition, value, location(element, pointer)))
-                    }
-                }
-            }
+            let derive = attributes["derive"].map { deriveRules($0) } ?? []
             contexts.append(ContextDefinition(
                 location: location(member.index, member.pointer), name: name,
                 description: string(attributes["description"], pointer: member.pointer + "/description"),
                 values: stringList(attributes["values"], pointer: member.pointer + "/values"), derive: derive))
         }
         return contexts
+    }
+
+    /// `derive` rules: `[{when, value}]`, tried in order.
+    private mutating func deriveRules(_ entry: Entry) -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] {
+        guard document.kind(of: entry.index) == .array else {
+            report(.invalidAttribute, "'derive' must be an array of {when, value}", entry.index, entry.pointer)
+            return []
+        }
+        var rules: [(condition: ConditionDefinition, value: String, location: SchemaLocation)] = []
+        for (offset, element) in document.elements(of: entry.index).enumerated() {
+            let pointer = "\(entry.pointer)/\(offset)"
+            guard let rule = object(at: element, pointer: pointer, allowed: ["when", "value"], what: "a derive rule"),
+                let when = rule["when"], let condition = condition(at: when.index, pointer: when.pointer),
+                let value = string(rule["value"], required: true, pointer: pointer + "/value", parent: element)
+            else {
+                continue
+            }
+            rules.append((condition, value, location(element, pointer)))
+        }
+        return rules
     }
 
     private mutating func condition(at index: JSONDocument.Index, pointer: String) -> ConditionDefinition? {

@@ -22,6 +22,29 @@ struct FieldDefinition: Sendable {
     var tenderTypes: [FieldOverride]
     /// Conditional overrides, applied in order after the tender type's.
     var overrides: [FieldOverride]
+    /// Context values (and the tender type) bound for this field and everything below it (`context`).
+    var bindings: [ContextBinding] = []
+}
+
+/// A context value, or the tender type, bound where a field is used (`"context": {"addressUse": "billing"}`): inside
+/// the field's value it replaces the request's value, and outside it nothing changes.
+struct ContextBinding: Sendable {
+    /// Where the binding was written.
+    var location: SchemaLocation
+    /// The context's name, or `tenderType`.
+    var name: String
+    var source: Source
+
+    enum Source: Sendable {
+        /// A fixed value.
+        case value(String)
+        /// The value of a member of the object the field holds (`{"member": "accountType"}`); when the member is
+        /// missing or holds no allowed value, the value from outside stays.
+        case member(String)
+        /// Rules tried in order, the first that holds giving the value (`{"derive": [{when, value}]}`); a relative
+        /// pointer's `0` is the object the field holds. When none holds, the value from outside stays.
+        case derive([(condition: ConditionDefinition, value: String, location: SchemaLocation)])
+    }
 }
 
 /// Metadata that does not change how a value is checked but travels with the field: UI order and grouping, and

@@ -23,6 +23,18 @@ enum Fixtures {
         try Validator(source: .documents(documents.mapValues { Array($0.utf8) }))
     }
 
+    /// The problems of one in-memory schema document `s`, as `code: message`; empty when it loads.
+    static func problems(of schema: String) -> [String] {
+        do {
+            _ = try validator(["s": schema])
+            return []
+        } catch let error as SchemaError {
+            return error.problems.map { "\($0.code): \($0.message)" }
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
     /// Validates JSON text against a shipped schema.
     static func validate(
         _ json: String, schema: String, context: [String: String] = [:], tenderType: String? = nil
