@@ -42,11 +42,28 @@ struct ConsumerAgreementTests {
         String(pointer[..<(pointer.lastIndex(of: "/") ?? pointer.startIndex)])
     }
 
-    /// A request that holds `leaf` at `pointer`, inside objects that hold nothing else: `{"a": {"b": leaf}}`.
+    /// A request that holds `leaf` at `pointer`, inside objects that hold nothing else: `{"a": {"b": leaf}}`; a
+    /// list's `-` (a form's "every item") is its one item: `{"a": [{"b": leaf}]}`.
     static func request(placing leaf: String, at pointer: String) -> String {
         let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
-        return tokens.reversed().reduce(leaf) { inner, key in "{\(jsonString(key)): \(inner)}" }
+        return tokens.reversed().reduce(leaf) { inner, key in key == "-" ? "[\(inner)]" : "{\(jsonString(key)): \(inner)}" }
+    }
+
+    /// Where validation reports what a form names with `-`: in the one item of ``request(placing:at:)``.
+    static func concrete(_ pointer: String) -> String {
+        pointer.split(separator: "/", omittingEmptySubsequences: false).map { $0 == "-" ? "0" : String($0) }.joined(separator: "/")
+    }
+
+    /// The objects a form shows: its object fields, and the items of its lists of objects (`…/-`), each with
+    /// whether it is forbidden.
+    static func objects(in fields: [FormDescription.Field]) -> [String: Bool] {
+        var objects: [String: Bool] = [:]
+        for field in fields where field.dataType == "Object" { objects[field.path] = field.forbidden }
+        for field in fields where field.dataType == "Array" && fields.contains(where: { parent(of: $0.path) == field.path + "/-" }) {
+            objects[field.path + "/-"] = field.forbidden
+        }
+        return objects
     }
 
     static func jsonString(_ text: String) -> String {
@@ -57,15 +74,15 @@ struct ConsumerAgreementTests {
         var checked = 0
         for setup in Self.setups {
             let fields = try Self.form(setup)
-            let byPath = Dictionary(fields.map { ($0.path, $0) }) { first, _ in first }
+            let shown = Self.objects(in: fields)
             // The root, then each object the form shows, present and empty (with the objects above it), unless it
             // or an object above it is forbidden here: a forbidden object's members are not checked.
-            let objects = [""] + fields.filter { $0.dataType == "Object" && !$0.forbidden }.map(\.path)
+            let objects = [""] + shown.filter { !$0.value }.keys.sorted()
             for object in objects {
                 var above = object
                 var allowed = true
                 while !above.isEmpty {
-                    if byPath[above]?.forbidden == true { allowed = false }
+                    if shown[above] == true { allowed = false }
                     above = Self.parent(of: above)
                 }
                 guard allowed else { continue }
@@ -74,8 +91,8 @@ struct ConsumerAgreementTests {
                 for field in fields where Self.parent(of: field.path) == object {
                     checked += 1
                     #expect(
-                        field.required == missing.contains(field.path),
-                        "\(setup): describe calls \(field.path) \(field.required ? "required" : "optional"), but validating \(json) \(missing.contains(field.path) ? "reports" : "does not report") it missing")
+                        field.required == missing.contains(Self.concrete(field.path)),
+                        "\(setup): describe calls \(field.path) \(field.required ? "required" : "optional"), but validating \(json) \(missing.contains(Self.concrete(field.path)) ? "reports" : "does not report") it missing")
                 }
             }
         }
@@ -90,7 +107,7 @@ struct ConsumerAgreementTests {
         var checked = 0
         for setup in Self.setups {
             let fields = try Self.form(setup)
-            let objects = Dictionary(fields.map { ($0.path, $0) }) { first, _ in first }
+            let objects = Self.objects(in: fields)
             // A field that provisioning ignores is flagged in the form and not validated then.
             let provisioning = setup.context["operation"] == "provision"
             for field in fields where ["String", "Date", "DateTime"].contains(field.dataType) && !field.forbidden
@@ -100,13 +117,13 @@ struct ConsumerAgreementTests {
                 var above = Self.parent(of: field.path)
                 var reachable = true
                 while !above.isEmpty {
-                    if objects[above].map({ $0.dataType != "Object" || $0.forbidden }) ?? true { reachable = false }
+                    if objects[above] ?? true { reachable = false }
                     above = Self.parent(of: above)
                 }
                 guard reachable else { continue }
                 func rules(length: Int) throws -> Set<ViolationCode> {
                     let json = Self.request(placing: Self.jsonString(String(repeating: "é", count: length)), at: field.path)
-                    return Set(try Self.validate(json, setup).errors.filter { $0.path == field.path }.map(\.rule))
+                    return Set(try Self.validate(json, setup).errors.filter { $0.path == Self.concrete(field.path) }.map(\.rule))
                 }
                 let what = "\(setup): \(field.path) (form: \(field.minLength.map(String.init) ?? "-")...\(field.maxLength.map(String.init) ?? "-"))"
                 if let minimum = field.minLength, minimum > 0 {
@@ -146,6 +163,8 @@ struct ConsumerAgreementTests {
         switch value {
         case let object as [String: Any]:
             for (key, member) in object { collect(member, pointer: pointer + "/" + key, into: &values) }
+        case let array as [Any]:
+            for element in array { collect(element, pointer: pointer + "/-", into: &values) }
         case let text as String: values[pointer, default: []].append(text)
         case let number as NSNumber: values[pointer, default: []].append(number.stringValue)
         default: break
@@ -185,7 +204,7 @@ struct ConsumerAgreementTests {
             // Typed text becomes a JSON string for text fields, and stands as itself for numbers and booleans.
             let leaf = ["Integer", "Number", "Boolean"].contains(field.dataType) ? text : Self.jsonString(text)
             let json = Self.request(placing: leaf, at: field.path)
-            let rejected = try Self.validate(json, setup).errors.filter { $0.path == field.path }
+            let rejected = try Self.validate(json, setup).errors.filter { $0.path == Self.concrete(field.path) }
             #expect(rejected.isEmpty, "\(setup): checkInput calls \(Self.jsonString(text)) valid for \(field.path), but validating \(json) reports \(rejected.map(\.rule))")
         }
     }

@@ -106,6 +106,24 @@ struct ContextBindingTests {
         #expect(problems(#"{"tenderType": "credit"}"#) == ["unknownContext"])
     }
 
+    /// A form lists the fields of every item of a list under `-`; a tender type an item names in a member is the
+    /// call's while that member is empty, and fields whose rules it changes are required depending on it.
+    @Test func aFormDescribesEveryItemUnderItsOwnTenderType() throws {
+        let form = try #require(try Fixtures.validator.schema("customer-profile")).describeForm()
+        let fields = Dictionary(form.groups.flatMap(\.fields).map { ($0.path, $0) }) { first, _ in first }
+        #expect(fields["/paymentAccounts/-/accountType"].map { $0.required && !$0.conditionallyRequired } == true)
+        #expect(fields["/paymentAccounts/-/securityCode"].map { !$0.required && $0.conditionallyRequired } == true)
+        #expect(fields["/paymentAccounts/-/billingAddress/zipCode"]?.required == true)
+        let gift = try #require(try Fixtures.validator.schema("customer-profile")).describeForm(tenderType: "gift")
+        let expiry = try #require(gift.groups.flatMap(\.fields).first { $0.path == "/paymentAccounts/-/expiry" })
+        #expect(!expiry.required && expiry.conditionallyRequired)
+        // The paths a form gives are the ones partial input takes, with the bindings on the way.
+        let prepared = try Fixtures.validator.prepare("customer-profile")
+        #expect(try prepared.checkInput("12345", at: "/paymentAccounts/-/billingAddress/zipCode") == .incomplete)
+        #expect(try prepared.checkInput("12345", at: "/paymentAccounts/3/billingAddress/zipCode") == .incomplete)
+        #expect(try prepared.checkInput("12345", at: "/profileAddress/zipCode") == .valid)
+    }
+
     /// The shipped `customer-profile`: seed 004's example in full, through the typed models too.
     @Test func theCustomerProfileChecksEachUseAndEachAccount() throws {
         let address = Address(line1: "1 Main St", city: "Washington", state: "DC", zipCode: "20500", country: "US")

@@ -23,6 +23,15 @@ import Testing
         #expect(describe.out.contains("Nonce (/nonce): required"), "\(describe.out)")
     }
 
+    /// describe lists every account's fields of a customer profile, each under the tender type it will name.
+    @Test func describeListsTheFieldsOfEveryItem() throws {
+        let result = try CLI.run(["describe", "--schema", "customer-profile"])
+        #expect(result.status == 0)
+        #expect(result.out.contains("Account type (/paymentAccounts/-/accountType): required, choice, one of credit, debit, gift"))
+        #expect(result.out.contains("Security code (/paymentAccounts/-/securityCode): required depending on other fields"))
+        #expect(result.out.contains("Zip code (/profileAddress/zipCode): required, numeric"))
+    }
+
     @Test func anInvalidPayloadExitsOneWithOneLinePerErrorAndASummary() throws {
         let result = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create"])
         #expect(result.status == 1)

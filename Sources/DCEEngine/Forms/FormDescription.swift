@@ -30,7 +30,8 @@ public struct FormDescription: Codable, Sendable, Hashable {
 
     /// One input of the form.
     public struct Field: Codable, Sendable, Hashable {
-        /// The JSON Pointer of the value in the request.
+        /// The JSON Pointer of the value in the request; a field of the items of a list has `-` for the item
+        /// (`/paymentAccounts/-/cardNumber`: that field of every item).
         public var path: String
         /// The member name.
         public var key: String
@@ -98,6 +99,11 @@ extension CompiledSchema {
                 let described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
                 fields.append((described, group, childRank))
                 if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank, scope: scope) }
+                // The fields of each item of a list of objects, under `-` (RFC 6901's "the item after the last"):
+                // what a form shows for every item it adds.
+                if child.dataType == .array, let items = child.items, items.dataType == .object {
+                    visit(items, path: childPath + "/-", inheritedGroup: group, rank: childRank, scope: scope.bound(by: items))
+                }
             }
         }
         visit(root, path: "", inheritedGroup: nil, rank: [], scope: FormScope(slots: slots, tenderType: tenderType))
@@ -117,20 +123,32 @@ extension CompiledSchema {
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
+    ///
+    /// A value a field binds from one of its members is, before anything is typed, the value from outside (the
+    /// member is empty); that decides the attributes. Once the member is given it may change them: an override that
+    /// then depends on it makes the field conditionally required when it could require it, or when the field is
+    /// required now and the override could release it.
     func formAttributes(of field: CompiledField, scope: FormScope) -> (Rules, Bool) {
         var rules = field.base
         var conditional = false
-        var reader = FormConditionReader(schema: self, scope: scope)
+        var mayChange = false
+        var settled = FormConditionReader(schema: self, scope: scope, settled: true)
+        var open = FormConditionReader(schema: self, scope: scope, settled: false)
         program.withTables { tables in
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
                 let override = field.overrides[offset]
-                switch tables.truth(of: condition, reading: &reader) {
+                switch tables.truth(of: condition, reading: &settled) {
                 case true?: rules = rules.overlaid(with: override.patch)
                 case false?: break
                 case nil: if override.patch.presence.mayRequire { conditional = true }
                 }
+                if tables.truth(of: condition, reading: &open) == nil {
+                    if override.patch.presence.mayRequire { conditional = true }
+                    mayChange = true
+                }
             }
         }
+        if mayChange && field.base.presence.mustBePresent { conditional = true }
         return (rules, conditional && !rules.presence.mustBePresent)
     }
 
@@ -185,18 +203,27 @@ struct FormScope {
     var unknown: Set<Int> = []
     var tenderType: String?
     var tenderTypeUnknown = false
+    /// Slots bound from a member: the value from outside while the member is empty, open once it is given.
+    var open: Set<Int> = []
+    var tenderTypeOpen = false
 
     /// The scope inside a field's value.
     func bound(by field: CompiledField) -> FormScope {
         var scope = self
         for binding in field.bindings {
-            let fixed = binding.fixedValue
-            if let slot = binding.slot {
-                scope.slots[slot] = fixed
-                if fixed == nil { scope.unknown.insert(slot) } else { scope.unknown.remove(slot) }
-            } else {
-                scope.tenderType = fixed
-                scope.tenderTypeUnknown = fixed == nil
+            switch (binding.source, binding.slot) {
+            case (.value(let value), let slot?):
+                scope.slots[slot] = value
+                scope.unknown.remove(slot)
+                scope.open.remove(slot)
+            case (.value(let value), nil):
+                scope.tenderType = value
+                scope.tenderTypeUnknown = false
+                scope.tenderTypeOpen = false
+            case (.member, let slot?): scope.open.insert(slot)
+            case (.member, nil): scope.tenderTypeOpen = true
+            case (.derive, let slot?): scope.unknown.insert(slot)
+            case (.derive, nil): scope.tenderTypeUnknown = true
             }
         }
         return scope
@@ -208,14 +235,19 @@ struct FormScope {
 private struct FormConditionReader: ConditionReader {
     let schema: CompiledSchema
     let scope: FormScope
+    /// Whether values bound from members are read as they stand while the members are empty (the value from
+    /// outside), or as open (unknown).
+    let settled: Bool
 
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        if scope.unknown.contains(slot) || (scope.slots[slot] == nil && !schema.contexts[slot].derive.isEmpty) { return nil }
+        if scope.unknown.contains(slot) || (!settled && scope.open.contains(slot)) { return nil }
+        if scope.slots[slot] == nil && !schema.contexts[slot].derive.isEmpty { return nil }
         return program.testObjects[test].holds(forContext: scope.slots[slot])
     }
 
     func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
-        scope.tenderTypeUnknown ? nil : program.testObjects[test].holds(forContext: scope.tenderType)
+        if scope.tenderTypeUnknown || (!settled && scope.tenderTypeOpen) { return nil }
+        return program.testObjects[test].holds(forContext: scope.tenderType)
     }
 
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }

@@ -8,7 +8,8 @@ extension PreparedSchema {
     ///
     /// - Parameters:
     ///   - text: The characters typed so far.
-    ///   - pointer: The field's JSON Pointer, such as `/cardNumber` or `/billingAddress/zipCode`.
+    ///   - pointer: The field's JSON Pointer, such as `/cardNumber` or `/billingAddress/zipCode`; an item of a list by
+    ///     its index or by `-`, as ``FormDescription`` names the fields of every item (`/paymentAccounts/-/cardNumber`).
     /// - Returns: Valid, incomplete, or invalid with the rule.
     /// - Throws: ``ValidatorError`` when the pointer names no field.
     public func checkInput(_ text: String, at pointer: String) throws(ValidatorError) -> InputVerdict {
@@ -85,7 +86,7 @@ extension CompiledSchema {
         var current = root
         var passed: [CompiledField] = []
         for token in tokens {
-            if current.dataType == .array, let items = current.items, Int(token) != nil {
+            if current.dataType == .array, let items = current.items, Int(token) != nil || token == "-" {
                 current = items
             } else if let next = current.fields.first(where: { $0.key == token }) {
                 current = next
@@ -97,7 +98,7 @@ extension CompiledSchema {
         return passed
     }
 
-    /// The field at a JSON Pointer (array elements by index).
+    /// The field at a JSON Pointer (array elements by index, or `-` for any element).
     func field(at pointer: String) -> CompiledField? {
         guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
         let passed = fields(along: tokens)
