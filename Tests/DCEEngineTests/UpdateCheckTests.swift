@@ -79,6 +79,24 @@ struct UpdateCheckTests {
         #expect(long.errors.map { "\($0.rule)@\($0.path):\($0.column ?? 0)" } == ["maxLength@/tags/1:16"])
     }
 
+    /// A customer profile's accounts: the list is replaced whole, and an item at a place the stored list had is an
+    /// update of that account, under the tender type it names.
+    @Test func anAccountInAListIsUpdatedUnderItsOwnTenderType() throws {
+        let stored = try [UInt8](Data(contentsOf: Fixtures.examples.appendingPathComponent("customer-profile/valid-profile-with-credit-and-gift.json")))
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(stored)) as? [String: Any])
+        var accounts = try #require(document["paymentAccounts"] as? [[String: Any]])
+        accounts[0]["expiry"] = "09/39"  // credit: reverified
+        accounts[1]["expiry"] = "09/39"  // gift: no issuer to reverify with
+        accounts[1]["cardNumber"] = "6006491234567891"  // may not change
+        accounts.append(["accountType": "gift", "cardNumber": "6006491234567892"])  // a new account is no change
+        document = ["paymentAccounts": accounts]
+        let update = try [UInt8](JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
+        let report = try Fixtures.validator.prepare("customer-profile").validate(json: update, original: stored)
+        #expect(report.summary == ["updateNotAllowed@/paymentAccounts/1/cardNumber"])
+        #expect(report.errors.first?.line == 1)
+        #expect(report.reverificationRequired == ["/paymentAccounts/0/expiry", "/paymentAccounts/1/cardNumber"])
+    }
+
     @Test func aWholeRecordUpdateIsExplicit() throws {
         // Replacing, the nickname-only update lacks every required field (today's reading, kept under --replace).
         let replaced = try check(#"{"nickname": "Holiday"}"#, replacing: true)

@@ -13,31 +13,10 @@ struct RequestResolver {
         value(document.root, of: root)
     }
 
-    /// The tender type inside a field's value: what the field binds (a value, or a member of its object that names
-    /// a declared tender type), else the one from outside. (A tender type bound by `derive` rules is left to
-    /// validation; the resolver reads no conditions.)
-    private func tenderType(inside field: CompiledField, at index: JSONDocument.Index) -> String? {
-        var tenderType = tenderType
-        for binding in field.bindings where binding.slot == nil {
-            switch binding.source {
-            case .value(let value):
-                tenderType = value
-            case .member(let key, let allowed):
-                guard document.kind(of: index) == .object, let member = document.member(key, of: index),
-                    document.kind(of: member) == .string, allowed?.contains(document.string(at: member)) ?? true
-                else { continue }
-                tenderType = document.string(at: member)
-            case .derive:
-                continue
-            }
-        }
-        return tenderType
-    }
-
     private func value(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
         if !field.bindings.isEmpty {
             var inside = self
-            inside.tenderType = tenderType(inside: field, at: index)
+            inside.tenderType = field.tenderType(inside: index, of: document, outside: tenderType)
             return inside.resolvedValue(index, of: field)
         }
         return resolvedValue(index, of: field)
@@ -93,4 +72,27 @@ public struct ResolvedRequest: Sendable, Hashable, CustomStringConvertible, Cust
     public var debugDescription: String { description }
     /// The report only.
     public var customMirror: Mirror { Mirror(self, children: ["report": report], displayStyle: .struct) }
+}
+
+extension CompiledField {
+    /// The tender type inside this field's value: what the field binds (a value, or a member of its object that
+    /// names a declared tender type), else the one from outside. For what reads no conditions (what is sent, the
+    /// update check): a tender type bound by `derive` rules is validation's alone.
+    func tenderType(inside value: JSONDocument.Index?, of document: JSONDocument, outside: String?) -> String? {
+        var tenderType = outside
+        for binding in bindings where binding.slot == nil {
+            switch binding.source {
+            case .value(let fixed):
+                tenderType = fixed
+            case .member(let key, let allowed):
+                guard let value, document.kind(of: value) == .object, let member = document.member(key, of: value),
+                    document.kind(of: member) == .string, allowed?.contains(document.string(at: member)) ?? true
+                else { continue }
+                tenderType = document.string(at: member)
+            case .derive:
+                continue
+            }
+        }
+        return tenderType
+    }
 }

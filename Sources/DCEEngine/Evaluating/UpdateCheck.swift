@@ -13,13 +13,14 @@ struct UpdateCheck {
     ) -> (violations: [Violation], reverify: [String]) {
         var violations: [Violation] = []
         var reverify: [String] = []
-        func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String) {
+        func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String, tenderType: String?) {
             for child in field.fields {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
                 let newValue = new.flatMap { record.kind(of: $0) == .object ? record.member(key, of: $0) : nil }
                 let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
                 let changed = !Self.equal(record, newValue, original, oldValue)
+                let tenderType = child.tenderType(inside: newValue, of: record, outside: tenderType)
                 let metadata = child.metadata(for: tenderType)
                 if changed && metadata.updatesAllowed == false {
                     violations.append(Violation(
@@ -30,10 +31,21 @@ struct UpdateCheck {
                         position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
                 if changed && metadata.reverificationRequired == true { reverify.append(childPath) }
-                if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath) }
+                if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath, tenderType: tenderType) }
+                // A list is replaced whole; an item at a place the stored list had too is an update of that item (a
+                // payment account in a profile), one past its end is added.
+                if child.dataType == .array, let items = child.items, items.dataType == .object, let newValue, let oldValue,
+                    record.kind(of: newValue) == .array, original.kind(of: oldValue) == .array
+                {
+                    for (offset, (newItem, oldItem)) in zip(record.elements(of: newValue), original.elements(of: oldValue)).enumerated() {
+                        visit(
+                            items, new: newItem, old: oldItem, path: "\(childPath)/\(offset)",
+                            tenderType: items.tenderType(inside: newItem, of: record, outside: tenderType))
+                    }
+                }
             }
         }
-        visit(schema.root, new: record.root, old: original.root, path: "")
+        visit(schema.root, new: record.root, old: original.root, path: "", tenderType: tenderType)
         return (violations, reverify)
     }
 
