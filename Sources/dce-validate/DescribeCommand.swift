@@ -13,33 +13,18 @@ struct DescribeCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json
-        case text
-    }
-
-    @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
-    var schema: String
-
-    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
-    var schemas: String?
-
-    @Option(name: .customLong("context"), help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
-    var contexts: [String] = []
-
-    @Option(help: ArgumentHelp("The tender type whose overrides apply.", valueName: "type"))
-    var tenderType: String?
+    @OptionGroup var target: SchemaCallOptions
 
     @Option(help: "The output format: json or text.")
-    var format: Format = .text
+    var format: TextOrJSON = .text
 
     func run() throws {
-        let context = try ContextOption.parse(contexts)
-        let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
-        guard let compiled = validator.schema(schema) else { throw ExitStatus.failure }
+        let context = try target.context()
+        let validator = try target.validator()
+        guard let compiled = validator.schema(target.schema) else { throw ExitStatus.failure }
         let form: FormDescription
         do {
-            form = try compiled.describeForm(context: context, tenderType: tenderType)
+            form = try compiled.describeForm(context: context, tenderType: target.call.tenderType)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

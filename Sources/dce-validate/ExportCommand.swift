@@ -20,31 +20,21 @@ struct ExportCommand: ParsableCommand {
         case jsonSchema = "json-schema"
     }
 
-    @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
-    var schema: String
+    @OptionGroup var target: SchemaCallOptions
 
     @Option(help: "The export format: json-schema.")
     var to: Target
-
-    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
-    var schemas: String?
-
-    @Option(name: .customLong("context"), help: ArgumentHelp("A context value, such as region=US; repeat for several.", valueName: "key=value"))
-    var contexts: [String] = []
-
-    @Option(help: ArgumentHelp("The tender type whose overrides apply.", valueName: "type"))
-    var tenderType: String?
 
     @Option(help: ArgumentHelp("Write the JSON Schema to this file instead of standard output.", valueName: "file"))
     var output: String?
 
     func run() throws {
-        let context = try ContextOption.parse(contexts)
-        let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
-        guard let compiled = validator.schema(schema) else { throw ExitStatus.failure }
+        let context = try target.context()
+        let validator = try target.validator()
+        guard let compiled = validator.schema(target.schema) else { throw ExitStatus.failure }
         let export: JSONSchemaExport
         do {
-            export = try compiled.exportJSONSchema(context: context, tenderType: tenderType)
+            export = try compiled.exportJSONSchema(context: context, tenderType: target.call.tenderType)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

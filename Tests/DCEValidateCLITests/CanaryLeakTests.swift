@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Canary card data pushed through every output that exists: the five report formats, NDJSON batches, the API's
-/// reports and descriptions, reader and schema errors, lint and export. The bytes never contain a canary.
+/// reports and descriptions, reader and schema errors, lint, export and check-input. The bytes never contain a canary.
 @Suite(.serialized) struct CanaryLeakTests {
     static let pan = "4111111111111111"
     static let panPrefix = "41111111"
@@ -98,6 +98,22 @@ import Testing
             }
         }
         expectClean(Data(Masking.mask(Self.pan).utf8).prefix(12), "the masked PAN's hidden part")
+    }
+
+    /// `check-input` judges what is typed into a sensitive field and prints only the verdict, from an argument or
+    /// standard input, in both formats, for every kind of verdict and for a field that does not exist.
+    @Test func checkInputNeverPrintsWhatWasTyped() throws {
+        try withSchemas { schemas in
+            for field in ["/pan", "/cvv", "/pin", "/nope"] {
+                for typed in [Self.pan, Self.panPrefix, Self.pan + "x", Self.cvv, Self.pin, Self.pin + Self.pin] {
+                    for format in ["text", "json"] {
+                        let call = ["check-input", "--schema", "payment-card", "--schemas", schemas.path, "--field", field, "--format", format]
+                        expectClean(try CLI.run(call + ["-"], stdin: Data((typed + "\n").utf8)).allBytes, "check-input \(field) \(format)")
+                        expectClean(try CLI.run(call + [typed]).allBytes, "check-input \(field) \(format) argument")
+                    }
+                }
+            }
+        }
     }
 
     @Test func schemaErrorsLintAndExportOfASchemaWhoseDefaultIsACanary() throws {

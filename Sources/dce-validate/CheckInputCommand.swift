@@ -1,0 +1,83 @@
+import ArgumentParser
+import DCECommandLine
+import DCEEngine
+import Foundation
+
+/// `dce-validate check-input`: one field's partial input judged as a form judges it on every keystroke, from a
+/// terminal or a script. The value never appears in the output, and `-` reads it from standard input so that a card
+/// number need not appear in the process list.
+struct CheckInputCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-input",
+        abstract: "Judge one field's partial input: valid, incomplete (more characters can still make it valid) or invalid.",
+        discussion: """
+            The value is never printed. Give - to read it from standard input (one trailing line break is dropped), \
+            so that a card number does not appear in the process list.
+
+            Exit status: 0 valid, 1 incomplete or invalid, 2 usage (unknown schema, field, context or tender type).
+
+            Example:
+              printf '4111' | dce-validate check-input --schema payment-account --tender-type credit --field /cardNumber -
+            """
+    )
+
+    @OptionGroup var target: SchemaCallOptions
+
+    @Option(help: ArgumentHelp("The field's JSON Pointer (/billingAddress/zipCode; an item of a list by index or -).", valueName: "pointer"))
+    var field: String
+
+    @Option(help: "The output format: json or text.")
+    var format: TextOrJSON = .text
+
+    @Argument(help: ArgumentHelp("What has been typed so far, or - to read it from standard input.", valueName: "value"))
+    var value: String
+
+    func run() throws {
+        let context = try target.context()
+        let validator = try target.validator()
+        let text = try typed()
+        let verdict: InputVerdict
+        do {
+            verdict = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType).checkInput(text, at: field)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
+        }
+        let (state, rule): (String, ViolationCode?) =
+            switch verdict {
+            case .valid: ("valid", nil)
+            case .incomplete: ("incomplete", nil)
+            case .invalid(let rule): ("invalid", rule)
+            }
+        switch format {
+        case .json:
+            var members = [#""field":\#(Self.quoted(field))"#, #""state":"\#(state)""#]
+            if let rule { members.append(#""rule":"\#(rule.rawValue)""#) }
+            try StandardOutput.write("{" + members.joined(separator: ",") + "}\n")
+        case .text:
+            try StandardOutput.write("\(field): \(state)\(rule.map { " [\($0.rawValue)]" } ?? "")\n")
+        }
+        throw verdict == .valid ? ExitStatus.valid : ExitStatus.invalid
+    }
+
+    /// The value as given, or standard input without one trailing line break; text that is not UTF-8 is a usage
+    /// error whose message says so and nothing of the bytes.
+    private func typed() throws -> String {
+        guard value == "-" else { return value }
+        var bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            Diagnostics.error("standard input is not UTF-8 text")
+            throw ExitStatus.failure
+        }
+        return text
+    }
+
+    /// A JSON string of a pointer (the caller's own argument, never a value).
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+}

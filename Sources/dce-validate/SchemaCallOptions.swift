@@ -1,0 +1,27 @@
+import ArgumentParser
+import DCECommandLine
+import DCEEngine
+
+/// `--schema ID`, `--schemas DIR`, `--context KEY=VALUE`... and `--tender-type TYPE`: the one schema a command works
+/// on, where it comes from, and the call it is prepared for (describe, export, check-input).
+struct SchemaCallOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
+    var schema: String
+
+    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    var schemas: String?
+
+    @OptionGroup var call: CallOptions
+
+    /// The context values given, checked for form (not yet against the schema).
+    func context() throws -> [String: String] { try ContextOption.parse(call.contexts) }
+
+    /// The validator with the schema loaded, or exit status 2 with the schema's problems.
+    func validator() throws -> Validator { try SchemaOption.validator(directory: schemas, ids: [schema]) }
+}
+
+/// `--format json|text` of the commands that print one document.
+enum TextOrJSON: String, ExpressibleByArgument, CaseIterable {
+    case json
+    case text
+}
