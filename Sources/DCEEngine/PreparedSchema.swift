@@ -240,11 +240,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// - Returns: The report.
     public func validate(json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONReader.Limits = .default) -> ValidationReport {
         guard let update = try? JSONDocument(bytes: json, limits: limits) else { return validate(json: json, limits: limits) }
-        let unreadableOriginal = Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init()))
         guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
             var report = replacing ? validate(update) : ValidationReport(
                 schema: schema.id, schemaVersion: schema.version, errors: [], context: context, tenderType: tenderType)
-            report.errors.append(unreadableOriginal)
+            report.errors.append(Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
             report.valid = false
             return report
         }
@@ -252,12 +251,12 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         if replacing {
             record = update
         } else {
-            let merged = SchemaValue(document: stored, at: stored.root).merged(with: SchemaValue(document: update, at: update.root))
+            let merged = Array(SchemaValue(document: stored, at: stored.root).merged(with: SchemaValue(document: update, at: update.root)).json.utf8)
             // Written compactly, the merged record is never larger than the two documents together.
             var recordLimits = limits
             recordLimits.maxDocumentBytes = limits.maxDocumentBytes * 2
-            guard let document = try? JSONDocument(bytes: Array(merged.json.utf8), limits: recordLimits) else {
-                return validate(json: Array(merged.json.utf8), limits: recordLimits)
+            guard let document = try? JSONDocument(bytes: merged, limits: recordLimits) else {
+                return validate(json: merged, limits: recordLimits)
             }
             record = document
         }

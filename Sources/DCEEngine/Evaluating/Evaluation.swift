@@ -435,11 +435,8 @@ struct Evaluation: ConditionReader {
             switch binding.source {
             case .value(let fixed):
                 bound = fixed
-            case .member(let key, let allowed):
-                if isObject, let member = document.member(key, of: value), nodes[member].kind == .string {
-                    let text = document.string(at: member)
-                    if allowed?.contains(text) ?? true { bound = text }
-                }
+            case .member:
+                bound = binding.memberValue(in: document, at: isObject ? value : nil)
             case .derive(let rules):
                 for rule in rules.indices {
                     if bound == nil && isObject && holds(condition + rule) { bound = rules[rule].value }

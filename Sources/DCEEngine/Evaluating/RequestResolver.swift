@@ -84,11 +84,8 @@ extension CompiledField {
             switch binding.source {
             case .value(let fixed):
                 tenderType = fixed
-            case .member(let key, let allowed):
-                guard let value, document.kind(of: value) == .object, let member = document.member(key, of: value),
-                    document.kind(of: member) == .string, allowed?.contains(document.string(at: member)) ?? true
-                else { continue }
-                tenderType = document.string(at: member)
+            case .member:
+                tenderType = binding.memberValue(in: document, at: value) ?? tenderType
             case .derive:
                 continue
             }

@@ -252,22 +252,30 @@ struct JSONSchemaExporter {
     }
 
     /// A compiled condition as an export condition: contexts given to the export become constants, contexts
-    /// left out become the conditions of their derive rules.
-    private mutating func translate(_ condition: CompiledCondition) -> ExportCondition {
+    /// left out or bound from the request become the conditions that decide them. A relative pointer's object
+    /// (`0/…`) is reached by `prefix` from the object being exported, or from the root when `fromRoot`: the object
+    /// itself for an override, the bound field's object for a binding's `derive` rule, the root for a context's.
+    private mutating func translate(_ condition: CompiledCondition, at prefix: [String] = [], fromRoot: Bool = false) -> ExportCondition {
         switch condition {
-        case .all(let parts): return parts.map { translate($0) }.reduce(.constant(true)) { .and($0, $1) }
-        case .any(let parts): return parts.map { translate($0) }.reduce(.constant(false)) { .or($0, $1) }
-        case .not(let part): return .not(translate(part))
+        case .all(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(true)) { .and($0, $1) }
+        case .any(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
+        case .not(let part): return .not(translate(part, at: prefix, fromRoot: fromRoot))
         case .tenderType(let test): return translate(bound: nil, test, below: scopes.count)
         case .context(let slot, let test): return translate(bound: slot, test, below: scopes.count)
         case .field(let up, let tokens, let test):
-            let tokens = tokens.map(\.text)
-            guard let up else { return .field(tokens: tokens, test: test, fromRoot: true) }
+            guard let up else { return .field(tokens: tokens.map(\.text), test: test, fromRoot: true) }
             guard up == 0 else {
                 note("A condition that climbs above its object ('\(up)/…') is not exported.")
                 return .constant(true)
             }
-            return .field(tokens: tokens, test: test, fromRoot: false)
+            return .field(tokens: prefix + tokens.map(\.text), test: test, fromRoot: fromRoot)
+        }
+    }
+
+    /// A test on a value set by the first of `rules` whose condition holds, or by `otherwise` when none does.
+    private func firstHolding(_ rules: [(holds: ExportCondition, value: String)], _ test: CompiledTest, otherwise: ExportCondition) -> ExportCondition {
+        rules.reversed().reduce(otherwise) { result, rule in
+            .or(.and(rule.holds, .constant(test.holds(forContext: rule.value))), .and(.not(rule.holds), result))
         }
     }
 
@@ -278,12 +286,8 @@ struct JSONSchemaExporter {
             guard let slot else { return .constant(test.holds(forContext: tenderType)) }
             if let value = context[slot] { return .constant(test.holds(forContext: value)) }
             // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
-            var result = ExportCondition.constant(test.holds(forContext: nil))
-            for rule in schema.contexts[slot].derive.reversed() {
-                let ruleHolds = translateFromRoot(rule.condition)
-                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
-            }
-            return result
+            let rules = schema.contexts[slot].derive.map { (holds: translate($0.condition, fromRoot: true), value: $0.value) }
+            return firstHolding(rules, test, otherwise: .constant(test.holds(forContext: nil)))
         }
         // What holds when the binding finds no value: the value from outside it.
         let outer = translate(bound: slot, test, below: index)
@@ -306,12 +310,8 @@ struct JSONSchemaExporter {
                 note("A context derived at a field read outside an array item is not exported; the value from outside applies.")
                 return outer
             }
-            var result = outer
-            for rule in rules.reversed() {
-                let ruleHolds = translate(rule.condition, at: prefix, fromRoot: fromRoot)
-                result = .or(.and(ruleHolds, .constant(test.holds(forContext: rule.value))), .and(.not(ruleHolds), result))
-            }
-            return result
+            let translated = rules.map { (holds: translate($0.condition, at: prefix, fromRoot: fromRoot), value: $0.value) }
+            return firstHolding(translated, test, otherwise: outer)
         }
     }
 
@@ -322,23 +322,6 @@ struct JSONSchemaExporter {
             return (Array(anchor.dropFirst(holdingPath.count)), false)
         }
         return anchor.contains("*") ? nil : (anchor, true)
-    }
-
-    /// A binding's `derive` condition, whose relative pointers start at the bound field's object.
-    private mutating func translate(_ condition: CompiledCondition, at prefix: [String], fromRoot: Bool) -> ExportCondition {
-        switch condition {
-        case .field(let up, let tokens, let test):
-            guard let up else { return .field(tokens: tokens.map(\.text), test: test, fromRoot: true) }
-            guard up == 0 else {
-                note("A condition that climbs above its object ('\(up)/…') is not exported.")
-                return .constant(true)
-            }
-            return .field(tokens: prefix + tokens.map(\.text), test: test, fromRoot: fromRoot)
-        case .all(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(true)) { .and($0, $1) }
-        case .any(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
-        case .not(let part): return .not(translate(part, at: prefix, fromRoot: fromRoot))
-        default: return translate(condition)
-        }
     }
 
     private mutating func pushBindings(of field: CompiledField, anchor: [String]) {
@@ -355,17 +338,6 @@ struct JSONSchemaExporter {
 
     private mutating func popBindings(of field: CompiledField) {
         scopes.removeLast(field.bindings.count)
-    }
-
-    /// A derive rule's condition: its pointers start at the request's root.
-    private mutating func translateFromRoot(_ condition: CompiledCondition) -> ExportCondition {
-        switch condition {
-        case .field(_, let tokens, let test): return .field(tokens: tokens.map(\.text), test: test, fromRoot: true)
-        case .all(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(true)) { .and($0, $1) }
-        case .any(let parts): return parts.map { translateFromRoot($0) }.reduce(.constant(false)) { .or($0, $1) }
-        case .not(let part): return .not(translateFromRoot(part))
-        default: return translate(condition)
-        }
     }
 
     // MARK: - Helpers

@@ -196,7 +196,8 @@ extension CompiledSchema {
 }
 
 /// The contexts and tender type a form knows at one field: the caller's, with what the fields above bind. A fixed
-/// binding is known; one read from the request (a member, a `derive` rule) is not, before anything is typed.
+/// binding is known; one read from a member is the value from outside while the member is empty, and open once it is
+/// given; one a `derive` rule reads from the request is not known before anything is typed.
 struct FormScope {
     var slots: [String?]
     /// Slots bound from request values, unknown here.

@@ -33,17 +33,12 @@ extension PreparedSchema {
         // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
         let program = schema.program
         return program.withTables { tables in
-            var rule = 0
+            var rule = tables.deriveConditions
             for (slot, context) in schema.contexts.enumerated() {
-                for (_, value) in context.derive {
-                    defer { rule += 1 }
-                    guard reader.slots[slot] == .absent, contextSlotValues[slot] == nil else { continue }
-                    switch tables.truth(of: tables.deriveConditions + rule, reading: &reader) {
-                    case true?: reader.slots[slot] = .value(value)
-                    case nil: reader.slots[slot] = .unknown
-                    case false?: break
-                    }
-                }
+                let values = context.derive.map(\.value)
+                defer { rule += values.count }
+                guard contextSlotValues[slot] == nil else { continue }
+                if let derived = reader.first(of: values, from: rule, in: tables) { reader.slots[slot] = derived }
             }
             // What the fields on the way down bind, outermost first: a fixed value is known, a member is unknown (it is
             // not the value being typed), a derive rule is known when what it reads is.
@@ -56,13 +51,7 @@ extension PreparedSchema {
                     case .value(let value): known = .value(value)
                     case .member: known = .unknown
                     case .derive(let rules):
-                        for rule in rules.indices where known == nil || known == .unknown {
-                            switch tables.truth(of: condition + rule, reading: &reader) {
-                            case true?: if known == nil { known = .value(rules[rule].value) }
-                            case nil: known = .unknown
-                            case false?: break
-                            }
-                        }
+                        known = reader.first(of: rules.map(\.value), from: condition, in: tables)
                         condition += rules.count
                     }
                     guard let known else { continue }
@@ -116,6 +105,15 @@ private struct InputConditionReader: ConditionReader {
         case absent
         /// It depends on request values that are not known.
         case unknown
+
+        /// Whether it passes a test, or `nil` when it is not known.
+        func passes(_ test: CompiledTest) -> Bool? {
+            switch self {
+            case .value(let value): test.holds(forContext: value)
+            case .absent: test.holds(forContext: nil)
+            case .unknown: nil
+            }
+        }
     }
 
     let schema: CompiledSchema
@@ -128,21 +126,22 @@ private struct InputConditionReader: ConditionReader {
     /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
     var containers: [[String]]
 
-    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        switch slots[slot] {
-        case .value(let value): program.testObjects[test].holds(forContext: value)
-        case .absent: program.testObjects[test].holds(forContext: nil)
-        case .unknown: nil
+    /// The value of the first of `derive` rules (their conditions numbered from `condition`) known to hold, or
+    /// unknown when one before it cannot be known; `nil` when none holds.
+    mutating func first(of values: [String], from condition: Int, in tables: RuleProgram.Tables) -> Context? {
+        for (offset, value) in values.enumerated() {
+            switch tables.truth(of: condition + offset, reading: &self) {
+            case true?: return .value(value)
+            case nil: return .unknown
+            case false?: continue
+            }
         }
+        return nil
     }
 
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
-        switch tenderType {
-        case .value(let value): program.testObjects[test].holds(forContext: value)
-        case .absent: program.testObjects[test].holds(forContext: nil)
-        case .unknown: nil
-        }
-    }
+    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { slots[slot].passes(program.testObjects[test]) }
+
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { tenderType.passes(program.testObjects[test]) }
 
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
         guard up < containers.count else { return nil }
