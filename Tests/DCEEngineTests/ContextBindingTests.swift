@@ -82,7 +82,7 @@ struct ContextBindingTests {
         #expect(try prepared.checkInput("12345", at: "/billing/zip") == .incomplete)
         #expect(try prepared.checkInput("1234567890", at: "/billing/zip") == .invalid(.regex))
         // A form knows a fixed binding; a region derived from a value not yet typed may make the state required.
-        let form = try #require(try validator.schema("s")).describeForm()
+        let form = try #require(validator.schema("s")).describeForm()
         let fields = Dictionary(form.groups.flatMap(\.fields).map { ($0.path, $0) }) { first, _ in first }
         #expect(fields["/billing/state"]?.conditionallyRequired == true)
         #expect(fields["/home/state"]?.conditionallyRequired == false)
@@ -109,12 +109,12 @@ struct ContextBindingTests {
     /// A form lists the fields of every item of a list under `-`; a tender type an item names in a member is the
     /// call's while that member is empty, and fields whose rules it changes are required depending on it.
     @Test func aFormDescribesEveryItemUnderItsOwnTenderType() throws {
-        let form = try #require(try Fixtures.validator.schema("customer-profile")).describeForm()
+        let form = try #require(Fixtures.validator.schema("customer-profile")).describeForm()
         let fields = Dictionary(form.groups.flatMap(\.fields).map { ($0.path, $0) }) { first, _ in first }
         #expect(fields["/paymentAccounts/-/accountType"].map { $0.required && !$0.conditionallyRequired } == true)
         #expect(fields["/paymentAccounts/-/securityCode"].map { !$0.required && $0.conditionallyRequired } == true)
         #expect(fields["/paymentAccounts/-/billingAddress/zipCode"]?.required == true)
-        let gift = try #require(try Fixtures.validator.schema("customer-profile")).describeForm(tenderType: "gift")
+        let gift = try #require(Fixtures.validator.schema("customer-profile")).describeForm(tenderType: "gift")
         let expiry = try #require(gift.groups.flatMap(\.fields).first { $0.path == "/paymentAccounts/-/expiry" })
         #expect(!expiry.required && expiry.conditionallyRequired)
         // The paths a form gives are the ones partial input takes, with the bindings on the way.
@@ -122,6 +122,13 @@ struct ContextBindingTests {
         #expect(try prepared.checkInput("12345", at: "/paymentAccounts/-/billingAddress/zipCode") == .incomplete)
         #expect(try prepared.checkInput("12345", at: "/paymentAccounts/3/billingAddress/zipCode") == .incomplete)
         #expect(try prepared.checkInput("12345", at: "/profileAddress/zipCode") == .valid)
+        // A tender type bound from a member is, for the field alone, the call's: 12 digits pass the base rules but
+        // not a credit card's 15 (found by the consumer-agreement property test).
+        #expect(try prepared.checkInput("411111111117", at: "/paymentAccounts/-/cardNumber") == .valid)
+        let credit = try Fixtures.validator.prepare("customer-profile", tenderType: "credit")
+        #expect(try credit.checkInput("411111111117", at: "/paymentAccounts/-/cardNumber") == .incomplete)
+        #expect(try Fixtures.validate(#"{"paymentAccounts": [{"cardNumber": "411111111117"}]}"#, schema: "customer-profile", tenderType: "credit")
+            .summary.contains("minLength@/paymentAccounts/0/cardNumber"))
     }
 
     /// The shipped `customer-profile`: seed 004's example in full, through the typed models too.

@@ -40,8 +40,9 @@ extension PreparedSchema {
                 guard contextSlotValues[slot] == nil else { continue }
                 if let derived = reader.first(of: values, from: rule, in: tables) { reader.slots[slot] = derived }
             }
-            // What the fields on the way down bind, outermost first: a fixed value is known, a member is unknown (it is
-            // not the value being typed), a derive rule is known when what it reads is.
+            // What the fields on the way down bind, outermost first: a fixed value is known; a member is not the value
+            // being typed, so the value from outside holds, as it does for the field alone (and as a form reads it);
+            // a derive rule is known when what it reads is.
             for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
                 var condition = program.id(of: enclosing).map { tables.fields[$0].bindingConditions } ?? 0
                 reader.containers = [Array(path.prefix(depth + 1))]
@@ -49,7 +50,7 @@ extension PreparedSchema {
                     var known: InputConditionReader.Context?
                     switch binding.source {
                     case .value(let value): known = .value(value)
-                    case .member: known = .unknown
+                    case .member: known = nil
                     case .derive(let rules):
                         known = reader.first(of: rules.map(\.value), from: condition, in: tables)
                         condition += rules.count
