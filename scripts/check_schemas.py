@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks every schema in Schemas/ against the published meta-schema with an off-the-shelf
-JSON Schema validator, and checks that the meta-schema rejects the known-broken fixtures."""
+"""Checks every schema in Schemas/ against the published meta-schema, and every reference data file in
+Schemas/reference/ against its schema, with an off-the-shelf JSON Schema validator, and checks that the
+meta-schema rejects the known-broken fixtures."""
 import glob
 import json
 import os
@@ -14,16 +15,27 @@ Draft202012Validator.check_schema(meta)
 validator = Draft202012Validator(meta)
 
 passed = failed = 0
-for path in sorted(glob.glob(os.path.join(root, "Schemas", "*.json"))):
-    if path.endswith(".schema.json"):
-        continue
-    errors = list(validator.iter_errors(json.load(open(path))))
-    if errors:
-        failed += 1
-        for error in errors:
-            print(f"{os.path.relpath(path, root)}: {error.json_path}: {error.message}", file=sys.stderr)
-    else:
-        passed += 1
+
+
+def check(validator, pattern):
+    """Validates every file matching pattern (but *.schema.json) and counts it as passed or failed."""
+    global passed, failed
+    for path in sorted(glob.glob(pattern)):
+        if path.endswith(".schema.json"):
+            continue
+        errors = list(validator.iter_errors(json.load(open(path))))
+        if errors:
+            failed += 1
+            for error in errors:
+                print(f"{os.path.relpath(path, root)}: {error.json_path}: {error.message}", file=sys.stderr)
+        else:
+            passed += 1
+
+
+check(validator, os.path.join(root, "Schemas", "*.json"))
+reference_meta = json.load(open(os.path.join(root, "Schemas", "reference", "reference-data.schema.json")))
+Draft202012Validator.check_schema(reference_meta)
+check(Draft202012Validator(reference_meta), os.path.join(root, "Schemas", "reference", "*.json"))
 
 broken = os.path.join(root, "Tests", "DCEEngineTests", "Fixtures", "meta-schema-rejects")
 for path in sorted(glob.glob(os.path.join(broken, "*.json"))):

@@ -31,6 +31,7 @@ public struct Validator: Sendable {
         self.now = now
         let ids: [String]
         if let schemaIDs { ids = schemaIDs } else { ids = try source.schemaIDs() }
+        let reference = try ReferenceData.load(from: source)
         var loader = SchemaLoader(source: source)
         var compiled: [String: CompiledSchema] = [:]
         var problems: [SchemaProblem] = []
@@ -43,7 +44,7 @@ public struct Validator: Sendable {
             defer { loader = resolver.loader }  // each file is read and decoded once, however many schemas use it
             do throws(SchemaError) {
                 let resolved = try resolver.resolve(id)
-                var compiler = RuleCompiler(limits: matchLimits)
+                var compiler = RuleCompiler(limits: matchLimits, reference: reference)
                 let schema = try compiler.compile(resolved)
                 let defaults = schema.defaultValueProblems()
                 guard defaults.isEmpty else { throw SchemaError(problems: defaults) }

@@ -14,6 +14,10 @@ struct CheckInputCommand: ParsableCommand {
             The value is never printed. Give - to read it from standard input (one trailing line break is dropped), \
             so that a card number does not appear in the process list.
 
+            For a card number (format card-number) the output names its brand as soon as the digits typed decide it, \
+            with its security code's name and length, and (in JSON) the number masked in the brand's groups with at \
+            most the last four digits shown. Spaces and dashes in a card number are formatting, not errors.
+
             Exit status: 0 valid, 1 incomplete or invalid, 2 usage (unknown schema, field, context or tender type).
 
             Example:
@@ -36,28 +40,35 @@ struct CheckInputCommand: ParsableCommand {
         let context = try target.context()
         let validator = try target.validator()
         let text = try typed()
-        let verdict: InputVerdict
+        let feedback: InputFeedback
         do {
-            verdict = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType).checkInput(text, at: field)
+            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType).inputFeedback(text, at: field)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
         }
         let (state, rule): (String, ViolationCode?) =
-            switch verdict {
+            switch feedback.verdict {
             case .valid: ("valid", nil)
             case .incomplete: ("incomplete", nil)
             case .invalid(let rule): ("invalid", rule)
             }
+        let brand = feedback.cardBrand
         switch format {
         case .json:
             var members = [#""field":\#(Self.quoted(field))"#, #""state":"\#(state)""#]
             if let rule { members.append(#""rule":"\#(rule.rawValue)""#) }
+            if let brand {
+                members.append(#""brand":\#(Self.quoted(brand.id))"#)
+                members.append(#""securityCode":{"name":\#(Self.quoted(brand.securityCodeName)),"length":\#(brand.securityCodeLength)}"#)
+            }
+            if let masked = feedback.masked { members.append(#""masked":\#(Self.quoted(masked))"#) }
             try StandardOutput.write("{" + members.joined(separator: ",") + "}\n")
         case .text:
-            try StandardOutput.write("\(field): \(state)\(rule.map { " [\($0.rawValue)]" } ?? "")\n")
+            let brandText = brand.map { " (\($0.name), \($0.securityCodeName) \($0.securityCodeLength) digits)" } ?? ""
+            try StandardOutput.write("\(field): \(state)\(rule.map { " [\($0.rawValue)]" } ?? "")\(brandText)\n")
         }
-        throw verdict == .valid ? ExitStatus.valid : ExitStatus.invalid
+        throw feedback.verdict == .valid ? ExitStatus.valid : ExitStatus.invalid
     }
 
     /// The value as given, or standard input without one trailing line break; text that is not UTF-8 is a usage
@@ -74,7 +85,7 @@ struct CheckInputCommand: ParsableCommand {
         return text
     }
 
-    /// A JSON string of a pointer (the caller's own argument, never a value).
+    /// A JSON string of a pointer, a brand's names or a masked number (never a value as typed).
     private static func quoted(_ text: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes

@@ -26,7 +26,9 @@ struct CardCreateRulesTests {
         #expect(try validate(#"{"programName": "P", "currency": "\#(code)"}"#).valid)
     }
 
-    @Test(arguments: ["EURO", "eur", "ABC", "HRK", "", "US"]) func rejectsWhatIsNotAnISO4217Code(code: String) throws {
+    /// `DEM` was withdrawn in 2002: long enough ago that the reference data no longer lists it as withdrawn recently
+    /// (`HRK`, withdrawn in 2023, still passes, as `BGN` does).
+    @Test(arguments: ["EURO", "eur", "ABC", "DEM", "", "US"]) func rejectsWhatIsNotAnISO4217Code(code: String) throws {
         #expect(try validate(#"{"programName": "P", "currency": "\#(code)"}"#).summary == ["format@/currency"])
     }
 

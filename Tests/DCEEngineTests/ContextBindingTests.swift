@@ -122,12 +122,12 @@ struct ContextBindingTests {
         #expect(try prepared.checkInput("12345", at: "/paymentAccounts/-/billingAddress/zipCode") == .incomplete)
         #expect(try prepared.checkInput("12345", at: "/paymentAccounts/3/billingAddress/zipCode") == .incomplete)
         #expect(try prepared.checkInput("12345", at: "/profileAddress/zipCode") == .valid)
-        // A tender type bound from a member is, for the field alone, the call's: 12 digits pass the base rules but
-        // not a credit card's 15 (found by the consumer-agreement property test).
-        #expect(try prepared.checkInput("411111111117", at: "/paymentAccounts/-/cardNumber") == .valid)
+        // A tender type bound from a member is, for the field alone, the call's: a 12-digit Maestro number passes the
+        // base rules but not a credit card's 15 (found by the consumer-agreement property test).
+        #expect(try prepared.checkInput("501800000009", at: "/paymentAccounts/-/cardNumber") == .valid)
         let credit = try Fixtures.validator.prepare("customer-profile", tenderType: "credit")
-        #expect(try credit.checkInput("411111111117", at: "/paymentAccounts/-/cardNumber") == .incomplete)
-        #expect(try Fixtures.validate(#"{"paymentAccounts": [{"cardNumber": "411111111117"}]}"#, schema: "customer-profile", tenderType: "credit")
+        #expect(try credit.checkInput("501800000009", at: "/paymentAccounts/-/cardNumber") == .incomplete)
+        #expect(try Fixtures.validate(#"{"paymentAccounts": [{"cardNumber": "501800000009"}]}"#, schema: "customer-profile", tenderType: "credit")
             .summary.contains("minLength@/paymentAccounts/0/cardNumber"))
     }
 

@@ -3,8 +3,22 @@ import Testing
 
 struct FormatTests {
     @Test func codeListsHaveTheirPublishedSizes() {
-        #expect(CodeLists.iso3166Alpha2.count == 249)
-        #expect(CodeLists.iso4217.count == 179)
+        let reference = ReferenceData.bundled
+        #expect(reference.countries.codes.count == 249)
+        #expect(reference.currencies.codes.count == 178)
+        #expect(reference.currencies.withdrawnCodes.map(\.code) == ["SLL", "HRK", "ZWL", "ANG", "BGN"])
+    }
+
+    @Test func withdrawnCodesPassOnlyWhereTheSchemaAllowsThem() {
+        for code in ["BGN", "ANG", "HRK"] {
+            #expect(!Format.iso4217.accepts(code), "\(code)")
+            #expect(Format.iso4217OrWithdrawn.accepts(code), "\(code)")
+        }
+        for code in ["XCG", "XAD", "EUR", "ZWG"] { #expect(Format.iso4217.accepts(code), "\(code)") }
+        #expect(!Format.iso4217OrWithdrawn.accepts("DEM"))  // withdrawn in 2002: not recent
+        #expect(!Format.iso3166Alpha2.accepts("AN"))
+        #expect(Format.iso3166Alpha2OrWithdrawn.accepts("AN"))
+        #expect(!Format.iso3166Alpha2OrWithdrawn.accepts("ZR"))  // withdrawn in 1997
     }
 
     @Test(arguments: ["4111111111111111", "5555555555554444", "378282246310005", "6011111111111117", "4222222222222"])

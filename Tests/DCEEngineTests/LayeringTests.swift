@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 
-/// The engine's layers point one way: JSON ← Schema and Rules ← Loading ← Compiling ← Evaluating ← Reporting ← the
+/// The engine's layers point one way: JSON ← Schema, Rules and Reference ← Loading ← Compiling ← Evaluating ← Reporting ← the
 /// API (the folder's root, Forms, Exporting, Sensitive). A source file may name the types of its own layer and of
 /// the layers below it, never a type declared in a layer above it (comments aside). The engine's public types are the
 /// ones listed in the README.
 @Suite struct LayeringTests {
     /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API.
     static let layers: [String: Int] = [
-        "JSON": 0, "Schema": 1, "Rules": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4, "Reporting": 5,
+        "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4, "Reporting": 5,
         "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6,
     ]
 
@@ -27,7 +27,8 @@ import Testing
         "Violation", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem", "SchemaLocation",
         "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition", "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
-        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
+        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor", "ReferenceData",
+        "CodeList", "CardBrands", "InputFeedback",
     ]
 
     static func engineSources() throws -> [SourceFile] {

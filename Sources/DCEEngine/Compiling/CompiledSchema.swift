@@ -33,13 +33,17 @@ public final class CompiledSchema: Sendable {
     public let warnings: [SchemaProblem]
     /// Every regex the schema uses, compiled once, by ``Validation/patternKey``.
     let patterns: [String: CompiledPattern]
+    /// The reference data its formats and conditions read (code lists, card brands).
+    let reference: ReferenceData
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
         contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, responseSchema: String? = nil,
-        kind: SchemaKind = .request, warnings: [SchemaProblem] = [], patterns: [String: CompiledPattern] = [:]
+        kind: SchemaKind = .request, warnings: [SchemaProblem] = [], patterns: [String: CompiledPattern] = [:],
+        reference: ReferenceData = .bundled
     ) {
         self.patterns = patterns
+        self.reference = reference
         self.responseSchema = responseSchema
         self.kind = kind
         self.numericBooleans = numericBooleans

@@ -6,6 +6,8 @@ internal import DCEPattern
 /// ``CompiledSchema/defaultValueProblems()``, which the ``Validator`` runs next.)
 struct RuleCompiler {
     let limits: MatchLimits
+    /// The reference data the schema's formats and card-brand conditions read.
+    let reference: ReferenceData
     private var problems: [SchemaProblem] = []
     /// Findings that do not stop compilation: regexes prone to catastrophic backtracking.
     private var warnings: [SchemaProblem] = []
@@ -13,11 +15,14 @@ struct RuleCompiler {
     private var contextSlots: [String: Int] = [:]
     private var contextValues: [String: [String]?] = [:]
     private var tenderTypes: [String] = []
+    /// The contexts a `cardBrandOf` rule derives: what conditions compare them with must be brand ids.
+    private var brandContexts: Set<String> = []
     private var root: ResolvedField?
     private var trustedPatterns = false
 
-    init(limits: MatchLimits = .default) {
+    init(limits: MatchLimits = .default, reference: ReferenceData = .bundled) {
         self.limits = limits
+        self.reference = reference
     }
 
     mutating func compile(_ schema: ResolvedSchema) throws(SchemaError) -> CompiledSchema {
@@ -30,11 +35,12 @@ struct RuleCompiler {
             }
             contextSlots[context.name] = slot
             contextValues[context.name] = context.values
+            if context.derive.contains(where: Self.isCardBrandOf) { brandContexts.insert(context.name) }
         }
         var contexts: [CompiledContext] = []
         for context in schema.contexts {
             var derive: [(CompiledCondition, String)] = []
-            for rule in context.derive {
+            for rule in expanded(context.derive) {
                 if let values = context.values, !values.contains(rule.value) {
                     report(.unknownContext, "'\(rule.value)' is not one of the values of context '\(context.name)'", rule.location)
                 }
@@ -47,7 +53,7 @@ struct RuleCompiler {
         let compiled = CompiledSchema(
             id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
             root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
-            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns)
+            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns, reference: reference)
         return compiled
     }
 
@@ -158,7 +164,8 @@ struct RuleCompiler {
             return CompiledBinding(slot: slot, source: .member(key, allowed: allowed))
         case .derive(let rules):
             var derive: [(CompiledCondition, String)] = []
-            for rule in rules {
+            if rules.contains(where: Self.isCardBrandOf) { brandContexts.insert(binding.name) }
+            for rule in expanded(rules) {
                 check(rule.value, at: rule.location)
                 if let condition = compile(rule.condition, containers: containers + [field]) { derive.append((condition, rule.value)) }
             }
@@ -294,6 +301,9 @@ struct RuleCompiler {
             return compile(part, containers: containers).map { .not($0) }
         case .test(let subject, let test, let location):
             switch subject {
+            case .tenderType where Self.isCardBrand(test), .context where Self.isCardBrand(test):
+                report(.invalidAttribute, "'cardBrand' tests a request value (a card number), not a context or the tender type", location)
+                return nil
             case .tenderType:
                 checkValues(of: test, allowed: tenderTypes, what: "tender type", at: location)
                 return compile(test, at: location).map { .tenderType($0) }
@@ -307,11 +317,34 @@ struct RuleCompiler {
                 }
                 if let values = contextValues[name] ?? nil {
                     checkValues(of: test, allowed: values, what: "value of context '\(name)'", at: location)
+                } else if brandContexts.contains(name) {
+                    checkValues(of: test, allowed: reference.cardBrands.brands.map(\.id), what: "card brand id", at: location)
                 }
                 return compile(test, at: location).map { .context(slot: slot, test: $0) }
             case .field(let up, let tokens, let pointer):
                 checkPointer(up: up, tokens: tokens, pointer: pointer, containers: containers, at: location)
                 return compile(test, at: location).map { .field(up: up, tokens: tokens.map(PointerToken.init), test: $0) }
+            }
+        }
+    }
+
+    private static func isCardBrand(_ test: ConditionTest) -> Bool {
+        if case .cardBrand = test { true } else { false }
+    }
+
+    private static func isCardBrandOf(_ rule: (condition: ConditionDefinition, value: String, location: SchemaLocation)) -> Bool {
+        if case .test(_, .cardBrand(let ids), _) = rule.condition { ids.isEmpty } else { false }
+    }
+
+    /// A context's or a binding's derive rules, a `cardBrandOf` rule expanded into one rule per card brand of the
+    /// reference data (each setting the brand's id when the number is of that brand).
+    private func expanded(
+        _ rules: [(condition: ConditionDefinition, value: String, location: SchemaLocation)]
+    ) -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] {
+        rules.flatMap { rule -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] in
+            guard case .test(let subject, .cardBrand(let ids), let location) = rule.condition, ids.isEmpty else { return [rule] }
+            return reference.cardBrands.brands.map { brand in
+                (ConditionDefinition.test(subject: subject, test: .cardBrand([brand.id]), location: location), brand.id, location)
             }
         }
     }
@@ -325,6 +358,12 @@ struct RuleCompiler {
         case .present: return CompiledTest(.present)
         case .absent: return CompiledTest(.absent)
         case .null: return CompiledTest(.null)
+        case .cardBrand(let ids):
+            let brands = reference.cardBrands
+            for id in ids where brands.index(of: id) == nil {
+                report(.invalidAttribute, "no card brand '\(id)' in the reference data\(Suggestion.hint(for: id, in: brands.brands.map(\.id)))", location)
+            }
+            return CompiledTest(.cardBrand, values: ids.map(SchemaValue.string), cardBrands: brands)
         }
     }
 

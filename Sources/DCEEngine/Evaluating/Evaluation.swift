@@ -18,6 +18,8 @@ struct Evaluation: ConditionReader {
     private unowned(unsafe) let plan: EvaluationPlan
     /// The schema's rules, valid while the entry point that made this evaluation runs.
     private let tables: RuleProgram.Tables
+    /// The code lists and card brands of the schema, kept alive by the plan's schema.
+    private unowned(unsafe) let reference: ReferenceData
     /// Whether `Boolean` fields also accept 0 and 1 (the schema's setting).
     private let numericBooleans: Bool
     /// Whether violations carry line and column (not for requests encoded from Swift values).
@@ -34,6 +36,8 @@ struct Evaluation: ConditionReader {
     private var tenderType: String? { boundTenderType < 0 ? plan.tenderType : plan.schema.tenderTypes[boundTenderType] }
     /// The last pointer from the root a condition followed (its tokens), and where it led.
     private var lastResolved: (tokens: Range<Int>?, value: JSONDocument.Index?) = (nil, nil)
+    /// The last string node whose card brand was found, and the brand's place in the reference data (-1: none).
+    private var lastCardBrand: (node: JSONDocument.Index, brand: Int) = (-1, -1)
     /// Whether the document is one line of ASCII (see ``position(of:)``), once known.
     private var singleLineASCII: Bool?
     /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
@@ -66,6 +70,7 @@ struct Evaluation: ConditionReader {
         self.document = document
         self.plan = plan
         self.tables = tables
+        self.reference = plan.schema.reference
         self.numericBooleans = plan.schema.numericBooleans
         self.positions = positions
         self.month = month
@@ -265,11 +270,11 @@ struct Evaluation: ConditionReader {
         if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
         if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
         let dataType = tables.fields[field].dataType
-        if let implied = dataType.impliedFormat, !implied.accepts(bytes) { work.failures.append((.format, StringFailure.impliedFormat)) }
+        if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) { work.failures.append((.format, StringFailure.impliedFormat)) }
         let formats = attributes.pointee.formats
         if !formats.isEmpty {
             var accepted = false
-            for format in formats where format.accepts(bytes, month: month) {
+            for format in formats where format.accepts(bytes, month: month, reference: reference) {
                 accepted = true
                 break
             }
@@ -281,6 +286,21 @@ struct Evaluation: ConditionReader {
             let broken = checks[offset].check(bytes, length: length, scratch: scratch)
             if !broken.isEmpty { broken.forEachRule { work.failures.append(($0, offset)) } }
         }
+    }
+
+    /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
+    /// 16, or 19 digits with a valid check digit"; `nil` when the number has no brand the reference data knows.
+    private func cardNumberTerm(at node: JSONDocument.Index) -> String? {
+        guard nodes[node].kind == .string,
+            case .brand(let index) = document.withStringBytes(at: node, { reference.cardBrands.detect(digitsOf: $0) })
+        else { return nil }
+        let brand = reference.cardBrands.brands[index]
+        let lengths = brand.lengths.map(String.init)
+        let list = lengths.count == 1 ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or", english: ", or ") + lengths.last!
+        let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
+        let english = brand.luhn ? "a {brand} card number of {lengths} digits with a valid check digit" : "a {brand} card number of {lengths} digits"
+        return plan.messages.term(key, english: english).replacing("{brand}", with: brand.name)
+            .replacing("{lengths}", with: list)
     }
 
     /// The number of code points in UTF-8 text: its lead bytes.
@@ -544,6 +564,14 @@ struct Evaluation: ConditionReader {
         case .equals, .oneOf:
             guard let value else { return false }
             return tables.testObjects[test].values.contains { $0.matches(document, at: value) }
+        case .cardBrand:
+            guard let value, nodes[value].kind == .string else { return false }
+            // A `cardBrandOf` rule is one test per brand on the same number: the brand is found once.
+            if lastCardBrand.node != value {
+                let detection = document.withStringBytes(at: value) { reference.cardBrands.detect(digitsOf: $0) }
+                if case .brand(let index) = detection { lastCardBrand = (value, index) } else { lastCardBrand = (value, -1) }
+            }
+            return lastCardBrand.brand >= 0 && record.pointee.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
         }
     }
 
@@ -720,8 +748,9 @@ struct Evaluation: ConditionReader {
         case .format:
             let implied = tables.fields[finding.field].dataType.impliedFormat
             let formats = detail == StringFailure.impliedFormat ? Array(implied.map { [$0] } ?? []) : attributes.formats
-            let expected = formats.map { plan.messages.formatTerms[$0] ?? $0.article }
-                .joined(separator: plan.messages.term("or", english: ", or "))
+            let expected = formats.map { format in
+                (format.isCardNumber ? cardNumberTerm(at: finding.node) : nil) ?? plan.messages.formatTerms[format] ?? format.article
+            }.joined(separator: plan.messages.term("or", english: ", or "))
             return text(
                 .format, attributes, fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
                 .init(name: name, expected: expected))

@@ -179,7 +179,7 @@ struct JSONSchemaExporter {
     }
 
     private mutating func formatSchema(_ format: Format) -> SchemaValue {
-        let (keywords, limitation) = format.jsonSchema
+        let (keywords, limitation) = format.jsonSchema(reference: schema.reference)
         if let limitation { note(limitation) }
         return keywords
     }
@@ -422,6 +422,9 @@ indirect enum ExportCondition {
                 return Self.path(path, leaf: .object([.init(key: values.count == 1 ? "const" : "enum", value: values.count == 1 ? values[0] : .array(values))]))
             case .matches:
                 return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(test.pattern?.source ?? ""))]))
+            case .cardBrand:
+                let source = test.cardBrands?.pattern(for: test.strings) ?? "^$"
+                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(source))]))
             }
         }
     }

@@ -13,12 +13,41 @@ extension PreparedSchema {
     /// - Returns: Valid, incomplete, or invalid with the rule.
     /// - Throws: ``ValidatorError`` when the pointer names no field.
     public func checkInput(_ text: String, at pointer: String) throws(ValidatorError) -> InputVerdict {
+        try inputFeedback(text, at: pointer).verdict
+    }
+
+    /// Checks one field's partial input as ``checkInput(_:at:)`` does, and says what a form shows beside it: for a
+    /// card number (a field of format `card-number`), its brand as soon as the digits typed decide it, and its
+    /// masked form in the brand's groups. Spaces and dashes in a card number are formatting here, not errors,
+    /// wherever they are typed (whether the stored value may keep them is the format's to say).
+    ///
+    /// ```swift
+    /// let feedback = try prepared.inputFeedback("3782 822463", at: "/cardNumber")
+    /// // feedback.verdict == .incomplete, feedback.cardBrand?.name == "American Express",
+    /// // feedback.cardBrand?.securityCodeLength == 4
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - text: The characters typed so far.
+    ///   - pointer: The field's JSON Pointer, as for ``checkInput(_:at:)``.
+    /// - Returns: The verdict, and the card's brand and masked form when the field holds a card number.
+    /// - Throws: ``ValidatorError`` when the pointer names no field.
+    public func inputFeedback(_ text: String, at pointer: String) throws(ValidatorError) -> InputFeedback {
         guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
         let attributes = inputRules(of: field, at: path, text: text)
-        if attributes.presence.mustBeAbsent { return .invalid(.forbidden) }
-        return attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth)
+        if attributes.presence.mustBeAbsent { return InputFeedback(verdict: .invalid(.forbidden)) }
+        guard attributes.formatList.contains(where: \.isCardNumber) else {
+            return InputFeedback(
+                verdict: attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference))
+        }
+        let brands = schema.reference.cardBrands
+        let digits = String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+        let verdict = attributes.judge(partial: digits, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference)
+        let onlyDigits = digits.utf8.allSatisfy { $0 &- 0x30 < 10 }
+        let brand: CardBrands.Brand? = if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
+        return InputFeedback(verdict: verdict, cardBrand: brand, masked: onlyDigits && !digits.isEmpty ? brands.masked(digits) : nil)
     }
 
     /// The rules in force for a field while its value is typed: the base, then each override whose condition is
@@ -67,6 +96,23 @@ extension PreparedSchema {
             }
             return rules
         }
+    }
+}
+
+/// What a form shows beside a field while it is typed (``PreparedSchema/inputFeedback(_:at:)``).
+public struct InputFeedback: Hashable, Sendable {
+    /// Valid, incomplete, or invalid with the rule.
+    public let verdict: InputVerdict
+    /// For a card number: its brand, once the digits typed decide it.
+    public let cardBrand: CardBrands.Brand?
+    /// For a card number of digits (and spaces or dashes): the masked form in its brand's groups, every digit but
+    /// the last four hidden (`•••• •••• •••• 1111`); every digit hidden while fewer than 12 are typed.
+    public let masked: String?
+
+    init(verdict: InputVerdict, cardBrand: CardBrands.Brand? = nil, masked: String? = nil) {
+        self.verdict = verdict
+        self.cardBrand = cardBrand
+        self.masked = masked
     }
 }
 
@@ -154,13 +200,14 @@ private struct InputConditionReader: ConditionReader {
             case .absent, .null: return false
             case .equals, .oneOf, .oneOfStrings: return text.map { test.strings.contains($0) }
             case .matches: return text.map { test.pattern?.match($0) == .match }
+            case .cardBrand: return test.holds(forCardNumber: text)
             }
         }
         guard target.count < path.count, Array(path.prefix(target.count)) == target else { return nil }
         // An object that holds the typed field: present, not null, and no string.
         switch test.kind {
         case .present: return true
-        case .absent, .null, .oneOfStrings, .matches: return false
+        case .absent, .null, .oneOfStrings, .matches, .cardBrand: return false
         case .equals, .oneOf: return nil
         }
     }

@@ -20,7 +20,7 @@ struct SchemaDecoder {
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
-    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null"]
+    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null", "cardBrand"]
 
     let document: JSONDocument
     let file: String
@@ -346,7 +346,9 @@ struct SchemaDecoder {
         return contexts
     }
 
-    /// `derive` rules: `[{when, value}]`, tried in order.
+    /// `derive` rules: `[{when, value}]`, tried in order. `{"cardBrandOf": pointer}` stands for one rule per card
+    /// brand of the reference data, each setting the brand's id when the value at the pointer is a number of that
+    /// brand: it is read as a `cardBrand` test with no brands and an empty value, which the compiler expands.
     private mutating func deriveRules(_ entry: Entry) -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] {
         guard document.kind(of: entry.index) == .array else {
             report(.invalidAttribute, "'derive' must be an array of {when, value}", entry.index, entry.pointer)
@@ -355,6 +357,20 @@ struct SchemaDecoder {
         var rules: [(condition: ConditionDefinition, value: String, location: SchemaLocation)] = []
         for (offset, element) in document.elements(of: entry.index).enumerated() {
             let pointer = "\(entry.pointer)/\(offset)"
+            if document.kind(of: element) == .object, document.member("cardBrandOf", of: element) != nil {
+                guard let rule = object(at: element, pointer: pointer, allowed: ["cardBrandOf"], what: "a derive rule"),
+                    let source = rule["cardBrandOf"], let text = string(source, pointer: source.pointer)
+                else { continue }
+                guard let parsed = Self.parseFieldPointer(text) else {
+                    report(.invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer", source.index, source.pointer)
+                    continue
+                }
+                let here = location(element, pointer)
+                let test = ConditionDefinition.test(
+                    subject: .field(up: parsed.up, tokens: parsed.tokens, pointer: text), test: .cardBrand([]), location: here)
+                rules.append((test, "", here))
+                continue
+            }
             guard let rule = object(at: element, pointer: pointer, allowed: ["when", "value"], what: "a derive rule"),
                 let when = rule["when"], let condition = condition(at: when.index, pointer: when.pointer),
                 let value = string(rule["value"], required: true, pointer: pointer + "/value", parent: element)
@@ -423,6 +439,13 @@ struct SchemaDecoder {
         case "matches":
             guard let pattern = string(entry, pointer: entry.pointer) else { return nil }
             test = .matches(pattern)
+        case "cardBrand":
+            let brands = document.kind(of: entry.index) == .string ? string(entry, pointer: entry.pointer).map { [$0] } : stringList(entry, pointer: entry.pointer)
+            guard let brands, !brands.isEmpty else {
+                report(.invalidAttribute, "'cardBrand' takes a brand id or a non-empty array of them", entry.index, entry.pointer)
+                return nil
+            }
+            test = .cardBrand(brands)
         default:
             guard document.kind(of: entry.index) == .boolean, document.boolean(at: entry.index) else {
                 report(.invalidAttribute, "'\(op)' takes the value true (use 'not' to negate)", entry.index, entry.pointer)

@@ -28,7 +28,7 @@ public enum SchemaSource: Sendable {
     /// - Throws: ``SchemaError`` when the directory cannot be listed.
     public func schemaIDs() throws(SchemaError) -> [String] {
         switch self {
-        case .documents(let documents): return documents.keys.sorted()
+        case .documents(let documents): return documents.keys.filter { !$0.hasPrefix(Self.referencePrefix) }.sorted()
         case .bundled, .directory:
             let directory = try self.directory()
             let names: [String]
@@ -44,7 +44,8 @@ public enum SchemaSource: Sendable {
         }
     }
 
-    /// Every schema document of the source, by id (to serve a catalogue, or to lay overrides on top of it).
+    /// Every schema document of the source by id, and its reference data files as `reference/<id>` (to serve a
+    /// catalogue, or to lay overrides on top of it).
     ///
     /// - Returns: The documents' bytes by id.
     /// - Throws: ``SchemaError`` when a file cannot be read.
@@ -53,6 +54,7 @@ public enum SchemaSource: Sendable {
         for id in try schemaIDs() {
             if let (bytes, _) = try read(id) { result[id] = bytes }
         }
+        for (id, document) in try referenceDocuments() { result[Self.referencePrefix + id] = document.bytes }
         return result
     }
 
@@ -73,6 +75,9 @@ public enum SchemaSource: Sendable {
             return ([UInt8](data), url.path)
         }
     }
+
+    /// The directory of the reference data files: `reference/` in the schema directory.
+    func referenceDirectory() throws(SchemaError) -> URL { try directory().appendingPathComponent("reference") }
 
     private func directory() throws(SchemaError) -> URL {
         switch self {

@@ -33,7 +33,7 @@ struct PointerToken: Sendable {
 ///
 /// `@unchecked Sendable`: the buffer of strings is written only in `init` and freed only in `deinit`.
 final class CompiledTest: @unchecked Sendable {
-    enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null }
+    enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null, cardBrand }
     let kind: Kind
     /// The values an `equals` (one) or `in` test accepts.
     let values: [SchemaValue]
@@ -43,16 +43,25 @@ final class CompiledTest: @unchecked Sendable {
     let table: KeyTable
     /// For ``Kind/matches``.
     let pattern: CompiledPattern?
+    /// For ``Kind/cardBrand``: the brands of the reference data, and those the test accepts (`strings`) as bits by
+    /// their places among them.
+    let cardBrands: CardBrands?
+    let brandMask: UInt64
     /// `strings` again, in a buffer this test owns, which ``record`` views.
     private let stringBuffer: UnsafeMutableBufferPointer<String>
 
     /// A test of a kind; `equals` and `in` whose values are all strings should be ``Kind/oneOfStrings``.
-    init(_ kind: Kind, values: [SchemaValue] = [], pattern: CompiledPattern? = nil) {
+    init(_ kind: Kind, values: [SchemaValue] = [], pattern: CompiledPattern? = nil, cardBrands: CardBrands? = nil) {
         self.kind = kind
         self.values = values
-        self.strings = values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+        let strings = values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+        self.strings = strings
         self.table = KeyTable(keys: strings)
         self.pattern = pattern
+        self.cardBrands = cardBrands
+        self.brandMask = cardBrands.map { brands in
+            strings.compactMap { brands.index(of: $0) }.reduce(0) { $0 | 1 << UInt64($1) }
+        } ?? 0
         stringBuffer = .allocate(capacity: strings.count)
         _ = stringBuffer.initialize(from: strings)
     }
@@ -68,7 +77,16 @@ final class CompiledTest: @unchecked Sendable {
     }
 
     /// The test as plain values, valid while the test is alive (see ``RuleProgram``).
-    var record: Record { Record(kind: kind, keys: table.view, strings: UnsafeBufferPointer(stringBuffer), pattern: pattern?.handle) }
+    var record: Record {
+        Record(kind: kind, keys: table.view, strings: UnsafeBufferPointer(stringBuffer), pattern: pattern?.handle, brandMask: brandMask)
+    }
+
+    /// For a ``Kind/cardBrand`` test: whether a number, or the digits typed so far, is of one of the test's brands
+    /// (its brand decided).
+    func holds(forCardNumber text: String?) -> Bool {
+        guard let text, let cardBrands, case .brand(let index) = cardBrands.detect(text) else { return false }
+        return brandMask & (1 << UInt64(index)) != 0
+    }
 
     /// A ``CompiledTest`` as plain values: what a ``RuleProgram`` keeps in its table of tests.
     struct Record {
@@ -78,6 +96,8 @@ final class CompiledTest: @unchecked Sendable {
         /// The string values: what a context value is compared with (as Swift compares strings).
         let strings: UnsafeBufferPointer<String>
         let pattern: PatternHandle?
+        /// For ``Kind/cardBrand``: the brands accepted, a bit each by its place in the reference data.
+        let brandMask: UInt64
 
         /// Whether a context value (or the tender type, or a typed text) passes: `nil` is a value that is absent.
         func holds(forContext value: String?) -> Bool {
@@ -86,7 +106,7 @@ final class CompiledTest: @unchecked Sendable {
             case .matches: value.map { pattern?.match($0) == .match } ?? false
             case .present: value != nil
             case .absent: value == nil
-            case .null: false
+            case .null, .cardBrand: false  // a brand is tested on a request value only
             }
         }
     }

@@ -1,9 +1,20 @@
 /// A named format a string value must have (`format` in a schema). A field may list several: any one suffices.
 ///
-/// Every check works on the value's UTF-8 bytes, without building a `String`.
+/// Every check works on the value's UTF-8 bytes, without building a `String`. Code lists and card brands are
+/// reference data (``ReferenceData``), read from the schema's catalogue.
 package enum Format: String, CaseIterable, Sendable {
+    /// A currency code in force.
     case iso4217
+    /// A currency code in force, or one the data lists as withdrawn recently (`BGN` after 2026-01-01).
+    case iso4217OrWithdrawn = "iso4217-or-withdrawn"
+    /// A country code in force.
     case iso3166Alpha2 = "iso3166-alpha2"
+    /// A country code in force, or one ISO 3166-3 lists as withdrawn since 2000.
+    case iso3166Alpha2OrWithdrawn = "iso3166-alpha2-or-withdrawn"
+    /// A card number, digits only, as long as its brand allows and with the check digit its brand uses.
+    case cardNumber = "card-number"
+    /// ``cardNumber`` that may keep single spaces or dashes between digits (`4111 1111 1111 1111`).
+    case cardNumberWithSeparators = "card-number-with-separators"
     case luhn
     case hex
     case base64
@@ -16,11 +27,17 @@ package enum Format: String, CaseIterable, Sendable {
 
     package typealias Bytes = UnsafeBufferPointer<UInt8>
 
+    /// Whether the format is a card number whose brand the reference data decides.
+    var isCardNumber: Bool { self == .cardNumber || self == .cardNumberWithSeparators }
+
     /// How messages describe a value of this format.
     var article: String {
         switch self {
-        case .iso4217: "an ISO 4217 currency code"
-        case .iso3166Alpha2: "an ISO 3166-1 alpha-2 country code"
+        // A code withdrawn recently is still an ISO code: the message is the same whether the schema takes them.
+        case .iso4217, .iso4217OrWithdrawn: "an ISO 4217 currency code"
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: "an ISO 3166-1 alpha-2 country code"
+        case .cardNumber: "a card number of as many digits as its brand allows, with a valid check digit"
+        case .cardNumberWithSeparators: "a card number of as many digits as its brand allows, with a valid check digit (spaces or dashes may separate the digits)"
         case .luhn: "a card number of 12 to 19 digits with a valid Luhn check digit"
         case .hex: "hexadecimal (an even number of 0-9, a-f, A-F)"
         case .base64: "base64 (RFC 4648, padded)"
@@ -34,7 +51,7 @@ package enum Format: String, CaseIterable, Sendable {
 
     /// Whether text that does not have this format yet could get it by typing more: what partial input means for
     /// the format (``PreparedSchema/checkInput(_:at:)`` says `incomplete` rather than `invalid`).
-    func couldBecomeValid(_ text: String) -> Bool {
+    func couldBecomeValid(_ text: String, reference: ReferenceData) -> Bool {
         let bytes = Array(text.utf8)
         func fits(_ template: String) -> Bool {
             let shape = Array(template.utf8)
@@ -49,8 +66,11 @@ package enum Format: String, CaseIterable, Sendable {
         }
         let possible: Bool
         switch self {
-        case .iso4217: possible = CodeLists.iso4217.contains { $0.hasPrefix(text) }
-        case .iso3166Alpha2: possible = CodeLists.iso3166Alpha2.contains { $0.hasPrefix(text) }
+        case .iso4217, .iso4217OrWithdrawn:
+            possible = reference.currencies.allowed(includingWithdrawn: self == .iso4217OrWithdrawn).contains { $0.hasPrefix(text) }
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn:
+            possible = reference.countries.allowed(includingWithdrawn: self == .iso3166Alpha2OrWithdrawn).contains { $0.hasPrefix(text) }
+        case .cardNumber, .cardNumberWithSeparators: possible = reference.cardBrands.judge(partial: text).verdict == .incomplete
         case .luhn: possible = bytes.count < 19 && bytes.allSatisfy { $0 &- 0x30 < 10 }
         case .hex: possible = bytes.allSatisfy { JSONReader.hexValue($0) != nil }
         case .base64:
@@ -71,11 +91,20 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// This format in JSON Schema (2020-12), for the exporter: the keywords, and what they leave unchecked.
-    var jsonSchema: (keywords: SchemaValue, limitation: String?) {
+    func jsonSchema(reference: ReferenceData) -> (keywords: SchemaValue, limitation: String?) {
         func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
+        func codes(_ list: CodeList, withdrawn: Bool) -> SchemaValue {
+            .object([.init(key: "enum", value: .array(list.allowed(includingWithdrawn: withdrawn).map { .string($0) }))])
+        }
         switch self {
-        case .iso4217: return (.object([.init(key: "enum", value: .array(CodeLists.iso4217.sorted().map { .string($0) }))]), nil)
-        case .iso3166Alpha2: return (.object([.init(key: "enum", value: .array(CodeLists.iso3166Alpha2.sorted().map { .string($0) }))]), nil)
+        case .iso4217, .iso4217OrWithdrawn: return (codes(reference.currencies, withdrawn: self == .iso4217OrWithdrawn), nil)
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: return (codes(reference.countries, withdrawn: self == .iso3166Alpha2OrWithdrawn), nil)
+        case .cardNumber:
+            return (pattern("^[0-9]{12,19}$"), "Card numbers are checked for 12-19 digits; the lengths of their brands and check digits are not.")
+        case .cardNumberWithSeparators:
+            return (
+                pattern("^[0-9]+(?:[ -][0-9]+)*$"),
+                "Card numbers are checked for digits with single spaces or dashes between them; the lengths of their brands and check digits are not.")
         case .hex: return (pattern("^(?:[0-9a-fA-F]{2})+$"), nil)
         case .base64: return (pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"), nil)
         case .uuid: return (pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), nil)
@@ -98,17 +127,17 @@ package enum Format: String, CaseIterable, Sendable {
     /// The kind of input a form shows for a value of this format (``FormDescription``), when the format decides it.
     var inputKind: String? {
         switch self {
-        case .iso4217: "currency"
-        case .iso3166Alpha2: "country"
-        case .luhn, .cardExpiry: "numeric"
+        case .iso4217, .iso4217OrWithdrawn: "currency"
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: "country"
+        case .luhn, .cardExpiry, .cardNumber, .cardNumberWithSeparators: "numeric"
         case .hex, .base64, .pemCertificate, .uuid, .date, .dateTime: nil
         }
     }
 
     /// Whether a string has this format.
-    func accepts(_ value: String, month: Int = 0) -> Bool {
+    func accepts(_ value: String, month: Int = 0, reference: ReferenceData = .bundled) -> Bool {
         var value = value
-        return value.withUTF8 { accepts($0, month: month) }
+        return value.withUTF8 { accepts($0, month: month, reference: reference) }
     }
 
     /// Whether UTF-8 bytes have this format.
@@ -116,11 +145,13 @@ package enum Format: String, CaseIterable, Sendable {
     /// - Parameters:
     ///   - bytes: The value.
     ///   - month: The current month as `year × 12 + month − 1` (UTC), for formats that depend on the date.
-    func accepts(_ bytes: Bytes, month: Int = 0) -> Bool {
+    ///   - reference: The code lists and card brands.
+    func accepts(_ bytes: Bytes, month: Int = 0, reference: ReferenceData) -> Bool {
         switch self {
         case .cardExpiry: Self.isCardExpiry(bytes, notBefore: month)
-        case .iso4217: CodeLists.isISO4217(bytes)
-        case .iso3166Alpha2: CodeLists.isISO3166Alpha2(bytes)
+        case .iso4217, .iso4217OrWithdrawn: reference.currencies.contains(bytes, includingWithdrawn: self == .iso4217OrWithdrawn)
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: reference.countries.contains(bytes, includingWithdrawn: self == .iso3166Alpha2OrWithdrawn)
+        case .cardNumber, .cardNumberWithSeparators: reference.cardBrands.accepts(number: bytes, separators: self == .cardNumberWithSeparators)
         case .luhn: Self.isLuhn(bytes)
         case .hex: Self.isHex(bytes)
         case .base64: Self.isBase64(bytes)

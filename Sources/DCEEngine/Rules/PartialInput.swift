@@ -21,7 +21,9 @@ extension Rules {
     ///   - dataType: The field's type.
     ///   - patterns: The schema's compiled regexes, by ``Validation/patternKey``.
     ///   - month: The current month, for formats that depend on the date.
-    func judge(partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int) -> InputVerdict {
+    func judge(
+        partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int, reference: ReferenceData
+    ) -> InputVerdict {
         var verdicts: [InputVerdict] = []
         switch dataType {
         case .boolean:
@@ -34,9 +36,9 @@ extension Rules {
             let length = text.unicodeScalars.count
             verdicts.append(effectiveLengths.judge(partialLength: length))
             if let options { verdicts.append(options.judge(partial: text)) }
-            if let implied = dataType.impliedFormat { verdicts.append(implied.judge(partial: text, month: month)) }
+            if let implied = dataType.impliedFormat { verdicts.append(implied.judge(partial: text, month: month, reference: reference)) }
             if !formatList.isEmpty {
-                let each = formatList.map { $0.judge(partial: text, month: month) }
+                let each = formatList.map { $0.judge(partial: text, month: month, reference: reference) }
                 verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
             }
             verdicts += validationList.map { $0.judgeRegex(partial: text, patterns: patterns) }
@@ -64,8 +66,9 @@ extension Rules {
 
 extension Format {
     /// Whether text has this format, could still get it by typing more, or cannot.
-    func judge(partial text: String, month: Int) -> InputVerdict {
-        if accepts(text, month: month) { return .valid }
-        return couldBecomeValid(text) ? .incomplete : .invalid(.format)
+    func judge(partial text: String, month: Int, reference: ReferenceData) -> InputVerdict {
+        if isCardNumber { return reference.cardBrands.judge(partial: text).verdict }
+        if accepts(text, month: month, reference: reference) { return .valid }
+        return couldBecomeValid(text, reference: reference) ? .incomplete : .invalid(.format)
     }
 }

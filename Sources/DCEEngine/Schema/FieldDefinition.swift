@@ -129,4 +129,7 @@ enum ConditionTest: Sendable {
     case absent
     /// The member exists and is `null`.
     case null
+    /// The member is a card number (or its first digits) of one of these brands (ids of the reference data); no
+    /// brands: a `cardBrandOf` derive rule, which sets the brand's id.
+    case cardBrand([String])
 }

@@ -1,0 +1,247 @@
+/// Payment card brands and the numbers that belong to them, from the reference data file
+/// `Schemas/reference/card-brands.json`: which brand a card number is, as soon as its first digits decide it, and
+/// whether a number is complete for its brand.
+public struct CardBrands: Sendable {
+    /// One brand: how its numbers start, how long they are, and how its card shows them.
+    public struct Brand: Sendable, Hashable {
+        /// The brand's identifier (`visa`, `american-express`): what a `brand` context holds.
+        public let id: String
+        /// The name people know (`American Express`).
+        public let name: String
+        /// The numbers of digits a complete number may have, ascending.
+        public let lengths: [Int]
+        /// What the card calls its security code (`CVV`, `CID`).
+        public let securityCodeName: String
+        /// The number of digits of the security code.
+        public let securityCodeLength: Int
+        /// Whether a number ends in a Luhn (ISO/IEC 7812-1) check digit.
+        public let luhn: Bool
+        /// The sizes of the groups a number is shown in; digits past them form one more group.
+        let grouping: [Int]
+        /// Groupings for particular lengths.
+        let groupingByLength: [Int: [Int]]
+
+        /// The group sizes for a number of `length` digits.
+        func groups(forLength length: Int) -> [Int] { groupingByLength[length] ?? grouping }
+    }
+
+    /// What the digits typed so far say of the brand.
+    public enum Detection: Sendable, Hashable {
+        /// Every number starting with these digits is of this brand (its place in ``brands``).
+        case brand(Int)
+        /// More digits are needed: numbers starting with these may be of different brands, or of none.
+        case undecided
+        /// No number starting with these digits is of any brand the data knows.
+        case unknown
+    }
+
+    /// A range of issuer identification numbers: the numbers whose first `digits` digits lie in `low...high`.
+    struct Range: Sendable, Hashable {
+        let digits: Int
+        let low: Int
+        let high: Int
+        let brand: Int
+    }
+
+    /// The data file's source and publication date.
+    public let source: String
+    public let published: String
+    /// The brands, in the file's order.
+    public let brands: [Brand]
+    /// Every brand's ranges, the longest first, so that the first range holding a number decides its brand.
+    let ranges: [Range]
+    /// The most digits a range has.
+    let longestPrefix: Int
+
+    init(source: String, published: String, brands: [Brand], ranges: [Range]) {
+        self.source = source
+        self.published = published
+        self.brands = brands
+        self.ranges = ranges.sorted { ($0.digits, $1.low) > ($1.digits, $0.low) }
+        longestPrefix = ranges.map(\.digits).max() ?? 0
+    }
+
+    /// A brand by its identifier.
+    public func brand(id: String) -> Brand? { brands.first { $0.id == id } }
+
+    /// A brand's place in ``brands``.
+    func index(of id: String) -> Int? { brands.firstIndex { $0.id == id } }
+
+    /// The brand of a card number, or of its first digits while it is typed.
+    ///
+    /// - Parameter number: Digits; spaces and dashes between them are skipped.
+    /// - Returns: The brand when every number starting with these digits is of it; otherwise undecided or unknown.
+    public func detect(_ number: String) -> Detection {
+        var number = number
+        return number.withUTF8 { detect(digitsOf: $0) }
+    }
+
+    /// ``detect(_:)`` on UTF-8 bytes; bytes other than digits, spaces and dashes make the number unknown.
+    func detect(digitsOf bytes: UnsafeBufferPointer<UInt8>) -> Detection {
+        var prefix = 0
+        var count = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { continue }
+            guard byte &- 0x30 < 10 else { return .unknown }
+            if count < longestPrefix { prefix = prefix * 10 + Int(byte - 0x30) }
+            count += 1
+        }
+        return detect(prefix: prefix, digits: min(count, longestPrefix))
+    }
+
+    /// The brand of the numbers starting with the `digits` digits of `prefix`: the longest range holding them
+    /// decides, unless a longer range of another brand (or of none) may still hold them once more is typed.
+    private func detect(prefix: Int, digits: Int) -> Detection {
+        let decided = ranges.first { range in
+            range.digits <= digits && (range.low...range.high).contains(prefix / Self.power(digits - range.digits))
+        }?.brand
+        let mayEnter = ranges.filter { range in
+            guard range.digits > digits else { return false }
+            let scale = Self.power(range.digits - digits)
+            return range.low <= prefix * scale + scale - 1 && prefix * scale <= range.high
+        }
+        guard let decided else { return mayEnter.isEmpty ? .unknown : .undecided }
+        return mayEnter.allSatisfy { $0.brand == decided } ? .brand(decided) : .undecided
+    }
+
+}
+
+extension CardBrands {
+    /// The most digits a card number of no known brand may have, and the fewest (ISO/IEC 7812-1).
+    static let unknownBrandLengths = 12...19
+
+    /// Whether a complete card number fits its brand: as many digits as the brand allows and, where the brand uses
+    /// one, a valid Luhn check digit; a number of no known brand needs 12 to 19 digits and a valid check digit.
+    ///
+    /// - Parameters:
+    ///   - bytes: The number's UTF-8 bytes.
+    ///   - separators: Whether single spaces or dashes may stand between digits (`4111 1111 1111 1111`).
+    func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool) -> Bool {
+        guard let digits = Self.digits(of: bytes, separators: separators, partial: false) else { return false }
+        switch digits.withUnsafeBufferPointer({ detect(digitsOf: $0) }) {
+        case .brand(let index):
+            let brand = brands[index]
+            return brand.lengths.contains(digits.count) && (!brand.luhn || Self.luhn(digits))
+        case .undecided, .unknown:
+            return Self.unknownBrandLengths.contains(digits.count) && Self.luhn(digits)
+        }
+    }
+
+    /// What a card number still being typed is: its brand once known, and whether it is complete for that brand,
+    /// may still become so with more digits, or cannot. Spaces and dashes are formatting here, wherever they are.
+    func judge(partial text: String) -> (verdict: InputVerdict, detection: Detection) {
+        var text = text
+        guard let digits = text.withUTF8({ Self.digits(of: $0, separators: true, partial: true) }) else {
+            return (.invalid(.format), .unknown)
+        }
+        let detection = digits.withUnsafeBufferPointer { detect(digitsOf: $0) }
+        let lengths: [Int]
+        let luhn: Bool
+        switch detection {
+        case .brand(let index): (lengths, luhn) = (brands[index].lengths, brands[index].luhn)
+        case .undecided, .unknown: (lengths, luhn) = (Array(Self.unknownBrandLengths), true)
+        }
+        if lengths.contains(digits.count) && (!luhn || Self.luhn(digits)) { return (.valid, detection) }
+        return (digits.count < (lengths.last ?? 0) ? .incomplete : .invalid(.format), detection)
+    }
+
+    /// The masked form of a card number for display, in its brand's groups: every digit but the last four replaced
+    /// by `•` (PCI DSS 3.4.1 allows at most the first six and last four; this shows only the last four). A number
+    /// of fewer than 12 digits is masked entirely.
+    ///
+    /// - Parameter number: The number, with or without spaces and dashes.
+    /// - Returns: `•••• •••• •••• 1111` for a Visa number, `•••• •••••• •1005` for an American Express one.
+    public func masked(_ number: String) -> String {
+        let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
+        let shown = digits.count >= 12 ? 4 : 0
+        let masked = Array(repeating: Character("•"), count: digits.count - shown) + digits.suffix(shown)
+        let groups: [Int]
+        if case .brand(let index) = detect(String(digits)) { groups = brands[index].groups(forLength: digits.count) } else { groups = [4, 4, 4, 4, 3] }
+        var parts: [String] = []
+        var start = 0
+        for size in groups where start < masked.count {
+            parts.append(String(masked[start..<min(start + size, masked.count)]))
+            start += size
+        }
+        if start < masked.count { parts.append(String(masked[start...])) }
+        return parts.joined(separator: " ")
+    }
+
+    /// The digits of a number: `nil` when it holds anything but digits (and, when `separators`, single spaces or
+    /// dashes between digits; while typing, anywhere).
+    private static func digits(of bytes: UnsafeBufferPointer<UInt8>, separators: Bool, partial: Bool) -> [UInt8]? {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count)
+        var previousWasDigit = false
+        for byte in bytes {
+            if byte &- 0x30 < 10 {
+                digits.append(byte)
+                previousWasDigit = true
+            } else if separators && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && (partial || previousWasDigit) {
+                previousWasDigit = false
+            } else {
+                return nil
+            }
+        }
+        if !partial && !previousWasDigit && !bytes.isEmpty { return nil }  // a separator at the end
+        return digits
+    }
+
+    private static func luhn(_ digits: [UInt8]) -> Bool {
+        Format.luhnChecksumHolds(digits.lazy.map { Int($0 - 0x30) })
+    }
+}
+
+extension CardBrands {
+    /// A regex (ECMA 262 and PCRE2 alike) that matches the card numbers of digits only whose brand is one of `ids`:
+    /// a number starting in one of their ranges and in no longer range of another brand (the JSON Schema export's
+    /// form of a `cardBrand` test). Exact for numbers of at least ``longestPrefix`` digits; a shorter number whose
+    /// brand is not decided yet matches if its digits so far fall in a range of these brands.
+    func pattern(for ids: [String]) -> String {
+        let wanted = Set(ids.compactMap { index(of: $0) })
+        let alternatives = ranges.filter { wanted.contains($0.brand) }.map { range -> String in
+            let excluded = ranges.filter { other in
+                other.digits > range.digits && !wanted.contains(other.brand)
+                    && other.low / Self.power(other.digits - range.digits) <= range.high
+                    && range.low <= other.high / Self.power(other.digits - range.digits)
+            }
+            let lookahead = excluded.isEmpty ? "" : "(?!" + excluded.map { Self.regex($0) }.joined(separator: "|") + ")"
+            return lookahead + Self.regex(range)
+        }
+        return alternatives.isEmpty ? "^(?!)" : "^(?:" + alternatives.joined(separator: "|") + ")[0-9]*$"
+    }
+
+    /// A regex for the numbers of `range.digits` digits from `range.low` to `range.high`.
+    private static func regex(_ range: Range) -> String {
+        func digits(_ value: Int) -> [Int] {
+            (0..<range.digits).reversed().map { value / power($0) % 10 }
+        }
+        return regex(low: digits(range.low), high: digits(range.high))
+    }
+
+    private static func regex(low: [Int], high: [Int]) -> String {
+        guard let first = low.first, let last = high.first else { return "" }
+        if first == last { return "\(first)" + regex(low: Array(low.dropFirst()), high: Array(high.dropFirst())) }
+        let rest = low.count - 1
+        if rest == 0 { return "[\(first)-\(last)]" }
+        let lowRest = Array(low.dropFirst())
+        let highRest = Array(high.dropFirst())
+        let lowFull = lowRest.allSatisfy { $0 == 0 }
+        let highFull = highRest.allSatisfy { $0 == 9 }
+        var parts: [String] = []
+        if !lowFull { parts.append("\(first)" + regex(low: lowRest, high: Array(repeating: 9, count: rest))) }
+        let middleLow = lowFull ? first : first + 1
+        let middleHigh = highFull ? last : last - 1
+        if middleLow <= middleHigh {
+            parts.append((middleLow == middleHigh ? "\(middleLow)" : "[\(middleLow)-\(middleHigh)]") + "[0-9]{\(rest)}")
+        }
+        if !highFull { parts.append("\(last)" + regex(low: Array(repeating: 0, count: rest), high: highRest)) }
+        return parts.count == 1 ? parts[0] : "(?:" + parts.joined(separator: "|") + ")"
+    }
+
+    static func power(_ exponent: Int) -> Int {
+        var result = 1
+        for _ in 0..<exponent { result *= 10 }
+        return result
+    }
+}

@@ -1,0 +1,176 @@
+@testable import DCEEngine
+import Foundation
+import Testing
+
+/// Reference data as data: card brands from the number, code lists with their dates, read from `Schemas/reference/`
+/// or from a catalogue's documents, with every problem in a file reported where it is.
+@Suite struct ReferenceDataTests {
+    private let brands = ReferenceData.bundled.cardBrands
+
+    private func brand(_ number: String) -> String? {
+        if case .brand(let index) = brands.detect(number) { brands.brands[index].id } else { nil }
+    }
+
+    /// One number of every brand, from the ranges the networks publish (the file's own citations).
+    @Test(arguments: [
+        ("4111111111111111", "visa"), ("5555555555554444", "mastercard"), ("2221000000000009", "mastercard"),
+        ("2720990000000007", "mastercard"), ("378282246310005", "american-express"), ("6011111111111117", "discover"),
+        ("6445644564456445", "discover"), ("30569309025904", "diners-club"), ("3530111333300000", "jcb"),
+        ("6200000000000005", "unionpay"), ("6759649826438453", "maestro"), ("2200000000000004", "mir"),
+        ("4011780000000000", "elo"), ("6504050000000000", "elo"), ("6370950000000005", "hiper"),
+        ("6062826786276634", "hipercard"), ("9792000000000000", "troy"),
+    ])
+    func everyBrandIsFoundFromItsNumber(number: String, id: String) {
+        #expect(brand(number) == id)
+    }
+
+    /// A prefix decides the brand only when every number that starts with it is of that brand.
+    @Test func aPrefixDecidesOnlyWhenEveryContinuationAgrees() {
+        #expect(brand("41") == "visa")
+        #expect(brand("4") == nil && brands.detect("4") == .undecided)  // Elo's 401178, 431274, … are inside 4
+        #expect(brand("43") == nil)  // Elo's 431274 and 438935
+        #expect(brand("34") == "american-express")
+        #expect(brand("2221") == "mastercard")
+        #expect(brand("22") == nil)  // Mir's 2200-2204 and Mastercard's 2221-2720
+        #expect(brand("3") == nil && brands.detect("3") == .undecided)
+        #expect(brands.detect("1") == .unknown)
+        #expect(brand("4111 1111") == "visa")
+    }
+
+    @Test func completeNumbersFollowTheirBrandsLengthsAndCheckDigit() {
+        let format = Format.cardNumber
+        #expect(format.accepts("4111111111111111"))
+        #expect(!format.accepts("4111111111111112"))  // check digit
+        #expect(!format.accepts("411111111111116"))  // 15 digits: Visa has 13, 16 or 19
+        #expect(format.accepts("378282246310005"))
+        #expect(!format.accepts("3782822463100050"))  // American Express has 15
+        #expect(format.accepts("6200000000000005") && format.accepts("6200000000000006"))  // UnionPay: no Luhn check
+        #expect(format.accepts("123456789015") && !format.accepts("123456789012"))  // no known brand: 12 to 19 digits, check digit
+        #expect(!format.accepts("4111 1111 1111 1111"))
+        #expect(Format.cardNumberWithSeparators.accepts("4111 1111 1111 1111"))
+        #expect(Format.cardNumberWithSeparators.accepts("4111-1111-1111-1111"))
+        #expect(!Format.cardNumberWithSeparators.accepts("4111  1111 1111 1111"))
+        #expect(!Format.cardNumberWithSeparators.accepts("4111 1111 1111 1111 "))
+        #expect(!Format.cardNumberWithSeparators.accepts(" 4111 1111 1111 1111"))
+    }
+
+    @Test func maskingFollowsTheBrandsGroupingAndShowsTheLastFourAtMost() {
+        #expect(brands.masked("4111111111111111") == "•••• •••• •••• 1111")
+        #expect(brands.masked("378282246310005") == "•••• •••••• •0005")
+        #expect(brands.masked("30569309025904") == "•••• •••••• 5904")
+        #expect(brands.masked("4111 1111") == "•••• ••••")
+        #expect(!brands.masked("4111111111111111").contains("4111"))
+    }
+
+    /// The shipped valid credit account with another card number and security code.
+    private func account(_ number: String, code: String) throws -> String {
+        let url = Fixtures.examples.appendingPathComponent("payment-account/valid-credit.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        object["cardNumber"] = number
+        object["securityCode"] = code
+        return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    /// The schema language: `cardBrandOf` derives a context, `cardBrand` tests a number, the security code follows.
+    @Test func theBrandIsAContextRulesDependOn() throws {
+        let amex = try account("378282246310005", code: "123")
+        let report = try Fixtures.validate(amex, schema: "payment-account", tenderType: "credit")
+        #expect(report.summary == ["regex@/securityCode"])
+        #expect(report.errors.first?.message == "Security code must be 4 digits for American Express")
+        #expect(try Fixtures.validate(account("378282246310005", code: "1234"), schema: "payment-account", tenderType: "credit").valid)
+        let visa = try account("4111111111111111", code: "1234")
+        #expect(try Fixtures.validate(visa, schema: "payment-account", tenderType: "credit").summary == ["regex@/securityCode"])
+        // The app may say the brand itself: the rules that follow it apply.
+        #expect(try Fixtures.validate(visa, schema: "payment-account", context: ["brand": "american-express"], tenderType: "credit").valid)
+        // Where the tender type also constrains the length, both hold: 15 digits is a credit length, not a Visa one.
+        let fifteen = try Fixtures.validate(account("411111111111116", code: "123"), schema: "payment-account", tenderType: "credit")
+        #expect(fifteen.summary == ["format@/cardNumber"])
+        #expect(fifteen.errors.first?.message == "Card number must be a Visa card number of 13, 16, or 19 digits with a valid check digit")
+        // A 17-digit Discover number fits its brand but not a credit card's 16.
+        #expect(try Fixtures.validate(account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "credit").summary
+            == ["maxLength@/cardNumber"])
+        #expect(try Fixtures.validate(account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "debit").valid)
+        // Each account of a profile by its own number.
+        let profile = "{\"paymentAccounts\": [\(try account("378282246310005", code: "1234")), \(try account("4111111111111111", code: "1234"))]}"
+            .replacingOccurrences(of: "\"cardNumber\"", with: "\"accountType\": \"credit\", \"cardNumber\"")
+        let accounts = try Fixtures.validate(profile, schema: "customer-profile").summary.filter { $0.contains("/paymentAccounts") }
+        #expect(accounts == ["regex@/paymentAccounts/1/securityCode"])
+    }
+
+    @Test func conditionsOnBrandsAreCheckedAgainstTheData() {
+        let schema = #"{"id": "s", "contexts": {"brand": {"derive": [{"cardBrandOf": "/n"}]}}, "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"context": "brand", "equals": "amex"}, "maxLength": 4}]}]}"#
+        #expect(Fixtures.problems(of: schema).contains { $0.contains(#""amex" is not a declared card brand id"#) })
+        let test = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"field": "/n", "cardBrand": ["visa", "mastercrad"]}, "maxLength": 4}]}]}"#
+        #expect(Fixtures.problems(of: test).contains { $0.contains("no card brand 'mastercrad'") && $0.contains("mastercard") })
+        let onContext = #"{"id": "s", "contexts": {"b": {}}, "fields": [{"key": "c", "dataType": "String", "overrides": [{"when": {"context": "b", "cardBrand": "visa"}, "maxLength": 4}]}]}"#
+        #expect(Fixtures.problems(of: onContext).contains { $0.contains("tests a request value") })
+    }
+
+    /// The JSON Schema export writes a brand test as the brand's ranges, with longer ranges of other brands excluded.
+    @Test func theExportedPatternOfABrandAgreesWithDetection() throws {
+        for ids in [["visa"], ["mastercard"], ["elo"], ["discover", "unionpay"], ["american-express"]] {
+            let pattern = try Regex(brands.pattern(for: ids))
+            for number in ["4111111111111111", "4011780000000000", "5555555555554444", "2221000000000009", "6504050000000000",
+                           "6011111111111117", "6200000000000005", "6277800000000000", "378282246310005", "1234567890123"] {
+                let detected = brand(number).map { ids.contains($0) } ?? false
+                let matched = (try pattern.wholeMatch(in: number)) != nil
+                #expect(matched == detected, "\(ids) \(number)")
+            }
+        }
+    }
+
+    // MARK: - Code lists
+
+    @Test func codeListsNameTheirSourceAndDate() {
+        let currencies = ReferenceData.bundled.currencies
+        #expect(currencies.published == "2026-01-01" && currencies.source.contains("ISO 4217"))
+        let bulgarian = currencies.withdrawnCodes.first { $0.code == "BGN" }
+        #expect(bulgarian?.withdrawn == "2026-01-01" && bulgarian?.replacedBy == "EUR")
+        #expect(currencies.contains("XAD") && currencies.contains("XCG") && !currencies.contains("ANG"))
+        #expect(ReferenceData.bundled.countries.groups["EEA"]?.count == 30)
+    }
+
+    // MARK: - Loading
+
+    /// Reference data delivered with the schemas (a signed catalogue's `reference/<id>` documents) replaces the
+    /// bundled file of its kind; the kinds it lacks stay bundled.
+    @Test func aCatalogueCarriesItsOwnReferenceData() throws {
+        let url = Fixtures.schemas.appendingPathComponent("reference/card-brands.json")
+        var text = try String(contentsOf: url, encoding: .utf8)
+        text = text.replacingOccurrences(of: #"{"prefix": "9792"}"#, with: #"{"prefix": "9792"}, {"prefix": "1234"}"#)
+        let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String", "format": "card-number"}]}"#
+        let validator = try Validator(source: .documents(["s": Array(schema.utf8), "reference/card-brands": Array(text.utf8)]))
+        #expect(validator.schema("s")?.reference.cardBrands.brand(id: "troy") != nil)
+        let prepared = try validator.prepare("s")
+        #expect(try prepared.inputFeedback("1234", at: "/n").cardBrand?.id == "troy")
+        #expect(validator.schema("s")?.reference.currencies.contains("EUR") == true)
+        // The source lists it among its documents, so that a gateway serves it in the catalogue.
+        #expect(try SchemaSource.directory(Fixtures.schemas).documents().keys.contains("reference/card-brands"))
+        #expect(try !SchemaSource.documents(["reference/iso4217": []]).schemaIDs().contains("reference/iso4217"))
+    }
+
+    @Test func aBrokenReferenceFileIsReportedWhereItIsBroken() throws {
+        let url = Fixtures.schemas.appendingPathComponent("reference/card-brands.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+            .replacingOccurrences(of: #""lengths": [15]"#, with: #""lengths": [15, 25]"#)
+            .replacingOccurrences(of: #"{"prefix": "9792"}"#, with: #"{"prefix": "9792"}, {"from": "5", "to": "40"}, {"prefix": "37"}"#)
+        let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}]}"#
+        do {
+            _ = try Validator(source: .documents(["s": Array(schema.utf8), "reference/card-brands": Array(text.utf8)]))
+            Issue.record("a broken card brand file must be refused")
+        } catch {
+            let problems = error.problems.map { "\($0.location.pointer) \($0.message)" }
+            #expect(problems.contains { $0.hasPrefix("/brands/2/lengths/1 expected 8 to 19") })
+            #expect(problems.contains { $0.contains("'from' and 'to' have as many digits") })
+            #expect(problems.contains { $0.contains("overlaps a range of 'american-express'") })
+            #expect(error.problems.allSatisfy { $0.location.file == "<reference/card-brands>" && $0.location.position != nil })
+        }
+        let unknown = #"{"kind": "bank-holidays", "id": "x", "title": "t", "source": "s", "published": "2026-01-01"}"#
+        do {
+            _ = try Validator(source: .documents(["s": Array(schema.utf8), "reference/x": Array(unknown.utf8)]))
+            Issue.record("an unknown kind must be refused")
+        } catch {
+            #expect(error.problems.map(\.message).contains { $0.hasPrefix("unknown kind 'bank-holidays'") })
+        }
+    }
+}
