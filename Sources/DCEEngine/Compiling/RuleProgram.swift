@@ -188,6 +188,8 @@ final class RuleProgram: @unchecked Sendable {
         var tokens: [Token] = []
         var tokenTexts: [String] = []
         var tokenTables: [KeyTable] = []
+        /// Each pointer's run of tokens, by its tokens' texts.
+        var tokenRuns: [[String]: Range<Int>] = [:]
 
         /// Lowers a field and everything below it, once per compiled field however often it is used.
         mutating func add(_ field: CompiledField) -> Int {
@@ -262,13 +264,23 @@ final class RuleProgram: @unchecked Sendable {
             case .tenderType(let test):
                 instructions.append(.tenderType(test: add(test)))
             case .field(let up, let pointer, let test):
-                let start = tokens.count
-                for token in pointer {
-                    tokens.append(Token(keys: token.table.view, index: token.index ?? -1))
-                    tokenTexts.append(token.text)
-                    tokenTables.append(token.table)
+                // One run of tokens per pointer, however many conditions read it: evaluation remembers where the
+                // last pointer from the root led by its run (a `cardBrandOf` rule is a condition per brand).
+                let texts = pointer.map(\.text)
+                let run: Range<Int>
+                if let known = tokenRuns[texts] {
+                    run = known
+                } else {
+                    let start = tokens.count
+                    for token in pointer {
+                        tokens.append(Token(keys: token.table.view, index: token.index ?? -1))
+                        tokenTexts.append(token.text)
+                        tokenTables.append(token.table)
+                    }
+                    run = start..<tokens.count
+                    tokenRuns[texts] = run
                 }
-                instructions.append(.field(up: up ?? -1, tokens: start..<tokens.count, test: add(test)))
+                instructions.append(.field(up: up ?? -1, tokens: run, test: add(test)))
             }
         }
     }

@@ -92,18 +92,24 @@ public struct CardBrands: Sendable {
     /// The brand of the numbers starting with the `digits` digits of `prefix`: the longest range holding them
     /// decides, unless a longer range of another brand (or of none) may still hold them once more is typed.
     private func detect(prefix: Int, digits: Int) -> Detection {
-        let decided = ranges.first { range in
-            range.digits <= digits && (range.low...range.high).contains(prefix / Self.power(digits - range.digits))
-        }?.brand
-        let mayEnter = ranges.filter { range in
-            guard range.digits > digits else { return false }
-            let scale = Self.power(range.digits - digits)
-            return range.low <= prefix * scale + scale - 1 && prefix * scale <= range.high
+        // Ranges are sorted longest first: those longer than the digits typed come first, then the one that decides.
+        var mayEnterOther = false
+        var mayEnterAny = false
+        var candidate = -1
+        for range in ranges {
+            if range.digits > digits {
+                let scale = Self.power(range.digits - digits)
+                guard range.low <= prefix * scale + scale - 1 && prefix * scale <= range.high else { continue }
+                if mayEnterAny && range.brand != candidate { mayEnterOther = true }
+                if !mayEnterAny { candidate = range.brand }
+                mayEnterAny = true
+            } else if (range.low...range.high).contains(prefix / Self.power(digits - range.digits)) {
+                guard !mayEnterAny || (!mayEnterOther && candidate == range.brand) else { return .undecided }
+                return .brand(range.brand)
+            }
         }
-        guard let decided else { return mayEnter.isEmpty ? .unknown : .undecided }
-        return mayEnter.allSatisfy { $0.brand == decided } ? .brand(decided) : .undecided
+        return mayEnterAny ? .undecided : .unknown
     }
-
 }
 
 extension CardBrands {
@@ -117,13 +123,37 @@ extension CardBrands {
     ///   - bytes: The number's UTF-8 bytes.
     ///   - separators: Whether single spaces or dashes may stand between digits (`4111 1111 1111 1111`).
     func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool) -> Bool {
-        guard let digits = Self.digits(of: bytes, separators: separators, partial: false) else { return false }
-        switch digits.withUnsafeBufferPointer({ detect(digitsOf: $0) }) {
+        // One pass, no allocation: the digits' count, their Luhn sum from the right, and the first digits.
+        var count = 0
+        var previousWasDigit = false
+        for byte in bytes {
+            if byte &- 0x30 < 10 {
+                count += 1
+                previousWasDigit = true
+            } else if separators && previousWasDigit && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) {
+                previousWasDigit = false
+            } else {
+                return false
+            }
+        }
+        guard previousWasDigit else { return false }  // empty, or a separator at the end
+        var sum = 0
+        var prefix = 0
+        var position = 0
+        for byte in bytes where byte &- 0x30 < 10 {
+            let digit = Int(byte - 0x30)
+            if position < longestPrefix { prefix = prefix * 10 + digit }
+            // Counting from the right, every second digit is doubled (ISO/IEC 7812-1).
+            let doubled = (count - 1 - position) % 2 == 1
+            sum += doubled ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit
+            position += 1
+        }
+        switch detect(prefix: prefix, digits: min(count, longestPrefix)) {
         case .brand(let index):
             let brand = brands[index]
-            return brand.lengths.contains(digits.count) && (!brand.luhn || Self.luhn(digits))
+            return brand.lengths.contains(count) && (!brand.luhn || sum % 10 == 0)
         case .undecided, .unknown:
-            return Self.unknownBrandLengths.contains(digits.count) && Self.luhn(digits)
+            return Self.unknownBrandLengths.contains(count) && sum % 10 == 0
         }
     }
 
