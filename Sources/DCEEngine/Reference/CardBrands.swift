@@ -123,7 +123,9 @@ extension CardBrands {
     ///   - bytes: The number's UTF-8 bytes.
     ///   - separators: Whether single spaces or dashes may stand between digits (`4111 1111 1111 1111`).
     func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool) -> Bool {
-        // One pass, no allocation: the digits' count, their Luhn sum from the right, and the first digits.
+        // One pass, no allocation: the digits' count, their Luhn sum from the right, and the first digits. (The
+        // Luhn sum is the one `Format.luhnChecksumHolds` computes; calling it over the digits filtered lazily from
+        // the bytes made a valid payment-account payload 7 % slower, dce-benchmark parsed.)
         var count = 0
         var previousWasDigit = false
         for byte in bytes {

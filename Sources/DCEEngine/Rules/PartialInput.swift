@@ -67,7 +67,6 @@ extension Rules {
 extension Format {
     /// Whether text has this format, could still get it by typing more, or cannot.
     func judge(partial text: String, month: Int, reference: ReferenceData) -> InputVerdict {
-        if isCardNumber { return reference.cardBrands.judge(partial: text).verdict }
         if accepts(text, month: month, reference: reference) { return .valid }
         return couldBecomeValid(text, reference: reference) ? .incomplete : .invalid(.format)
     }
