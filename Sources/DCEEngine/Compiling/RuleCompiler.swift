@@ -109,6 +109,11 @@ struct RuleCompiler {
             report(.inapplicableAttribute, "'items' applies to Array fields, not \(dataType.rawValue)", field.location)
         }
 
+        var address: CompiledAddress?
+        if let definition = field.postalAddress {
+            address = compile(definition, in: field, dataType: dataType)
+        }
+
         // Each tender type's metadata and default: the field's, with its entries for that tender type laid on top in
         // the order they apply (a definition's before those of the field that uses it).
         var tenderTypeMetadata: [String: FieldMetadata] = [:]
@@ -127,7 +132,39 @@ struct RuleCompiler {
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
             metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
-            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings, patterns: patterns)
+            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings, patterns: patterns,
+            address: address)
+    }
+
+    /// An object's `postalAddress`: each member it names is a `String` member of the object.
+    private mutating func compile(_ definition: PostalAddressDefinition, in field: ResolvedField, dataType: DataType) -> CompiledAddress? {
+        guard dataType == .object, let fields = field.fields else {
+            report(.inapplicableAttribute, "'postalAddress' applies to Object fields, not \(dataType.rawValue)", definition.location)
+            return nil
+        }
+        func member(_ key: String, as role: String) -> Int? {
+            guard let offset = fields.firstIndex(where: { $0.key == key }) else {
+                report(
+                    .unknownField, "'postalAddress' names '\(key)' as the \(role), which is not a field of \(label(field))"
+                        + Suggestion.hint(for: key, in: fields.compactMap(\.key)), definition.location)
+                return nil
+            }
+            let type = fields[offset].rules.dataType ?? .string
+            if type != .string {
+                report(.invalidAttribute, "'postalAddress' names '\(key)' as the \(role), but it is \(type.rawValue), not String", definition.location)
+            }
+            return offset
+        }
+        let country = member(definition.country, as: "country")
+        var members = [Int](repeating: -1, count: AddressFormats.Part.allCases.count)
+        for (part, key) in definition.parts {
+            guard let offset = member(key, as: part.rawValue) else { continue }
+            if offset == country || members.contains(offset) {
+                report(.duplicate, "'postalAddress' names '\(key)' for two parts", definition.location)
+            }
+            members[AddressFormats.Part.allCases.firstIndex(of: part)!] = offset
+        }
+        return country.map { CompiledAddress(country: $0, members: members) }
     }
 
     /// A context (or the tender type) bound at a field: declared, with values it allows; a `derive` rule's relative
@@ -364,6 +401,15 @@ struct RuleCompiler {
                 report(.invalidAttribute, "no card brand '\(id)' in the reference data\(Suggestion.hint(for: id, in: brands.brands.map(\.id)))", location)
             }
             return CompiledTest(.cardBrand, values: ids.map(SchemaValue.string), cardBrands: brands)
+        case .countryGroup(let name):
+            let groups = reference.countries.groups
+            guard let codes = groups[name] else {
+                report(
+                    .invalidAttribute,
+                    "no country group '\(name)' in the ISO 3166-1 reference data\(Suggestion.hint(for: name, in: groups.keys.sorted()))", location)
+                return nil
+            }
+            return CompiledTest(.oneOfStrings, values: codes.map(SchemaValue.string))
         }
     }
 

@@ -42,6 +42,8 @@ final class RuleProgram: @unchecked Sendable {
         /// Where the conditions of its bindings' `derive` rules start in the condition table, in order; -1 when the
         /// field binds no context (``CompiledField/bindings``).
         let bindingConditions: Int
+        /// Whether the field's object is an address whose parts follow its country (``CompiledField/address``).
+        let hasAddress: Bool
 
         /// Whether the field binds contexts for its value and below.
         var hasBindings: Bool { bindingConditions >= 0 }
@@ -218,7 +220,8 @@ final class RuleProgram: @unchecked Sendable {
             fields[id] = Field(
                 dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view, items: items,
                 base: base, overrides: overrides, variants: variantStart, additionalFields: field.additionalFields,
-                sensitive: !field.sensitivity.isEmpty, bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound)
+                sensitive: !field.sensitivity.isEmpty, bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound,
+                hasAddress: field.address != nil)
             return id
         }
 

@@ -378,6 +378,7 @@ struct Evaluation: ConditionReader {
             }
             work.path.removeLast()
         }
+        if record.pointee.hasAddress && !selecting { return checkAddress(object, of: field, found: found) }
         let children = record.pointee.children
         for offset in children.indices {
             let child = tables.children[offset]
@@ -388,6 +389,83 @@ struct Evaluation: ConditionReader {
                 checkMember(child, value: value, in: object)
             }
         }
+    }
+
+    /// Checks the members of an address object (`postalAddress`), then what the country it names asks of them: the
+    /// parts it requires, its postal-code pattern, its subdivisions, and the postal-code prefix of the subdivision
+    /// named. A member that broke its own rules is not judged again by the country's, so that each gets one message.
+    @inline(never)
+    private mutating func checkAddress(_ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>) {
+        let children = tables.fields[field].children
+        // Bit i set when member i broke none of its own rules.
+        var clean: UInt64 = 0
+        for offset in children.indices {
+            let member = offset - children.lowerBound
+            let before = work.findings.count + omitted
+            checkMember(tables.children[offset], value: found[member], in: object)
+            if member < 64 && work.findings.count + omitted == before { clean |= 1 << UInt64(member) }
+        }
+        guard let address = tables.fieldObjects[field].address else { return }
+        let countryValue = found[address.country]
+        func isClean(_ member: Int) -> Bool { member < 64 && clean & (1 << UInt64(member)) != 0 }
+        guard countryValue >= 0, isClean(address.country), nodes[countryValue].kind == .string,
+            let countryIndex = document.withStringBytes(at: countryValue, { reference.addresses.index(of: $0) })
+        else { return }  // no country, or one its own rules refuse or the data does not know: nothing to follow
+        let country = reference.addresses.countries[countryIndex]
+        func text(of value: JSONDocument.Index) -> String? {
+            value >= 0 && nodes[value].kind == .string ? document.string(at: value) : nil
+        }
+        // Which subdivision the state names, when the country has them: its postal-code prefix applies even where the
+        // country's addresses do not show the state (Andorra's parishes), as in the data's own validator.
+        var subdivision: Int?
+        let stateMember = address.member(.state)
+        if stateMember >= 0, !country.subdivisions.isEmpty, let state = text(of: found[stateMember]), !state.isEmpty {
+            subdivision = country.subdivision(named: state)
+            if subdivision == nil && country.uses(.state) && isClean(stateMember) {
+                report(.enum, member: stateMember, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+            }
+        }
+        for part in AddressFormats.Part.allCases {
+            let member = address.member(part)
+            guard member >= 0, country.uses(part), isClean(member) else { continue }
+            let value = found[member]
+            let isEmpty = value < 0 || nodes[value].kind == .null || (nodes[value].kind == .string && nodes[value].length == 0)
+            if isEmpty {
+                if country.requires(part) {
+                    report(.required, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+                }
+                continue
+            }
+            guard part == .postalCode, nodes[value].kind == .string else { continue }
+            let scratch = matchScratch()
+            let subdivisionPrefix = subdivision.flatMap { country.subdivisions[$0].prefix }
+            let verdict: (whole: Bool?, prefix: Bool?) = document.withStringBytes(at: value) { bytes in
+                (country.postalCode?.matches(bytes, scratch: scratch), subdivisionPrefix?.matches(bytes, scratch: scratch))
+            }
+            if verdict.whole == false {
+                report(.format, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+            } else if verdict.prefix == false, let subdivision {
+                report(.format, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: subdivision))
+            }
+        }
+    }
+
+    /// Records an address finding on a member of an address object, present or missing.
+    private mutating func report(
+        _ rule: ViolationCode, member: Int, of field: Int, in object: JSONDocument.Index, found: UnsafeMutableBufferPointer<JSONDocument.Index>,
+        detail: Int
+    ) {
+        let child = tables.children[tables.fields[field].children.lowerBound + member]
+        let value = found[member]
+        let attributes = attributes(tables.fields[child].base)
+        if value >= 0 {
+            work.path.append(.member(value - 1))
+            find(rule, field: child, at: value, attributes, detail: detail)
+        } else {
+            work.path.append(.missing(child))
+            find(rule, field: child, at: object, attributes, detail: detail)
+        }
+        work.path.removeLast()
     }
 
     /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
@@ -682,6 +760,9 @@ struct Evaluation: ConditionReader {
     private mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String) -> String {
         let node = finding.node
         let name = set?.name ?? ""
+        if let (countryIndex, subdivision) = Finding.address(finding.detail) {
+            return addressMessage(rule, set, country: reference.addresses.countries[countryIndex], subdivision: subdivision)
+        }
         switch rule {
         case .forbidden:
             return text(.forbidden, set, fallback: set?.message, .init(name: name))
@@ -758,6 +839,32 @@ struct Evaluation: ConditionReader {
             return text(.regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
         default:
             return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
+        }
+    }
+
+    /// The message of what an address's country asks of a part, naming the country (by its ISO 3166-1 name) and
+    /// giving an example from the data: "Postal code must look like 1000 for Bulgaria".
+    private func addressMessage(_ rule: ViolationCode, _ set: AttributeSet?, country: AddressFormats.Country, subdivision: Int) -> String {
+        let name = set?.name ?? ""
+        let countryName = reference.countries.codes.first { $0.code == country.code }?.name ?? country.code
+        switch rule {
+        case .required:
+            return text(.required, set, variant: "country", .init(name: name, detail: countryName))
+        case .enum:
+            let first = country.subdivisions[0]
+            let example = first.names.first.map { "\(first.key) (\($0))" } ?? first.key
+            let kind = plan.messages.term("subdivision.\(country.subdivisionName)", english: country.subdivisionName)
+            return text(.enum, set, variant: "subdivision", .init(name: name, expected: example, found: kind, detail: countryName))
+        default:
+            guard subdivision >= 0 else {
+                return text(.format, set, variant: "postalCode", .init(name: name, expected: country.examples.first ?? "", detail: countryName))
+            }
+            let region = country.subdivisions[subdivision]
+            let place = "\(region.names.first ?? region.key), \(countryName)"
+            if let example = region.examples.first {
+                return text(.format, set, variant: "postalCode", .init(name: name, expected: example, detail: place))
+            }
+            return text(.format, set, variant: "postalCodePrefix", .init(name: name, pattern: region.postalCodePrefix ?? "", detail: place))
         }
     }
 

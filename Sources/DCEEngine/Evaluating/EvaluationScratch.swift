@@ -125,4 +125,16 @@ struct Finding {
     static let nullValue = -100
     /// A member no field describes (its key is the member's name).
     static let unknownMember = -101
+    /// What an address's country asks of a part (`postalAddress`): the country's place in the address data and the
+    /// subdivision whose postal-code prefix failed (-1: none), packed below this value.
+    private static let addressBase = -1_000_000
+
+    static func address(country: Int, subdivision: Int) -> Int { addressBase - (country << 12 | (subdivision + 1)) }
+
+    /// The country and subdivision of an address finding's detail; `nil` for any other detail.
+    static func address(_ detail: Int) -> (country: Int, subdivision: Int)? {
+        guard detail <= addressBase else { return nil }
+        let packed = addressBase - detail
+        return (packed >> 12, (packed & 0xFFF) - 1)
+    }
 }

@@ -5,6 +5,7 @@ struct ReferenceDecoder {
         case currencies(CodeList)
         case countries(CodeList)
         case cardBrands(CardBrands)
+        case addresses(AddressFormats)
     }
 
     let file: String
@@ -46,6 +47,7 @@ struct ReferenceDecoder {
         }
         let specific: [String] = switch kind {
         case "card-brands": ["brands"]
+        case "address-formats": ["default", "countries"]
         case "country-codes": ["codes", "withdrawn", "groups"]
         default: ["codes", "withdrawn"]
         }
@@ -63,6 +65,8 @@ struct ReferenceDecoder {
         switch kind {
         case "card-brands":
             return cardBrands(top, source: source, published: published).map(Decoded.cardBrands)
+        case "address-formats":
+            return addressFormats(top, source: source, published: published).map(Decoded.addresses)
         case "country-codes":
             return codeList(top, id: known.id, width: 2, source: source, published: published).map(Decoded.countries)
         default:
@@ -246,6 +250,113 @@ struct ReferenceDecoder {
             return nil
         }
         return CardBrands.Range(digits: from.utf8.count, low: low, high: high, brand: brand)
+    }
+
+    // MARK: - Address formats
+
+    private mutating func addressFormats(_ top: [String: Entry], source: String, published: String) -> AddressFormats? {
+        let before = problems.count
+        let root = Entry(index: document.root, pointer: "")
+        guard let defaultEntry = top["default"] else {
+            report(.missingAttribute, "missing 'default'", root)
+            return nil
+        }
+        let fallback = addressFormat(defaultEntry, code: nil)
+        guard let list = top["countries"] else {
+            report(.missingAttribute, "missing 'countries'", root)
+            return nil
+        }
+        guard document.kind(of: list.index) == .array, document.count(of: list.index) > 0 else {
+            report(.invalidAttribute, "expected a non-empty array of countries", list)
+            return nil
+        }
+        var countries: [AddressFormats.Country] = []
+        var seen: Set<String> = []
+        for (offset, element) in document.elements(of: list.index).enumerated() {
+            guard let country = addressFormat(Entry(index: element, pointer: "\(list.pointer)/\(offset)"), code: "") else { continue }
+            if !seen.insert(country.code).inserted {
+                report(.duplicate, "country '\(country.code)' is listed twice", Entry(index: element, pointer: "\(list.pointer)/\(offset)"))
+            }
+            countries.append(country)
+        }
+        guard problems.count == before, let fallback else { return nil }
+        return AddressFormats(source: source, published: published, countries: countries, defaultFormat: fallback)
+    }
+
+    /// A country's format (`code` non-nil: the entry has a `code`) or the default one.
+    private mutating func addressFormat(_ at: Entry, code expectsCode: String?) -> AddressFormats.Country? {
+        let common = ["parts", "required", "postalCodeName", "subdivisionName"]
+        let own = ["code", "postalCodeInCapitals", "postalCode", "examples", "subdivisions"]
+        guard let members = object(at.index, at.pointer, allowed: expectsCode == nil ? common : common + own, what: "an address format")
+        else { return nil }
+        var code = "ZZ"
+        if expectsCode != nil {
+            guard let text = string(members["code"], required: "code", in: at.index, at.pointer) else { return nil }
+            if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 &- 65 < 26 }) {
+                report(.invalidAttribute, "'\(text)' is not 2 capital letters A-Z", members["code"]!)
+                return nil
+            }
+            code = text
+        }
+        let parts = addressParts(members["parts"], required: "parts", in: at) ?? []
+        let required = addressParts(members["required"], required: "required", in: at) ?? []
+        for part in required where !parts.contains(part) {
+            report(.invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts", members["required"]!)
+        }
+        let postalCodeName = string(members["postalCodeName"], required: "postalCodeName", in: at.index, at.pointer) ?? "postal"
+        let subdivisionName = string(members["subdivisionName"], required: "subdivisionName", in: at.index, at.pointer) ?? "province"
+        var capitals = false
+        if let entry = members["postalCodeInCapitals"] {
+            if document.kind(of: entry.index) == .boolean { capitals = document.boolean(at: entry.index) } else { report(.invalidAttribute, "expected true or false", entry) }
+        }
+        let pattern = string(members["postalCode"], required: nil, in: at.index, at.pointer)
+        if pattern?.isEmpty == true { report(.invalidAttribute, "a postal-code pattern is not empty", members["postalCode"]!) }
+        if pattern != nil && !parts.contains(.postalCode) {
+            report(.invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", members["postalCode"]!)
+        }
+        let examples = members["examples"].flatMap { stringList($0) } ?? []
+        if pattern != nil && examples.isEmpty { report(.missingAttribute, "a postal-code pattern needs 'examples' (messages show one)", at) }
+        var subdivisions: [AddressFormats.Subdivision] = []
+        if let entry = members["subdivisions"] {
+            if document.kind(of: entry.index) != .array {
+                report(.invalidAttribute, "expected an array of subdivisions", entry)
+            } else {
+                for (offset, element) in document.elements(of: entry.index).enumerated() {
+                    let here = Entry(index: element, pointer: "\(entry.pointer)/\(offset)")
+                    guard let parts = object(element, here.pointer, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"], what: "a subdivision"),
+                        let key = string(parts["key"], required: "key", in: element, here.pointer)
+                    else { continue }
+                    if key.isEmpty { report(.invalidAttribute, "a subdivision's key is not empty", parts["key"]!) }
+                    _ = string(parts["iso"], required: nil, in: element, here.pointer)
+                    let prefix = string(parts["postalCodePrefix"], required: nil, in: element, here.pointer)
+                    subdivisions.append(AddressFormats.Subdivision(
+                        key: key, names: parts["names"].flatMap { stringList($0) } ?? [], postalCodePrefix: prefix,
+                        examples: parts["examples"].flatMap { stringList($0) } ?? [], capitals: capitals))
+                }
+            }
+        }
+        return AddressFormats.Country(
+            code: code, parts: parts, required: required, postalCodeName: postalCodeName, subdivisionName: subdivisionName,
+            postalCodePattern: pattern, postalCodeInCapitals: capitals, examples: examples, subdivisions: subdivisions)
+    }
+
+    private mutating func addressParts(_ entry: Entry?, required: String, in parent: Entry) -> [AddressFormats.Part]? {
+        guard let entry else {
+            report(.missingAttribute, "missing '\(required)'", parent)
+            return nil
+        }
+        guard let names = stringList(entry) else { return nil }
+        var parts: [AddressFormats.Part] = []
+        for (offset, name) in names.enumerated() {
+            guard let part = AddressFormats.Part(rawValue: name) else {
+                let known = AddressFormats.Part.allCases.map(\.rawValue)
+                report(.invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", entry, suffix: "/\(offset)")
+                continue
+            }
+            if parts.contains(part) { report(.duplicate, "'\(name)' is listed twice", entry, suffix: "/\(offset)") }
+            parts.append(part)
+        }
+        return parts
     }
 
     // MARK: - Primitive readers

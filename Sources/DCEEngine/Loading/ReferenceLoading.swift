@@ -33,19 +33,21 @@ extension ReferenceData {
         var currencies: CodeList?
         var countries: CodeList?
         var brands: CardBrands?
+        var addresses: AddressFormats?
         for (id, document) in documents.sorted(by: { $0.key < $1.key }) {
             let decoded = ReferenceDecoder.decode(document.bytes, file: document.file, expectedID: id)
             switch decoded.data {
             case .currencies(let list)?: currencies = list
             case .countries(let list)?: countries = list
             case .cardBrands(let data)?: brands = data
+            case .addresses(let data)?: addresses = data
             case nil: break
             }
             problems += decoded.problems
         }
         let base = try? fallback?.get()
         guard problems.isEmpty, let currencies = currencies ?? base?.currencies, let countries = countries ?? base?.countries,
-            let cardBrands = brands ?? base?.cardBrands
+            let cardBrands = brands ?? base?.cardBrands, let addresses = addresses ?? base?.addresses
         else {
             if problems.isEmpty {
                 let have = Set(documents.keys)
@@ -56,7 +58,7 @@ extension ReferenceData {
             }
             throw SchemaError(problems: problems)
         }
-        return ReferenceData(currencies: currencies, countries: countries, cardBrands: cardBrands)
+        return ReferenceData(currencies: currencies, countries: countries, cardBrands: cardBrands, addresses: addresses)
     }
 }
 

@@ -39,7 +39,7 @@ struct ReferenceResolver {
             return build(field, shape: field, in: document, shapeDocument: document, rules: field.rules, metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
         }
         let refLocation = field.refLocation ?? field.location
-        for attribute in ["dataType", "fields", "items", "additionalFields"] where has(attribute, field) {
+        for attribute in ["dataType", "fields", "items", "additionalFields", "postalAddress"] where has(attribute, field) {
             problems.append(SchemaProblem(
                 code: .invalidAttribute, message: "'\(attribute)' comes from the referenced definition; remove it or the 'ref'",
                 location: field.location))
@@ -60,7 +60,8 @@ struct ReferenceResolver {
             rules: base.rules.overlaid(with: field.rules),
             metadata: base.metadata.overlaid(with: field.metadata),
             fields: base.fields, additionalFields: base.additionalFields, items: base.items,
-            overrides: base.overrides + field.tenderTypes + field.overrides, bindings: base.bindings + field.bindings)
+            overrides: base.overrides + field.tenderTypes + field.overrides, bindings: base.bindings + field.bindings,
+            postalAddress: base.postalAddress)
     }
 
     private mutating func build(
@@ -79,7 +80,7 @@ struct ReferenceResolver {
         return ResolvedField(
             location: field.location, key: field.key, rules: rules, metadata: metadata,
             fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides,
-            bindings: field.bindings)
+            bindings: field.bindings, postalAddress: shape.postalAddress)
     }
 
     private func has(_ attribute: String, _ field: FieldDefinition) -> Bool {
@@ -87,6 +88,7 @@ struct ReferenceResolver {
         case "dataType": field.rules.dataType != nil
         case "fields": field.fields != nil
         case "items": field.items != nil
+        case "postalAddress": field.postalAddress != nil
         default: field.additionalFields != nil
         }
     }

@@ -33,12 +33,15 @@ final class ResolvedField: Sendable {
     /// The contexts bound for this field and below: a definition's, then the using field's (applied in order, so
     /// the using field's win).
     let bindings: [ContextBinding]
+    /// The address members of an object (its definition's when it comes by `ref`).
+    let postalAddress: PostalAddressDefinition?
 
     init(
         location: SchemaLocation, key: String?, rules: Rules, metadata: FieldMetadata,
         fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride],
-        bindings: [ContextBinding]
+        bindings: [ContextBinding], postalAddress: PostalAddressDefinition? = nil
     ) {
+        self.postalAddress = postalAddress
         self.location = location
         self.key = key
         self.rules = rules

@@ -3,6 +3,7 @@ struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
         "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items", "minItems", "maxItems",
+        "postalAddress",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -15,12 +16,12 @@ struct SchemaDecoder {
         "updatesAllowed", "reverificationRequired",
     ]
     static let fieldAttributes =
-        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context"]
+        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context", "postalAddress"]
         + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
-    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null", "cardBrand"]
+    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null", "cardBrand", "countryGroup"]
 
     let document: JSONDocument
     let file: String
@@ -68,6 +69,10 @@ struct SchemaDecoder {
             report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
         }
         root.rules.name = string(members["name"], pointer: "/name")
+        root.postalAddress = members["postalAddress"].flatMap { postalAddress($0) }
+        if root.postalAddress != nil && rootType != .object, let entry = members["postalAddress"] {
+            report(.inapplicableAttribute, "'postalAddress' belongs to an Object schema", entry.index, entry.pointer)
+        }
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
             let definitionMembers = object(at: entry.index, pointer: "/definitions", allowed: nil, what: "an object of definitions")
@@ -182,7 +187,21 @@ struct SchemaDecoder {
             rules: rules, metadata: metadata(members),
             fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
-            items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]))
+            items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]),
+            postalAddress: members["postalAddress"].flatMap { postalAddress($0) })
+    }
+
+    /// `postalAddress`: the member naming the country, and the member holding each part of the address.
+    private mutating func postalAddress(_ entry: Entry) -> PostalAddressDefinition? {
+        let names = AddressFormats.Part.allCases.map(\.rawValue)
+        guard let members = object(at: entry.index, pointer: entry.pointer, allowed: ["country"] + names, what: "an object of address members")
+        else { return nil }
+        guard let country = string(members["country"], required: true, pointer: entry.pointer + "/country", parent: entry.index) else { return nil }
+        var parts: [(part: AddressFormats.Part, key: String)] = []
+        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) where name != "country" {
+            if let part = AddressFormats.Part(rawValue: name), let key = string(member, pointer: member.pointer) { parts.append((part, key)) }
+        }
+        return PostalAddressDefinition(location: location(entry.index, entry.pointer), country: country, parts: parts)
     }
 
     /// A field's `context`: each member binds a context (or `tenderType`) to a value, to a member of the field's
@@ -446,6 +465,9 @@ struct SchemaDecoder {
                 return nil
             }
             test = .cardBrand(brands)
+        case "countryGroup":
+            guard let group = string(entry, pointer: entry.pointer) else { return nil }
+            test = .countryGroup(group)
         default:
             guard document.kind(of: entry.index) == .boolean, document.boolean(at: entry.index) else {
                 report(.invalidAttribute, "'\(op)' takes the value true (use 'not' to negate)", entry.index, entry.pointer)

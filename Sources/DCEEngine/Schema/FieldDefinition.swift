@@ -24,6 +24,19 @@ struct FieldDefinition: Sendable {
     var overrides: [FieldOverride]
     /// Context values (and the tender type) bound for this field and everything below it (`context`).
     var bindings: [ContextBinding] = []
+    /// For an `Object` holding an address: which members are its country and parts (`postalAddress`).
+    var postalAddress: PostalAddressDefinition? = nil
+}
+
+/// The members of an address object, by the part of an address each holds (`"postalAddress": {"country":
+/// "countryCode", "postalCode": "postalCode", ...}`): the parts are checked against the address format of the
+/// country the `country` member names (``AddressFormats``).
+struct PostalAddressDefinition: Sendable {
+    var location: SchemaLocation
+    /// The member naming the country (ISO 3166-1 alpha-2).
+    var country: String
+    /// The member holding each part the schema names.
+    var parts: [(part: AddressFormats.Part, key: String)]
 }
 
 /// A context value, or the tender type, bound where a field is used (`"context": {"addressUse": "billing"}`): inside
@@ -132,4 +145,7 @@ enum ConditionTest: Sendable {
     /// The member is a card number (or its first digits) of one of these brands (ids of the reference data); no
     /// brands: a `cardBrandOf` derive rule, which sets the brand's id.
     case cardBrand([String])
+    /// The member is a code of a group of the ISO 3166-1 reference data (`EU`, `EEA`); the compiler turns it into
+    /// the group's codes.
+    case countryGroup(String)
 }

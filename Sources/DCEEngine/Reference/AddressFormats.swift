@@ -1,0 +1,200 @@
+internal import DCEPattern
+import Foundation
+import Synchronization
+
+/// How each country writes an address (`Schemas/reference/addresses.json`, generated from Google's address
+/// metadata): which parts it uses and requires, the pattern of its postal codes with examples, and its
+/// subdivisions (states, provinces, prefectures) with their names and the postal-code prefixes that belong to them.
+///
+/// A schema's `postalAddress` attribute names the members of an address object; evaluation then checks them against
+/// the country the address names. Lookups by country read a table over every pair of capital letters; postal-code
+/// patterns are compiled by PCRE2 the first time an address of their country is checked, once per process.
+public struct AddressFormats: Sendable {
+    /// A part of an address that the data describes and a schema can name.
+    public enum Part: String, CaseIterable, Sendable {
+        case streetAddress, city, cityArea, state, postalCode, sortingCode
+
+        var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self)!) }
+    }
+
+    /// One country's address format.
+    public struct Country: Sendable {
+        /// ISO 3166-1 alpha-2 code (or a code of the data's own, such as `XK`).
+        public let code: String
+        /// What the country calls its postal code (`postal`, `zip`, `pin`, `eircode`) and its subdivisions (`state`,
+        /// `province`, `prefecture`, …), as the data names them.
+        public let postalCodeName: String
+        public let subdivisionName: String
+        /// The pattern a whole postal code matches (PCRE2), when the country has postal codes.
+        public let postalCodePattern: String?
+        /// Whether postal codes are compared in capitals (`sw1a 1aa` is `SW1A 1AA`).
+        public let postalCodeInCapitals: Bool
+        /// Postal codes of the country, for messages.
+        public let examples: [String]
+        public let subdivisions: [Subdivision]
+        let parts: UInt8
+        let required: UInt8
+        let postalCode: LazyPattern?
+
+        /// Whether the country's addresses have a part.
+        public func uses(_ part: Part) -> Bool { parts & part.bit != 0 }
+        /// Whether the country's addresses must have a part.
+        public func requires(_ part: Part) -> Bool { required & part.bit != 0 }
+
+        /// The subdivision a value names: by its key or any of its names, ignoring case and surrounding spaces.
+        public func subdivision(named value: String) -> Int? {
+            let wanted = Self.folded(value)
+            return subdivisions.firstIndex { $0.folded.contains(wanted) }
+        }
+
+        static func folded(_ text: String) -> String {
+            text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        }
+
+        init(
+            code: String, parts: [Part], required: [Part], postalCodeName: String, subdivisionName: String, postalCodePattern: String?,
+            postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
+        ) {
+            self.code = code
+            self.parts = parts.reduce(0) { $0 | $1.bit }
+            self.required = required.reduce(0) { $0 | $1.bit }
+            self.postalCodeName = postalCodeName
+            self.subdivisionName = subdivisionName
+            self.postalCodePattern = postalCodePattern
+            self.postalCodeInCapitals = postalCodeInCapitals
+            self.examples = examples
+            self.subdivisions = subdivisions
+            postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals) }
+        }
+    }
+
+    /// A state, province or other subdivision of a country.
+    public struct Subdivision: Sendable {
+        /// How the post writes it (`CA`, `北海道`).
+        public let key: String
+        /// Its other names (`California`; `Hokkaido`), in every language the data has.
+        public let names: [String]
+        /// The pattern a postal code of the subdivision starts with (PCRE2), when the data has one.
+        public let postalCodePrefix: String?
+        /// Postal codes of the subdivision, for messages.
+        public let examples: [String]
+        /// The key and names, trimmed and in lower case, for matching what people type.
+        let folded: [String]
+        let prefix: LazyPattern?
+
+        init(key: String, names: [String], postalCodePrefix: String?, examples: [String], capitals: Bool) {
+            self.key = key
+            self.names = names
+            self.postalCodePrefix = postalCodePrefix
+            self.examples = examples
+            folded = ([key] + names).map(Country.folded)
+            prefix = postalCodePrefix.map { LazyPattern(prefix: $0, capitals: capitals) }
+        }
+    }
+
+    /// Where the data comes from, and when it was published.
+    public let source: String
+    public let published: String
+    /// The countries, sorted by code.
+    public let countries: [Country]
+    /// The format of a country the data does not list.
+    public let defaultFormat: Country
+    /// Each pair of capital letters (base 26) to its place in ``countries``, or -1.
+    private let table: [Int16]
+
+    init(source: String, published: String, countries: [Country], defaultFormat: Country) {
+        self.source = source
+        self.published = published
+        self.countries = countries.sorted { $0.code < $1.code }
+        self.defaultFormat = defaultFormat
+        var table = [Int16](repeating: -1, count: 26 * 26)
+        for (index, country) in self.countries.enumerated() {
+            let letters = Array(country.code.utf8)
+            table[Int(letters[0] - 65) * 26 + Int(letters[1] - 65)] = Int16(index)
+        }
+        self.table = table
+    }
+
+    /// The format of a country by its code; `nil` for a code the data does not list.
+    public func country(_ code: String) -> Country? {
+        var code = code
+        let index = code.withUTF8 { self.index(of: $0) }
+        return index.map { countries[$0] }
+    }
+
+    /// The place in ``countries`` of a code given as UTF-8 bytes (two capital letters).
+    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count == 2, bytes[0] &- 65 < 26, bytes[1] &- 65 < 26 else { return nil }
+        let index = Int(table[Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)])
+        return index >= 0 ? index : nil
+    }
+
+    /// Every pattern of the data that PCRE2 refuses, as (country, pattern, reason): `lint` reports them. (Loading
+    /// compiles none, so that a process pays only for the countries it sees.)
+    func patternProblems() -> [(country: String, pattern: String, reason: String)] {
+        var problems: [(country: String, pattern: String, reason: String)] = []
+        for country in countries {
+            let patterns = [country.postalCode] + country.subdivisions.map(\.prefix)
+            for case let pattern? in patterns {
+                if case .failure(let error) = pattern.compiled() { problems.append((country.code, pattern.source, error.reason)) }
+            }
+        }
+        return problems
+    }
+}
+
+/// A PCRE2 pattern compiled the first time it is matched, then shared by every thread: readers load one word, and
+/// the first to compile publishes its pattern with a compare-and-exchange (a thread that loses the race drops its
+/// copy).
+///
+/// `@unchecked Sendable`: the slot holds either nothing or a retained, immutable ``CompiledPattern`` that is freed
+/// only in `deinit`.
+final class LazyPattern: @unchecked Sendable {
+    /// The PCRE2 source: anchored, and made caseless for codes compared in capitals.
+    let source: String
+    /// 0 until compiled; then the bits of a retained `CompiledPattern`.
+    private let slot = Atomic<UInt>(0)
+
+    init(whole pattern: String, capitals: Bool) {
+        source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")$"
+    }
+
+    init(prefix pattern: String, capitals: Bool) {
+        source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")"
+    }
+
+    deinit {
+        let bits = slot.load(ordering: .acquiring)
+        if bits != 0 { Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+    }
+
+    /// Compiles the pattern on its own, without publishing it (for `lint`).
+    func compiled() -> Result<CompiledPattern, PatternError> {
+        Result { () throws(PatternError) in try CompiledPattern(source) }
+    }
+
+    /// Whether UTF-8 text matches; `nil` when the pattern does not compile or the match hit a limit (the data is
+    /// checked by `lint`, so neither should happen: the value is then not judged by this pattern).
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: MatchScratch) -> Bool? {
+        var bits = slot.load(ordering: .acquiring)
+        if bits == 0 {
+            guard let pattern = try? CompiledPattern(source) else { return nil }
+            let new = UInt(bitPattern: Unmanaged.passRetained(pattern).toOpaque())
+            let (exchanged, original) = slot.compareExchange(expected: 0, desired: new, ordering: .acquiringAndReleasing)
+            if exchanged {
+                bits = new
+            } else {
+                Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
+                bits = original
+            }
+        }
+        let outcome = Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef {
+            $0.handle.match(bytes: bytes, knownValidUTF8: true, scratch: scratch)
+        }
+        switch outcome {
+        case .match: return true
+        case .noMatch: return false
+        default: return nil
+        }
+    }
+}

