@@ -6,7 +6,7 @@ import Foundation
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a schema directory: every schema loads and compiles, no regex is prone to catastrophic backtracking, and every example gives the verdict its name promises.",
+        abstract: "Check a schema directory: every schema and reference data file loads and compiles, no regex is prone to catastrophic backtracking, and every example gives the verdict its name promises.",
         discussion: """
             Examples live in EXAMPLES/<schema-id>/: valid-*.json must be valid, invalid-<rule>-*.json must be \
             invalid with that rule. EXAMPLES/manifest.json may give an example its context and tender type, and an \
@@ -45,6 +45,8 @@ struct LintCommand: ParsableCommand {
                 problems += error.problems
             }
         }
+        // Address patterns are compiled when their country is first seen, not when the data loads: lint compiles all.
+        if let reference = try? ReferenceData.load(from: source) { problems += reference.addresses.patternProblems() }
         problems = problems.filter { seen.insert($0.description).inserted }  // a shared file's problem once
         var checked = 0
         if let examplesDirectory = examplesDirectory() {

@@ -36,6 +36,25 @@ import Testing
         #expect(lines.last == "lint: 3 schemas and 4 examples checked, 5 problems")
     }
 
+    /// Address patterns are compiled when their country is first seen, not when the data loads: lint compiles them
+    /// all and says where a broken one is written.
+    @Test func reportsAnAddressPatternPCRE2Refuses() throws {
+        let root = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let reference = root.appendingPathComponent("Schemas/reference")
+        try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
+        let shipped = try String(contentsOf: CLI.repository.appendingPathComponent("Schemas/reference/addresses.json"), encoding: .utf8)
+        let broken = shipped.replacingOccurrences(of: #""postalCode": "AD[1-7]0\\d""#, with: #""postalCode": "AD[1-7""#)
+        #expect(broken != shipped)
+        try Data(broken.utf8).write(to: reference.appendingPathComponent("addresses.json"))
+        try Data(#"{"id": "s", "fields": [{"key": "v", "dataType": "String"}]}"#.utf8).write(to: root.appendingPathComponent("Schemas/s.json"))
+        let result = try CLI.run(["lint", root.appendingPathComponent("Schemas").path])
+        #expect(result.status == 1)
+        #expect(result.out.split(separator: "\n").contains {
+            $0.contains("addresses.json:") && $0.contains("/countries/1/postalCode: PCRE2 cannot compile the pattern of AD") && $0.hasSuffix("[invalidRegex]")
+        }, "\(result.out)")
+    }
+
     @Test func aMissingDirectoryExitsTwo() throws {
         let result = try CLI.run(["lint", "/nonexistent/schemas"])
         #expect(result.status == 2)

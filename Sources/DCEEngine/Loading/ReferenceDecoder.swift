@@ -331,13 +331,15 @@ struct ReferenceDecoder {
                     let prefix = string(parts["postalCodePrefix"], required: nil, in: element, here.pointer)
                     subdivisions.append(AddressFormats.Subdivision(
                         key: key, names: parts["names"].flatMap { stringList($0) } ?? [], postalCodePrefix: prefix,
+                        prefixLocation: parts["postalCodePrefix"].map(location),
                         examples: parts["examples"].flatMap { stringList($0) } ?? [], capitals: capitals))
                 }
             }
         }
         return AddressFormats.Country(
             code: code, parts: parts, required: required, postalCodeName: postalCodeName, subdivisionName: subdivisionName,
-            postalCodePattern: pattern, postalCodeInCapitals: capitals, examples: examples, subdivisions: subdivisions)
+            postalCodePattern: pattern, postalCodeLocation: members["postalCode"].map(location), postalCodeInCapitals: capitals,
+            examples: examples, subdivisions: subdivisions)
     }
 
     private mutating func addressParts(_ entry: Entry?, required: String, in parent: Entry) -> [AddressFormats.Part]? {
@@ -452,8 +454,12 @@ struct ReferenceDecoder {
     }
 
     private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ entry: Entry, suffix: String = "") {
-        problems.append(SchemaProblem(
-            code: code, message: message,
-            location: SchemaLocation(file: file, pointer: entry.pointer + suffix, position: document.position(of: entry.index, lines: lines))))
+        var at = location(entry)
+        at.pointer += suffix
+        problems.append(SchemaProblem(code: code, message: message, location: at))
+    }
+
+    private func location(_ entry: Entry) -> SchemaLocation {
+        SchemaLocation(file: file, pointer: entry.pointer, position: document.position(of: entry.index, lines: lines))
     }
 }

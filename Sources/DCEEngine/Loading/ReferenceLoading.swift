@@ -1,4 +1,5 @@
 public import Foundation
+internal import DCEPattern
 
 extension ReferenceData {
     /// The reference data bundled with the package, read once per process.
@@ -96,4 +97,22 @@ extension SchemaSource {
 
     /// How a catalogue names a reference data document: `reference/<id>` (never a schema id, which has no `/`).
     static let referencePrefix = "reference/"
+}
+
+extension AddressFormats {
+    /// Every pattern of the data that PCRE2 refuses, where it is written: `dce-validate lint` reports them. (Loading
+    /// compiles none, so that a process pays only for the countries it sees.)
+    package func patternProblems() -> [SchemaProblem] {
+        var problems: [SchemaProblem] = []
+        for country in countries {
+            let patterns = [country.postalCode] + country.subdivisions.map(\.prefix)
+            for case let pattern? in patterns {
+                guard case .failure(let error) = pattern.compiled() else { continue }
+                problems.append(SchemaProblem(
+                    code: .invalidRegex, message: "PCRE2 cannot compile the pattern of \(country.code): \(error.reason)",
+                    location: pattern.location ?? SchemaLocation(file: "reference/addresses", pointer: "", position: nil)))
+            }
+        }
+        return problems
+    }
 }

@@ -41,10 +41,12 @@ public struct AddressFormats: Sendable {
         /// Whether the country's addresses must have a part.
         public func requires(_ part: Part) -> Bool { required & part.bit != 0 }
 
+        /// Each subdivision's key and names, trimmed and in lower case, to its place (the first that has it).
+        private let subdivisionsByName: [String: Int]
+
         /// The subdivision a value names: by its key or any of its names, ignoring case and surrounding spaces.
         public func subdivision(named value: String) -> Int? {
-            let wanted = Self.folded(value)
-            return subdivisions.firstIndex { $0.folded.contains(wanted) }
+            subdivisionsByName[Self.folded(value)]
         }
 
         static func folded(_ text: String) -> String {
@@ -53,7 +55,7 @@ public struct AddressFormats: Sendable {
 
         init(
             code: String, parts: [Part], required: [Part], postalCodeName: String, subdivisionName: String, postalCodePattern: String?,
-            postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
+            postalCodeLocation: SchemaLocation? = nil, postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
         ) {
             self.code = code
             self.parts = parts.reduce(0) { $0 | $1.bit }
@@ -64,7 +66,12 @@ public struct AddressFormats: Sendable {
             self.postalCodeInCapitals = postalCodeInCapitals
             self.examples = examples
             self.subdivisions = subdivisions
-            postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals) }
+            var byName: [String: Int] = [:]
+            for (index, subdivision) in subdivisions.enumerated() {
+                for name in [subdivision.key] + subdivision.names where byName[Self.folded(name)] == nil { byName[Self.folded(name)] = index }
+            }
+            subdivisionsByName = byName
+            postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals, location: postalCodeLocation) }
         }
     }
 
@@ -78,17 +85,14 @@ public struct AddressFormats: Sendable {
         public let postalCodePrefix: String?
         /// Postal codes of the subdivision, for messages.
         public let examples: [String]
-        /// The key and names, trimmed and in lower case, for matching what people type.
-        let folded: [String]
         let prefix: LazyPattern?
 
-        init(key: String, names: [String], postalCodePrefix: String?, examples: [String], capitals: Bool) {
+        init(key: String, names: [String], postalCodePrefix: String?, prefixLocation: SchemaLocation? = nil, examples: [String], capitals: Bool) {
             self.key = key
             self.names = names
             self.postalCodePrefix = postalCodePrefix
             self.examples = examples
-            folded = ([key] + names).map(Country.folded)
-            prefix = postalCodePrefix.map { LazyPattern(prefix: $0, capitals: capitals) }
+            prefix = postalCodePrefix.map { LazyPattern(prefix: $0, capitals: capitals, location: prefixLocation) }
         }
     }
 
@@ -128,19 +132,6 @@ public struct AddressFormats: Sendable {
         let index = Int(table[Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)])
         return index >= 0 ? index : nil
     }
-
-    /// Every pattern of the data that PCRE2 refuses, as (country, pattern, reason): `lint` reports them. (Loading
-    /// compiles none, so that a process pays only for the countries it sees.)
-    func patternProblems() -> [(country: String, pattern: String, reason: String)] {
-        var problems: [(country: String, pattern: String, reason: String)] = []
-        for country in countries {
-            let patterns = [country.postalCode] + country.subdivisions.map(\.prefix)
-            for case let pattern? in patterns {
-                if case .failure(let error) = pattern.compiled() { problems.append((country.code, pattern.source, error.reason)) }
-            }
-        }
-        return problems
-    }
 }
 
 /// A PCRE2 pattern compiled the first time it is matched, then shared by every thread: readers load one word, and
@@ -152,15 +143,19 @@ public struct AddressFormats: Sendable {
 final class LazyPattern: @unchecked Sendable {
     /// The PCRE2 source: anchored, and made caseless for codes compared in capitals.
     let source: String
+    /// Where the data file writes the pattern, for `lint`.
+    let location: SchemaLocation?
     /// 0 until compiled; then the bits of a retained `CompiledPattern`.
     private let slot = Atomic<UInt>(0)
 
-    init(whole pattern: String, capitals: Bool) {
+    init(whole pattern: String, capitals: Bool, location: SchemaLocation?) {
         source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")$"
+        self.location = location
     }
 
-    init(prefix pattern: String, capitals: Bool) {
+    init(prefix pattern: String, capitals: Bool, location: SchemaLocation?) {
         source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")"
+        self.location = location
     }
 
     deinit {
