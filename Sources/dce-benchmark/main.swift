@@ -22,8 +22,14 @@ struct Generator: RandomNumberGenerator {
 
 /// card-create and card-tokenize payloads, 40 % invalid with one to four errors each, ~230 bytes for card-create.
 enum Corpus {
-    static let cities = ["Sofia", "Berlin", "Paris", "Madrid", "Vienna", "Plovdiv", "Lyon", "Porto"]
-    static let countries = ["BG", "DE", "FR", "ES", "AT", "PT", "NL", "IT"]
+    /// Where cards are delivered: a city, its country, postal codes of it, and its province where the country's
+    /// addresses require one (Schemas/reference/addresses.json).
+    static let places: [(city: String, country: String, postalCodes: [String], state: String?)] = [
+        ("Sofia", "BG", ["1000", "1404", "1700"], nil), ("Berlin", "DE", ["10115", "10969", "12043"], nil),
+        ("Paris", "FR", ["75001", "75011", "75008"], nil), ("Madrid", "ES", ["28013", "28039"], "M"),
+        ("Vienna", "AT", ["1010", "1030"], nil), ("Amsterdam", "NL", ["1012 AB", "1017 CE"], nil),
+        ("Rome", "IT", ["00184", "00144"], "RM"), ("Porto", "PT", ["4000-322", "4050-076"], nil),
+    ]
     static let currencies = ["EUR", "BGN", "USD", "CHF", "GBP"]
 
     static func cardCreate(_ random: inout Generator) -> String {
@@ -34,12 +40,13 @@ enum Corpus {
             "cardPin": "\"\(String(format: "%04d", Int.random(in: 0...9999, using: &random)))\"",
             "externalId": "\"\(UUID().uuidString.lowercased().prefix(12))\"",
         ]
-        let index = Int.random(in: 0..<cities.count, using: &random)
+        let place = places.randomElement(using: &random)!
         var address: [String: String] = [
             "address1": "\"Tsarigradsko Shose \(Int.random(in: 1...200, using: &random))\"",
-            "city": "\"\(cities[index])\"", "countryCode": "\"\(countries[index])\"",
-            "postalCode": "\"\(Int.random(in: 1000...99999, using: &random))\"",
+            "city": "\"\(place.city)\"", "countryCode": "\"\(place.country)\"",
+            "postalCode": "\"\(place.postalCodes.randomElement(using: &random)!)\"",
         ]
+        if let state = place.state { address["state"] = "\"\(state)\"" }
         if Double.random(in: 0..<1, using: &random) < 0.4 {
             let mutations: [(inout [String: String], inout [String: String]) -> Void] = [
                 { f, _ in f["currency"] = "\"EURO\"" },
