@@ -41,12 +41,13 @@ public struct AddressFormats: Sendable {
         /// Whether the country's addresses must have a part.
         public func requires(_ part: Part) -> Bool { required & part.bit != 0 }
 
-        /// Each subdivision's key and names, trimmed and in lower case, to its place (the first that has it).
-        private let subdivisionsByName: [String: Int]
+        /// Each subdivision's key and names, trimmed and in lower case, to its place (the first that has it): made
+        /// the first time a state of the country is looked up.
+        private let subdivisionsByName = OnceCell<NameTable>()
 
         /// The subdivision a value names: by its key or any of its names, ignoring case and surrounding spaces.
         public func subdivision(named value: String) -> Int? {
-            subdivisionsByName[Self.folded(value)]
+            subdivisionsByName.withValue(made: { NameTable(subdivisions) }) { $0.places[Self.folded(value)] } ?? nil
         }
 
         static func folded(_ text: String) -> String {
@@ -66,12 +67,20 @@ public struct AddressFormats: Sendable {
             self.postalCodeInCapitals = postalCodeInCapitals
             self.examples = examples
             self.subdivisions = subdivisions
-            var byName: [String: Int] = [:]
-            for (index, subdivision) in subdivisions.enumerated() {
-                for name in [subdivision.key] + subdivision.names where byName[Self.folded(name)] == nil { byName[Self.folded(name)] = index }
-            }
-            subdivisionsByName = byName
             postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals, location: postalCodeLocation) }
+        }
+    }
+
+    /// Subdivisions by their folded key and names.
+    final class NameTable: Sendable {
+        let places: [String: Int]
+
+        init(_ subdivisions: [Subdivision]) {
+            var places: [String: Int] = [:]
+            for (index, subdivision) in subdivisions.enumerated() {
+                for name in [subdivision.key] + subdivision.names { places[Country.folded(name)] = places[Country.folded(name)] ?? index }
+            }
+            self.places = places
         }
     }
 
@@ -134,19 +143,13 @@ public struct AddressFormats: Sendable {
     }
 }
 
-/// A PCRE2 pattern compiled the first time it is matched, then shared by every thread: readers load one word, and
-/// the first to compile publishes its pattern with a compare-and-exchange (a thread that loses the race drops its
-/// copy).
-///
-/// `@unchecked Sendable`: the slot holds either nothing or a retained, immutable ``CompiledPattern`` that is freed
-/// only in `deinit`.
-final class LazyPattern: @unchecked Sendable {
+/// A PCRE2 pattern compiled the first time it is matched, then shared by every thread (see ``OnceCell``).
+final class LazyPattern: Sendable {
     /// The PCRE2 source: anchored, and made caseless for codes compared in capitals.
     let source: String
     /// Where the data file writes the pattern, for `lint`.
     let location: SchemaLocation?
-    /// 0 until compiled; then the bits of a retained `CompiledPattern`.
-    private let slot = Atomic<UInt>(0)
+    private let compiledPattern = OnceCell<CompiledPattern>()
 
     init(whole pattern: String, capitals: Bool, location: SchemaLocation?) {
         source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")$"
@@ -158,11 +161,6 @@ final class LazyPattern: @unchecked Sendable {
         self.location = location
     }
 
-    deinit {
-        let bits = slot.load(ordering: .acquiring)
-        if bits != 0 { Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
-    }
-
     /// Compiles the pattern on its own, without publishing it (for `lint`).
     func compiled() -> Result<CompiledPattern, PatternError> {
         Result { () throws(PatternError) in try CompiledPattern(source) }
@@ -171,25 +169,48 @@ final class LazyPattern: @unchecked Sendable {
     /// Whether UTF-8 text matches; `nil` when the pattern does not compile or the match hit a limit (the data is
     /// checked by `lint`, so neither should happen: the value is then not judged by this pattern).
     func matches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: MatchScratch) -> Bool? {
+        let outcome = compiledPattern.withValue(made: { try? CompiledPattern(source) }) {
+            $0.handle.match(bytes: bytes, knownValidUTF8: true, scratch: scratch)
+        }
+        switch outcome {
+        case .match?: return true
+        case .noMatch?: return false
+        default: return nil
+        }
+    }
+}
+
+/// A shared object made the first time it is needed, so that loading the address data costs nothing per country
+/// until an address of that country is checked. Readers load one word; the first to make the object publishes it with
+/// a compare-and-exchange (a thread that loses the race drops its copy). Reading never takes a reference count.
+///
+/// `@unchecked Sendable`: the slot holds either nothing or a retained, immutable object freed only in `deinit`.
+final class OnceCell<Value: AnyObject & Sendable>: @unchecked Sendable {
+    /// 0 until made; then the bits of a retained `Value`.
+    private let slot = Atomic<UInt>(0)
+
+    init() {}
+
+    deinit {
+        let bits = slot.load(ordering: .acquiring)
+        if bits != 0 { Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+    }
+
+    /// Runs `body` with the value, made by `make` if no thread has made it yet; `nil` when `make` fails (it is tried
+    /// again next time).
+    func withValue<Result>(made make: () -> Value?, _ body: (Value) -> Result) -> Result? {
         var bits = slot.load(ordering: .acquiring)
         if bits == 0 {
-            guard let pattern = try? CompiledPattern(source) else { return nil }
-            let new = UInt(bitPattern: Unmanaged.passRetained(pattern).toOpaque())
+            guard let value = make() else { return nil }
+            let new = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
             let (exchanged, original) = slot.compareExchange(expected: 0, desired: new, ordering: .acquiringAndReleasing)
             if exchanged {
                 bits = new
             } else {
-                Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
+                Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
                 bits = original
             }
         }
-        let outcome = Unmanaged<CompiledPattern>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef {
-            $0.handle.match(bytes: bytes, knownValidUTF8: true, scratch: scratch)
-        }
-        switch outcome {
-        case .match: return true
-        case .noMatch: return false
-        default: return nil
-        }
+        return Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
     }
 }
