@@ -223,7 +223,7 @@ struct CompiledAddress: Sendable {
     let members: [Int]
 
     /// The member holding a part, or -1.
-    func member(_ part: AddressFormats.Part) -> Int { members[AddressFormats.Part.allCases.firstIndex(of: part)!] }
+    func member(_ part: AddressFormats.Part) -> Int { members[part.index] }
 }
 
 /// An override whose condition is evaluated per request.

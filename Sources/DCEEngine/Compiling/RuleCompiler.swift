@@ -162,7 +162,7 @@ struct RuleCompiler {
             if offset == country || members.contains(offset) {
                 report(.duplicate, "'postalAddress' names '\(key)' for two parts", definition.location)
             }
-            members[AddressFormats.Part.allCases.firstIndex(of: part)!] = offset
+            members[part.index] = offset
         }
         return country.map { CompiledAddress(country: $0, members: members) }
     }

@@ -14,7 +14,9 @@ public struct AddressFormats: Sendable {
     public enum Part: String, CaseIterable, Sendable {
         case streetAddress, city, cityArea, state, postalCode, sortingCode
 
-        var bit: UInt8 { 1 << UInt8(Self.allCases.firstIndex(of: self)!) }
+        /// The part's place in ``allCases``.
+        var index: Int { Self.allCases.firstIndex(of: self)! }
+        var bit: UInt8 { 1 << UInt8(index) }
     }
 
     /// One country's address format.
