@@ -46,7 +46,7 @@ struct LintCommand: ParsableCommand {
             }
         }
         // Address patterns are compiled when their country is first seen, not when the data loads: lint compiles all.
-        if let reference = try? ReferenceData.load(from: source) { problems += reference.addresses.patternProblems() }
+        problems += ReferenceData.problems(in: source)
         problems = problems.filter { seen.insert($0.description).inserted }  // a shared file's problem once
         var checked = 0
         if let examplesDirectory = examplesDirectory() {

