@@ -173,4 +173,22 @@ import Testing
             #expect(error.problems.map(\.message).contains { $0.hasPrefix("unknown kind 'bank-holidays'") })
         }
     }
+
+    /// Pointers are worked out only for a problem, by walking down from the root: a key's problem points at its member,
+    /// escaped as RFC 6901 says, and a key written twice at the second.
+    @Test func aProblemsPointerNamesTheMemberEscaped() throws {
+        let currencies = #"""
+            {"kind": "currency-codes", "id": "iso4217", "title": "t", "source": "s", "published": "2026-01-01",
+             "codes": [{"code": "EUR", "name": "Euro"}, {"code": "USD", "name": "US Dollar", "a/b~c": 1, "name": "again"}]}
+            """#
+        let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}]}"#
+        do {
+            _ = try Validator(source: .documents(["s": Array(schema.utf8), "reference/iso4217": Array(currencies.utf8)]))
+            Issue.record("a broken currency file must be refused")
+        } catch {
+            let problems = error.problems.map { "\($0.location.pointer) \($0.location.position.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" }
+            #expect(problems.contains("/codes/1/a~1b~0c 2:82 unknown attribute 'a/b~c'"), "\(problems)")
+            #expect(problems.contains("/codes/1/name 2:94 'name' is written twice"), "\(problems)")
+        }
+    }
 }
