@@ -1,4 +1,5 @@
 @testable import DCEEngine
+import Foundation
 import Testing
 
 struct FormatTests {
@@ -62,5 +63,26 @@ struct FormatTests {
                         "2024-01-31T10:00:00.Z", "2024-02-30T10:00:00Z", "2024-01-31T10:00Z"] {
             #expect(!Format.dateTime.accepts(invalid), "\(invalid)")
         }
+    }
+
+    /// A card's expiry is compared with the current month, worked out from the day number: it agrees with Foundation's
+    /// Gregorian calendar in UTC at every month's first and last second from 1900 to 2200 (leap days and centuries).
+    @Test func theCurrentMonthAgreesWithTheCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var disagreements: [String] = []
+        for year in 1900...2200 {
+            for month in 1...12 {
+                let first = calendar.date(from: DateComponents(year: year, month: month, day: 1))!
+                let expected = year * 12 + month - 1
+                for moment in [first, first.addingTimeInterval(-1), first.addingTimeInterval(86_400 * 15)] {
+                    let parts = calendar.dateComponents([.year, .month], from: moment)
+                    let calendarMonth = parts.year! * 12 + parts.month! - 1
+                    if PreparedSchema.month(of: moment) != calendarMonth { disagreements.append("\(moment)") }
+                }
+                #expect(PreparedSchema.month(of: first) == expected)
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
 }
