@@ -37,6 +37,23 @@ import Testing
         #expect(brand("4111 1111") == "visa")
     }
 
+    /// A complete number's brand is found by a binary search over runs of prefixes made once from the ranges; it must
+    /// say what the walk over every range says, at each range's first and last prefix, either side of them, and
+    /// anywhere else.
+    @Test func theRunsOfCompleteNumbersAgreeWithTheRanges() {
+        let digits = brands.longestPrefix
+        var prefixes: [Int] = []
+        for range in brands.ranges {
+            let scale = CardBrands.power(digits - range.digits)
+            for bound in [range.low * scale, (range.high + 1) * scale - 1] { prefixes += [bound - 1, bound, bound + 1] }
+        }
+        var random = SystemRandomNumberGenerator()
+        prefixes += (0..<100_000).map { _ in Int.random(in: 0..<CardBrands.power(digits), using: &random) }
+        let disagreements = prefixes.filter { $0 >= 0 && $0 < CardBrands.power(digits) }
+            .filter { brands.completeNumberBrand(prefix: $0) != brands.scanned(prefix: $0, digits: digits) }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
     @Test func completeNumbersFollowTheirBrandsLengthsAndCheckDigit() {
         let format = Format.cardNumber
         #expect(format.accepts("4111111111111111"))

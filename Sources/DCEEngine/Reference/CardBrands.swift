@@ -1,7 +1,7 @@
 /// Payment card brands and the numbers that belong to them, from the reference data file
 /// `Schemas/reference/card-brands.json`: which brand a card number is, as soon as its first digits decide it, and
 /// whether a number is complete for its brand.
-public struct CardBrands: Sendable {
+public final class CardBrands: Sendable {
     /// One brand: how its numbers start, how long they are, and how its card shows them.
     public struct Brand: Sendable, Hashable {
         /// The brand's identifier (`visa`, `american-express`): what a `brand` context holds.
@@ -52,13 +52,33 @@ public struct CardBrands: Sendable {
     let ranges: [Range]
     /// The most digits a range has.
     let longestPrefix: Int
+    /// The brands of numbers of at least ``longestPrefix`` digits, by their first ``longestPrefix`` digits: where each
+    /// run of prefixes of one brand (or of none, -1) starts, ascending. A complete number's brand is found by a
+    /// binary search here instead of a walk over every range (a tenth of a card payload's validation).
+    private let runs: [(start: Int, brand: Int)]
 
     init(source: String, published: String, brands: [Brand], ranges: [Range]) {
         self.source = source
         self.published = published
         self.brands = brands
-        self.ranges = ranges.sorted { ($0.digits, $1.low) > ($1.digits, $0.low) }
-        longestPrefix = ranges.map(\.digits).max() ?? 0
+        let ranges = ranges.sorted { ($0.digits, $1.low) > ($1.digits, $0.low) }
+        let longestPrefix = ranges.map(\.digits).max() ?? 0
+        self.ranges = ranges
+        self.longestPrefix = longestPrefix
+        // Each range spans the prefixes low·10ⁿ ..< (high + 1)·10ⁿ of the longest length; between two consecutive
+        // bounds the same ranges hold every prefix, and the longest of them (the first in `ranges`) decides.
+        var bounds: Set<Int> = [0]
+        for range in ranges {
+            let scale = Self.power(longestPrefix - range.digits)
+            bounds.insert(range.low * scale)
+            bounds.insert((range.high + 1) * scale)
+        }
+        var runs: [(start: Int, brand: Int)] = []
+        for start in bounds.sorted() {
+            let brand = ranges.first { ($0.low...$0.high).contains(start / Self.power(longestPrefix - $0.digits)) }?.brand ?? -1
+            if runs.last?.brand != brand { runs.append((start, brand)) }
+        }
+        self.runs = runs
     }
 
     /// A brand by its identifier.
@@ -92,6 +112,22 @@ public struct CardBrands: Sendable {
     /// The brand of the numbers starting with the `digits` digits of `prefix`: the longest range holding them
     /// decides, unless a longer range of another brand (or of none) may still hold them once more is typed.
     private func detect(prefix: Int, digits: Int) -> Detection {
+        digits == longestPrefix ? completeNumberBrand(prefix: prefix) : scanned(prefix: prefix, digits: digits)
+    }
+
+    /// The brand of a number of at least ``longestPrefix`` digits whose first ones are `prefix`: the run holding it.
+    func completeNumberBrand(prefix: Int) -> Detection {
+        var low = 0
+        var high = runs.count  // the run is the last whose start is at or below the prefix
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if runs[middle].start <= prefix { low = middle } else { high = middle }
+        }
+        return runs[low].brand >= 0 ? .brand(runs[low].brand) : .unknown
+    }
+
+    /// ``detect(prefix:digits:)`` by walking the ranges: for numbers still being typed.
+    func scanned(prefix: Int, digits: Int) -> Detection {
         // Ranges are sorted longest first: those longer than the digits typed come first, then the one that decides.
         var mayEnterOther = false
         var mayEnterAny = false
