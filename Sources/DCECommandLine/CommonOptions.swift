@@ -17,14 +17,18 @@ package struct CallOptions: ParsableArguments {
 
 /// `--context KEY=VALUE` parsing, shared by the commands that take contexts.
 package enum ContextOption {
-    package static func parse(_ entries: [String]) throws -> [String: String] {
+    /// Reads `KEY=VALUE` entries (split at the first `=`) of an option, `--context` unless named otherwise; a
+    /// malformed entry is quoted in the error unless `quoting` is off (an option that may carry a sensitive value).
+    package static func parse(
+        _ entries: [String], option: String = "--context", example: String = "region=US", quoting: Bool = true
+    ) throws -> [String: String] {
         var context: [String: String] = [:]
         for entry in entries {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
-                throw ValidationError("--context takes KEY=VALUE, such as region=US; got '\(entry)'.")
+                throw ValidationError("\(option) takes KEY=VALUE, such as \(example)\(quoting ? "; got '\(entry)'" : "").")
             }
             let key = String(entry[..<equals])
-            guard context[key] == nil else { throw ValidationError("--context \(key) is given twice.") }
+            guard context[key] == nil else { throw ValidationError("\(option) \(key) is given twice.") }
             context[key] = String(entry[entry.index(after: equals)...])
         }
         return context

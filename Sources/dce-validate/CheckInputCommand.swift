@@ -18,10 +18,16 @@ struct CheckInputCommand: ParsableCommand {
             with its security code's name and length, and (in JSON) the number masked in the brand's groups with at \
             most the last four digits shown. Spaces and dashes in a card number are formatting, not errors.
 
+            --given POINTER=VALUE says what another field already holds, so that the rules reading it apply: in an \
+            address, the postal code follows the pattern of the given country (and the prefix of the given state), \
+            and the state the country's subdivisions. A given value is never printed either, but it is in the \
+            process list: give no sensitive field's value this way.
+
             Exit status: 0 valid, 1 incomplete or invalid, 2 usage (unknown schema, field, context or tender type).
 
-            Example:
+            Examples:
               printf '4111' | dce-validate check-input --schema payment-account --tender-type credit --field /cardNumber -
+              dce-validate check-input --schema delivery-address --field /postalCode --given /countryCode=BG 100
             """
     )
 
@@ -29,6 +35,11 @@ struct CheckInputCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The field's JSON Pointer (/billingAddress/zipCode; an item of a list by index or -).", valueName: "pointer"))
     var field: String
+
+    @Option(help: ArgumentHelp(
+        "What another field already holds, such as /countryCode=BG, so that rules reading it apply; repeat for several.",
+        valueName: "pointer=value"))
+    var given: [String] = []
 
     @Option(help: "The output format: json or text.")
     var format: TextOrJSON = .text
@@ -39,10 +50,12 @@ struct CheckInputCommand: ParsableCommand {
     func run() throws {
         let context = try target.context()
         let validator = try target.validator()
+        let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=BG", quoting: false)
         let text = try typed()
         let feedback: InputFeedback
         do {
-            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType).inputFeedback(text, at: field)
+            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType)
+                .inputFeedback(text, at: field, given: others)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

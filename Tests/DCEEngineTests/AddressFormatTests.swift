@@ -107,4 +107,31 @@ import Testing
         }
         #expect(verdicts.count == 48 && verdicts.allSatisfy { $0 })
     }
+
+    /// As it is typed, a postal code follows the country given for its address (and the given state's prefix), and a
+    /// state the country's subdivisions; without a country, only the fields' own rules apply.
+    @Test func partialInputFollowsTheGivenCountry() throws {
+        let prepared = try Validator(source: .documents(["a": Array(Self.schema.utf8)])).prepare("a")
+        func verdict(_ text: String, _ pointer: String, _ given: [String: String]) throws -> InputVerdict {
+            try prepared.checkInput(text, at: pointer, given: given)
+        }
+        let bulgaria = ["/country": "BG"]
+        #expect(try verdict("10", "/zip", bulgaria) == .incomplete)
+        #expect(try verdict("1000", "/zip", bulgaria) == .valid)
+        #expect(try verdict("10000", "/zip", bulgaria) == .invalid(.format))
+        #expect(try verdict("10000", "/zip", [:]) == .valid)
+        #expect(try verdict("sw1a", "/zip", ["/country": "GB"]) == .incomplete)  // compared in capitals
+        #expect(try verdict("SW1A 1AA", "/zip", ["/country": "GB"]) == .valid)
+        let california = ["/country": "US", "/region": "California"]
+        #expect(try verdict("9", "/zip", california) == .incomplete)
+        #expect(try verdict("8", "/zip", california) == .invalid(.format))
+        #expect(try verdict("94105", "/zip", california) == .valid)
+        #expect(try verdict("84105", "/zip", california) == .invalid(.format))
+        #expect(try verdict("84105", "/zip", ["/country": "US"]) == .valid)
+        #expect(try verdict("Cali", "/region", ["/country": "US"]) == .incomplete)
+        #expect(try verdict(" california ", "/region", ["/country": "US"]) == .valid)
+        #expect(try verdict("Calz", "/region", ["/country": "US"]) == .invalid(.enum))
+        #expect(try verdict("Calz", "/region", ["/country": "ZZ"]) == .valid)  // a country the data does not know
+        #expect(throws: ValidatorError.self) { try verdict("1", "/zip", ["/nowhere": "BG"]) }
+    }
 }

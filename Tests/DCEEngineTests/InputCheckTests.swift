@@ -54,6 +54,15 @@ struct InputCheckTests {
         #expect(try verdict("Sofia-1", "/deliveryAddress/city", schema: "card-create") == .invalid(.regex))
     }
 
+    /// Values other fields already hold are given: rules that read them apply, including contexts derived from them
+    /// (the brand from a given card number sets the security code's length).
+    @Test func givenValuesOfOtherFieldsApply() throws {
+        let prepared = try Fixtures.validator.prepare("payment-account")
+        #expect(try prepared.checkInput("123", at: "/securityCode") == .valid)
+        #expect(try prepared.checkInput("123", at: "/securityCode", given: ["/cardNumber": "378282246310005"]) == .incomplete)
+        #expect(try prepared.checkInput("1234", at: "/securityCode", given: ["/cardNumber": "4111111111111111"]) == .invalid(.regex))
+    }
+
     /// The rules validation would apply to the value, as far as the typed value alone can tell.
     @Test func agreesWithValidationOnForbiddenFieldsAndContextsTheFieldImplies() throws {
         // US customers set their PIN elsewhere: any PIN is refused, as validation refuses it.

@@ -101,7 +101,8 @@ import Testing
     }
 
     /// `check-input` judges what is typed into a sensitive field and prints only the verdict, from an argument or
-    /// standard input, in both formats, for every kind of verdict and for a field that does not exist.
+    /// standard input, in both formats, for every kind of verdict and for a field that does not exist; nor does it
+    /// print a value `--given` for another field.
     @Test func checkInputNeverPrintsWhatWasTyped() throws {
         try withSchemas { schemas in
             for field in ["/pan", "/cvv", "/pin", "/nope"] {
@@ -110,6 +111,10 @@ import Testing
                         let call = ["check-input", "--schema", "payment-card", "--schemas", schemas.path, "--field", field, "--format", format]
                         expectClean(try CLI.run(call + ["-"], stdin: Data((typed + "\n").utf8)).allBytes, "check-input \(field) \(format)")
                         expectClean(try CLI.run(call + [typed]).allBytes, "check-input \(field) \(format) argument")
+                        // A value given for another field (or for one that does not exist) is not printed either.
+                        let given = ["--given", "/pan=\(typed)", "--given", "/nope=\(typed)"]
+                        expectClean(try CLI.run(call + given + [Self.cvv]).allBytes, "check-input \(field) \(format) --given")
+                        expectClean(try CLI.run(call + ["--given", typed, Self.cvv]).allBytes, "check-input \(field) \(format) --given malformed")
                     }
                 }
             }

@@ -47,6 +47,22 @@ import Testing
         #expect(try CLI.run(code + ["1234"]).status == 0)  // no brand known: 3 or 4 digits
     }
 
+    /// `--given` says what another field holds: an address's postal code then follows its country, and the state's
+    /// prefix; neither given value is printed.
+    @Test func aPostalCodeFollowsTheGivenCountry() throws {
+        let postal = ["check-input", "--schema", "delivery-address", "--field", "/postalCode"]
+        #expect(try CLI.run(postal + ["--given", "/countryCode=BG", "10"]).out == "/postalCode: incomplete\n")
+        #expect(try CLI.run(postal + ["--given", "/countryCode=BG", "1000"]).status == 0)
+        let tooLong = try CLI.run(postal + ["--given", "/countryCode=BG", "--format", "json", "10000"])
+        #expect(tooLong.status == 1 && tooLong.out == #"{"field":"/postalCode","state":"invalid","rule":"format"}"# + "\n")
+        #expect(try CLI.run(postal + ["--given", "/countryCode=US", "--given", "/state=CA", "8"]).out == "/postalCode: invalid [format]\n")
+        #expect(try CLI.run(postal + ["--given", "/countryCode=US", "--given", "/state=CA", "94105"]).status == 0)
+        let unknown = try CLI.run(postal + ["--given", "/nowhere=BG", "1"])
+        #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))
+        let malformed = try CLI.run(postal + ["--given", "BG", "1"])
+        #expect(malformed.status == 2 && malformed.err.contains("--given takes KEY=VALUE"))
+    }
+
     @Test func standardInputAndJSON() throws {
         let json = try CLI.run(card + ["--format", "json", "-"], stdin: Data("4111111111111111\n".utf8))
         #expect(json.status == 0)

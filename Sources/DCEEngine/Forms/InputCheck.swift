@@ -3,17 +3,21 @@ internal import DCEPattern
 extension PreparedSchema {
     /// Checks one field's partial input, for feedback on every keystroke.
     ///
-    /// The field's rules for this prepared context and tender type apply; rules that depend on other fields' values
-    /// are checked when the whole request is validated.
+    /// The field's rules for this prepared context and tender type apply. Rules that depend on other fields' values
+    /// apply when those values are `given`; the others are checked when the whole request is validated. In an
+    /// address (`postalAddress`) whose country is given, a postal code follows the country's pattern (and the
+    /// given state's prefix) and a state the country's subdivisions, as they are typed: `10` is an incomplete
+    /// postal code in Bulgaria, `8` an invalid one in California, `Cali` an incomplete state of the United States.
     ///
     /// - Parameters:
     ///   - text: The characters typed so far.
     ///   - pointer: The field's JSON Pointer, such as `/cardNumber` or `/billingAddress/zipCode`; an item of a list by
     ///     its index or by `-`, as ``FormDescription`` names the fields of every item (`/paymentAccounts/-/cardNumber`).
+    ///   - given: What other fields of the request already hold, by JSON Pointer, as text (`["/countryCode": "BG"]`).
     /// - Returns: Valid, incomplete, or invalid with the rule.
-    /// - Throws: ``ValidatorError`` when the pointer names no field.
-    public func checkInput(_ text: String, at pointer: String) throws(ValidatorError) -> InputVerdict {
-        try inputFeedback(text, at: pointer).verdict
+    /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
+    public func checkInput(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError) -> InputVerdict {
+        try inputFeedback(text, at: pointer, given: given).verdict
     }
 
     /// Checks one field's partial input as ``checkInput(_:at:)`` does, and says what a form shows beside it: for a
@@ -29,18 +33,26 @@ extension PreparedSchema {
     ///
     /// - Parameters:
     ///   - text: The characters typed so far.
-    ///   - pointer: The field's JSON Pointer, as for ``checkInput(_:at:)``.
+    ///   - pointer: The field's JSON Pointer, as for ``checkInput(_:at:given:)``.
+    ///   - given: What other fields already hold, as for ``checkInput(_:at:given:)``.
     /// - Returns: The verdict, and the card's brand and masked form when the field holds a card number.
-    /// - Throws: ``ValidatorError`` when the pointer names no field.
-    public func inputFeedback(_ text: String, at pointer: String) throws(ValidatorError) -> InputFeedback {
+    /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
+    public func inputFeedback(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError) -> InputFeedback {
         guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
-        let attributes = inputRules(of: field, at: path, text: text)
+        var known: [[String]: String] = [:]
+        for (other, value) in given {
+            guard schema.field(at: other) != nil, let tokens = JSONPointer.tokens(of: other) else {
+                throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(other)' (a given value)")
+            }
+            known[tokens] = value
+        }
+        let attributes = inputRules(of: field, at: path, text: text, given: known)
         if attributes.presence.mustBeAbsent { return InputFeedback(verdict: .invalid(.forbidden)) }
         guard attributes.formatList.contains(where: \.isCardNumber) else {
-            return InputFeedback(
-                verdict: attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference))
+            let own = attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference)
+            return InputFeedback(verdict: own.and(addressVerdict(text, at: path, given: known)))
         }
         let brands = schema.reference.cardBrands
         let digits = String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
@@ -54,11 +66,11 @@ extension PreparedSchema {
     /// known to hold. Known are the prepared context and tender type, the typed value itself, and that the objects
     /// holding the field exist (a value typed into `/billingAddress/zipCode` implies a `/billingAddress`), and so any
     /// context derived from those alone; an override that reads other fields is left to full validation.
-    private func inputRules(of field: CompiledField, at path: [String], text: String) -> Rules {
+    private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String]) -> Rules {
         var reader = InputConditionReader(
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
             tenderType: tenderType.map(InputConditionReader.Context.value) ?? .absent, path: path,
-            text: field.dataType.isString ? text : nil, containers: [[]])
+            text: field.dataType.isString ? text : nil, given: given, containers: [[]])
         // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
         let program = schema.program
         return program.withTables { tables in
@@ -96,6 +108,46 @@ extension PreparedSchema {
             }
             return rules
         }
+    }
+
+    /// What the country of an address says of one of its members while it is typed, when the country is given: a
+    /// postal code against the country's pattern and the given state's prefix, a state against the country's
+    /// subdivisions; `nil` for any other field, or when the country is not given or not in the data.
+    private func addressVerdict(_ text: String, at path: [String], given: [[String]: String]) -> InputVerdict? {
+        guard let key = path.last else { return nil }
+        let objectPath = Array(path.dropLast())
+        let enclosing = schema.fields(along: objectPath)
+        guard let object = objectPath.isEmpty ? schema.root : enclosing.count == objectPath.count ? enclosing.last : nil,
+            let address = object.address, let place = object.fields.firstIndex(where: { $0.key == key }),
+            let part = AddressFormats.Part.allCases.first(where: { address.member($0) == place }),
+            let countryKey = object.fields[address.country].key, let code = given[objectPath + [countryKey]],
+            let country = schema.reference.addresses.country(code), country.uses(part)
+        else { return nil }
+        switch part {
+        case .postalCode:
+            guard let whole = country.postalCode?.judge(partial: text) else { return nil }
+            let stateMember = address.member(.state)
+            guard stateMember >= 0, let stateKey = object.fields[stateMember].key, let state = given[objectPath + [stateKey]],
+                let subdivision = country.subdivision(named: state), let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
+            else { return whole }
+            // A complete postal code that only begins the state's prefix does not start with it.
+            return whole.and(prefix == .incomplete && whole == .valid ? InputVerdict.invalid(.format) : prefix)
+        case .state where !country.subdivisions.isEmpty:
+            if country.subdivision(named: text) != nil { return .valid }
+            return country.mayName(startingWith: text) ? .incomplete : .invalid(.enum)
+        default:
+            return nil
+        }
+    }
+}
+
+extension InputVerdict {
+    /// Both verdicts together: the first invalid one, else incomplete if either is, else valid.
+    func and(_ other: InputVerdict?) -> InputVerdict {
+        guard let other else { return self }
+        if case .invalid = self { return self }
+        if case .invalid = other { return other }
+        return self == .incomplete || other == .incomplete ? .incomplete : .valid
     }
 }
 
@@ -170,6 +222,8 @@ private struct InputConditionReader: ConditionReader {
     let path: [String]
     /// The typed text, for a text field (`nil`: compare it as unknown).
     let text: String?
+    /// What other fields are given to hold, by their tokens.
+    let given: [[String]: String]
     /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
     var containers: [[String]]
 
@@ -194,21 +248,25 @@ private struct InputConditionReader: ConditionReader {
         guard up < containers.count else { return nil }
         let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
         let test = program.testObjects[test]
-        if target == path {
-            switch test.kind {
-            case .present: return true
-            case .absent, .null: return false
-            case .equals, .oneOf, .oneOfStrings: return text.map { test.strings.contains($0) }
-            case .matches: return text.map { test.pattern?.match($0) == .match }
-            case .cardBrand: return test.holds(forCardNumber: text)
-            }
-        }
+        if target == path { return Self.holds(test, text: text) }
+        if let value = given[target] { return Self.holds(test, text: value) }
         guard target.count < path.count, Array(path.prefix(target.count)) == target else { return nil }
         // An object that holds the typed field: present, not null, and no string.
         switch test.kind {
         case .present: return true
         case .absent, .null, .oneOfStrings, .matches, .cardBrand: return false
         case .equals, .oneOf: return nil
+        }
+    }
+
+    /// A test on a text value that is there (`nil`: a value whose text is not known).
+    private static func holds(_ test: CompiledTest, text: String?) -> Bool? {
+        switch test.kind {
+        case .present: return true
+        case .absent, .null: return false
+        case .equals, .oneOf, .oneOfStrings: return text.map { test.strings.contains($0) }
+        case .matches: return text.map { test.pattern?.match($0) == .match }
+        case .cardBrand: return test.holds(forCardNumber: text)
         }
     }
 }

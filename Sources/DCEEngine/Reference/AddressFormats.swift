@@ -67,6 +67,14 @@ public final class AddressFormats: Sendable {
             subdivisionsByName.withValue(made: { NameTable(subdivisions) }) { $0.places[Self.folded(bytes)] } ?? nil
         }
 
+        /// Whether a subdivision's key or one of its names starts with the text, ignoring case and surrounding
+        /// spaces: a state that typing can still complete.
+        func mayName(startingWith text: String) -> Bool {
+            var text = text
+            let folded = text.withUTF8 { Self.folded($0) }
+            return subdivisionsByName.withValue(made: { NameTable(subdivisions) }) { $0.places.keys.contains { $0.hasPrefix(folded) } } ?? false
+        }
+
         /// Text without surrounding white space, in lower case. ASCII text (most states: `CA`, `Ontario`) is folded
         /// byte by byte, as Foundation would fold it; other text by Foundation.
         static func folded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -193,6 +201,17 @@ final class LazyPattern: Sendable {
     /// Compiles the pattern on its own, without publishing it (for `lint`).
     func compiled() -> Result<CompiledPattern, PatternError> {
         Result { () throws(PatternError) in try CompiledPattern(source) }
+    }
+
+    /// What the pattern says of text still being typed: valid when it matches, incomplete when more characters can
+    /// make it match, invalid (format) when none can; `nil` when the pattern does not compile or a limit is hit.
+    func judge(partial text: String) -> InputVerdict? {
+        switch compiledPattern.withValue(made: { try? CompiledPattern(source) }, { $0.matchPrefix(text) }) {
+        case .match?: .valid
+        case .partial?: .incomplete
+        case .noMatch?: .invalid(.format)
+        default: nil
+        }
     }
 
     /// Whether UTF-8 text matches; `nil` when the pattern does not compile or the match hit a limit (the data is
