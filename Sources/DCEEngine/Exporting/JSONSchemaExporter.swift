@@ -34,6 +34,10 @@ struct JSONSchemaExporter {
     private var scopes: [(slot: Int?, binding: ScopeBinding)] = []
     /// The keys from the root to the object whose members are being exported (`*` for an array item).
     private var holdingPath: [String] = []
+    /// What the document's `$defs` holds: a schema written once however many places use it. An address's rules for
+    /// 252 countries are hundreds of kilobytes, and an address object appears under each case of the overrides
+    /// around it (card-create's delivery address twice: 1.8 MB written out, 0.9 MB referred to).
+    private var definitions: [SchemaValue.Member] = []
 
     /// A binding as export sees it: the path of the bound field's object (`anchor`), where a member or a `derive`
     /// rule reads.
@@ -60,6 +64,7 @@ struct JSONSchemaExporter {
             : objectSchema(schema.root, pathFromRoot: [])
         root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string(schema.root.dataType.jsonSchemaType)], front: true)
         if !rootConditionals.isEmpty { root = appendAllOf(root, rootConditionals) }
+        if !definitions.isEmpty, case .object(let members) = root { root = .object(members + [.init(key: "$defs", value: .object(definitions))]) }
         var header: [(String, SchemaValue)] = [("title", .string(schema.name ?? schema.id))]
         let given = schema.contexts.enumerated().compactMap { slot, definition in context[slot].map { "\(definition.name)=\($0)" } }
         var description = "Exported by dce-validate from schema '\(schema.id)' version \(schema.version)"
@@ -114,7 +119,10 @@ struct JSONSchemaExporter {
                 place(condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot, into: &conditionals)
             }
         }
-        if let address = field.address { conditionals += addressConditionals(address, of: field) }
+        if let address = field.address {
+            let rules = addressConditionals(address, of: field)
+            if !rules.isEmpty { conditionals.append(reference(to: .object([.init(key: "allOf", value: .array(rules))]), named: "postalAddress-" + (field.key ?? "root"))) }
+        }
         var members: [SchemaValue.Member] = [.init(key: "properties", value: .object(properties))]
         if !required.isEmpty { members.append(.init(key: "required", value: .array(required))) }
         if !field.additionalFields { members.append(.init(key: "additionalProperties", value: .boolean(false))) }
@@ -172,6 +180,23 @@ struct JSONSchemaExporter {
         default: break
         }
         return schema
+    }
+
+    /// A `$ref` to `schema` in ``definitions``, added under `name` (made unique, letters, digits and `-` kept) unless
+    /// the same schema is there already.
+    private mutating func reference(to schema: SchemaValue, named name: String) -> SchemaValue {
+        let index = definitions.firstIndex { $0.value == schema } ?? {
+            let base = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
+            var unique = base
+            var number = 2
+            while definitions.contains(where: { $0.key == unique }) {
+                unique = "\(base)-\(number)"
+                number += 1
+            }
+            definitions.append(.init(key: unique, value: schema))
+            return definitions.count - 1
+        }()
+        return .object([.init(key: "$ref", value: .string("#/$defs/" + definitions[index].key))])
     }
 
     // MARK: - Addresses
