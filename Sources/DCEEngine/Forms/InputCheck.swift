@@ -20,7 +20,7 @@ extension PreparedSchema {
         try inputFeedback(text, at: pointer, given: given).verdict
     }
 
-    /// Checks one field's partial input as ``checkInput(_:at:)`` does, and says what a form shows beside it: for a
+    /// Checks one field's partial input as ``checkInput(_:at:given:)`` does, and says what a form shows beside it: for a
     /// card number (a field of format `card-number`), its brand as soon as the digits typed decide it, and its
     /// masked form in the brand's groups. Spaces and dashes in a card number are formatting here, not errors,
     /// wherever they are typed (whether the stored value may keep them is the format's to say).
@@ -63,9 +63,10 @@ extension PreparedSchema {
     }
 
     /// The rules in force for a field while its value is typed: the base, then each override whose condition is
-    /// known to hold. Known are the prepared context and tender type, the typed value itself, and that the objects
-    /// holding the field exist (a value typed into `/billingAddress/zipCode` implies a `/billingAddress`), and so any
-    /// context derived from those alone; an override that reads other fields is left to full validation.
+    /// known to hold. Known are the prepared context and tender type, the typed value itself, the values `given` for
+    /// other fields, and that the objects holding the field exist (a value typed into `/billingAddress/zipCode` implies
+    /// a `/billingAddress`), and so any context derived from those alone; an override that reads other fields not
+    /// given is left to full validation.
     private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String]) -> Rules {
         var reader = InputConditionReader(
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
@@ -151,7 +152,7 @@ extension InputVerdict {
     }
 }
 
-/// What a form shows beside a field while it is typed (``PreparedSchema/inputFeedback(_:at:)``).
+/// What a form shows beside a field while it is typed (``PreparedSchema/inputFeedback(_:at:given:)``).
 public struct InputFeedback: Hashable, Sendable {
     /// Valid, incomplete, or invalid with the rule.
     public let verdict: InputVerdict

@@ -50,7 +50,7 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// Whether text that does not have this format yet could get it by typing more: what partial input means for
-    /// the format (``PreparedSchema/checkInput(_:at:)`` says `incomplete` rather than `invalid`).
+    /// the format (``PreparedSchema/checkInput(_:at:given:)`` says `incomplete` rather than `invalid`).
     func couldBecomeValid(_ text: String, reference: ReferenceData) -> Bool {
         let bytes = Array(text.utf8)
         func fits(_ template: String) -> Bool {

@@ -1,7 +1,7 @@
 /// The `enum` rule (`PDMetaData` options): the values a field accepts.
 ///
 /// Everything the rule means is here, and every consumer asks it: whether a request value is an option
-/// (validation), what a value still being typed is (``PreparedSchema/checkInput(_:at:)``), the choices a form offers
+/// (validation), what a value still being typed is (``PreparedSchema/checkInput(_:at:given:)``), the choices a form offers
 /// and the words its message lists (both ``labels``), and its JSON Schema keyword (export).
 struct Options: Sendable {
     /// The values accepted, in the schema's order.

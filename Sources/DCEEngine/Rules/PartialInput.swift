@@ -11,7 +11,7 @@ public enum InputVerdict: Hashable, Sendable {
 }
 
 extension Rules {
-    /// What these rules say of a value still being typed (``PreparedSchema/checkInput(_:at:)``): valid as it is,
+    /// What these rules say of a value still being typed (``PreparedSchema/checkInput(_:at:given:)``): valid as it is,
     /// incomplete (more characters can still make it valid), or invalid with the first rule no continuation can
     /// satisfy. Each rule kind's meaning for partial input is here, beside the rules; presence (`forbidden`) and the
     /// overrides in force are the caller's.
