@@ -8,23 +8,34 @@ struct DescribeCommand: ParsableCommand {
         commandName: "describe",
         abstract: "Describe a schema's form: fields in order, grouped by dataGroup, with what a screen needs to show them.",
         discussion: """
-            Example:
+            --given POINTER=VALUE says what another field already holds: overrides that read it apply or not, and \
+            the members of an address follow its given country (which parts it has and requires, what it calls \
+            them, example postal codes, the states to choose from).
+
+            Examples:
               dce-validate describe --schema payment-account --tender-type credit --format text
+              dce-validate describe --schema delivery-address --given /countryCode=DE
             """
     )
 
     @OptionGroup var target: SchemaCallOptions
+
+    @Option(help: ArgumentHelp(
+        "What another field already holds, such as /countryCode=DE, so that rules reading it apply; repeat for several.",
+        valueName: "pointer=value"))
+    var given: [String] = []
 
     @Option(help: "The output format: json or text.")
     var format: TextOrJSON = .text
 
     func run() throws {
         let context = try target.context()
+        let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=DE", quoting: false)
         let validator = try target.validator()
         guard let compiled = validator.schema(target.schema) else { throw ExitStatus.failure }
         let form: FormDescription
         do {
-            form = try compiled.describeForm(context: context, tenderType: target.call.tenderType)
+            form = try compiled.describeForm(context: context, tenderType: target.call.tenderType, given: others)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
@@ -68,9 +79,25 @@ struct DescribeCommand: ParsableCommand {
                 if field.pciEncryptionRequired { notes.append("encrypted") }
                 if field.updatesAllowed == false { notes.append("cannot be updated") }
                 if field.reverificationRequired { notes.append("reverified when changed") }
+                if let address = field.address { notes.append(Self.text(address)) }
                 lines.append("  \(field.label) (\(field.path)): " + notes.joined(separator: ", "))
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An address member's note: `postal code of the country at /countryCode`, or what the given country says.
+    private static func text(_ address: FormDescription.AddressPart) -> String {
+        let part = address.part.replacing(/([A-Z])/) { " " + $0.output.1.lowercased() }
+        guard let country = address.country else { return "\(part) of the country at \(address.countryPath)" }
+        guard address.used == true else { return "not used in \(country)" }
+        var text = "\(country) \(part)"
+        if let name = address.name, !part.hasPrefix(name) { text += " (called \(name))" }
+        if let examples = address.examples, let first = examples.first { text += ", such as \(first)" }
+        if let subdivisions = address.subdivisions {
+            let shown = subdivisions.prefix(5).map { entry in entry.name.map { "\(entry.key) (\($0))" } ?? entry.key }
+            text += ", one of \(subdivisions.count): " + shown.joined(separator: ", ") + (subdivisions.count > 5 ? ", …" : "")
+        }
+        return text
     }
 }

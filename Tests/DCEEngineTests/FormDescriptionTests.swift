@@ -90,6 +90,35 @@ struct FormDescriptionTests {
         #expect(try !field(try form("card-tokenize", context: ["scheme": "MC"]), "/clientDeviceId").conditionallyRequired)
     }
 
+    /// Values other fields already hold are given: an override reading one applies or not as it decides.
+    @Test func givenValuesSettleRulesThatReadThem() throws {
+        let schema = try #require(Fixtures.validator.schema("card-create"))
+        let physical = try schema.describeForm(given: ["/programName": "ACME PHYSICAL DEBIT"])
+        #expect(try field(physical, "/deliveryAddress").required)
+        let virtual = try schema.describeForm(given: ["/programName": "ACME VIRTUAL"])
+        #expect(try !field(virtual, "/deliveryAddress").required && !field(virtual, "/deliveryAddress").conditionallyRequired)
+        #expect(throws: ValidatorError.self) { try schema.describeForm(given: ["/nowhere": "x"]) }
+    }
+
+    /// An address's members say which part they are and whose country they follow; once the country is given, what
+    /// it asks: the parts it uses and requires (then required in the form), its names, example postal codes (the
+    /// given state's), and the states to choose from.
+    @Test func anAddressFollowsItsGivenCountry() throws {
+        let schema = try #require(Fixtures.validator.schema("delivery-address"))
+        let unknown = try field(try schema.describeForm(), "/postalCode")
+        #expect(unknown.address?.part == "postalCode" && unknown.address?.countryPath == "/countryCode" && unknown.address?.country == nil)
+        let germany = try schema.describeForm(given: ["/countryCode": "DE"])
+        let postal = try field(germany, "/postalCode")
+        #expect(postal.required && postal.address?.required == true && postal.address?.name == "postal")
+        #expect(postal.address?.examples?.isEmpty == false)
+        #expect(try field(germany, "/state").address?.used == false)
+        let california = try schema.describeForm(given: ["/countryCode": "US", "/state": "California"])
+        let states = try #require(try field(california, "/state").address?.subdivisions)
+        #expect(states.contains { $0.key == "CA" && $0.name == "California" })
+        #expect(try field(california, "/postalCode").address?.examples?.allSatisfy { $0.hasPrefix("9") } == true)
+        #expect(try field(california, "/address2").address == nil)  // not a part the address names
+    }
+
     @Test func inputHintsAndOptions() throws {
         let create = try form("card-create")
         #expect(try field(create, "/currency").inputHint == "currency")

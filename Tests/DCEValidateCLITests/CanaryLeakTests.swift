@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Canary card data pushed through every output that exists: the five report formats, NDJSON batches, the API's
-/// reports and descriptions, reader and schema errors, lint, export and check-input. The bytes never contain a canary.
+/// reports and descriptions, reader and schema errors, lint, export, check-input and describe. The bytes never contain a canary.
 @Suite(.serialized) struct CanaryLeakTests {
     static let pan = "4111111111111111"
     static let panPrefix = "41111111"
@@ -116,6 +116,21 @@ import Testing
                         expectClean(try CLI.run(call + given + [Self.cvv]).allBytes, "check-input \(field) \(format) --given")
                         expectClean(try CLI.run(call + ["--given", typed, Self.cvv]).allBytes, "check-input \(field) \(format) --given malformed")
                     }
+                }
+            }
+        }
+    }
+
+    /// `describe --given` reads card data given for other fields and prints none of it, in both formats, for a field
+    /// that exists and for one that does not.
+    @Test func describeNeverPrintsAGivenValue() throws {
+        try withSchemas { schemas in
+            for format in ["text", "json"] {
+                for typed in Self.canaries {
+                    let call = ["describe", "--schema", "payment-card", "--schemas", schemas.path, "--format", format]
+                    expectClean(try CLI.run(call + ["--given", "/pan=\(typed)", "--given", "/cvv=\(typed)"]).allBytes, "describe \(format) --given")
+                    expectClean(try CLI.run(call + ["--given", "/nope=\(typed)"]).allBytes, "describe \(format) --given unknown")
+                    expectClean(try CLI.run(call + ["--given", typed]).allBytes, "describe \(format) --given malformed")
                 }
             }
         }

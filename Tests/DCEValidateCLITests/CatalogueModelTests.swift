@@ -107,6 +107,17 @@ struct DescribeCommandTests {
         #expect(form.groups.flatMap(\.fields).first { $0.key == "cardPin" }?.forbidden == true)
         #expect(try CLI.run(["describe", "--schema", "card-create", "--context", "region=CA"]).status == 2)
     }
+
+    @Test func anAddressFollowsTheGivenCountry() throws {
+        let plain = try CLI.run(["describe", "--schema", "delivery-address"])
+        #expect(plain.out.contains("  Postal code (/postalCode): optional, text, postal code of the country at /countryCode\n"))
+        let us = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA"])
+        #expect(us.status == 0)
+        #expect(us.out.contains("  Postal code (/postalCode): required, text, US postal code (called zip), such as 90000\n"), "\(us.out)")
+        #expect(us.out.contains("  State (/state): required, text, US state, one of 62: AL (Alabama), AK (Alaska)"))
+        let unknown = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/nowhere=US"])
+        #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))
+    }
 }
 
 /// `--original` from the outside.

@@ -68,6 +68,37 @@ public struct FormDescription: Codable, Sendable, Hashable {
         public var ignoreForProvisioning: Bool
         /// The `order` attribute.
         public var order: Int?
+        /// For a member of an address (`postalAddress`): which part it is, and what its country says of it.
+        public var address: AddressPart? = nil
+    }
+
+    /// What an address member is, and, once the address's country is given, what that country asks of it (from
+    /// `Schemas/reference/addresses.json`): what a form needs to relabel, require, hide or offer choices for.
+    public struct AddressPart: Codable, Sendable, Hashable {
+        /// The part: `streetAddress`, `city`, `cityArea`, `state`, `postalCode` or `sortingCode`.
+        public var part: String
+        /// The JSON Pointer of the member naming the country, whose value these rules follow.
+        public var countryPath: String
+        /// The country given (ISO 3166-1 alpha-2), when it is one the data knows.
+        public var country: String?
+        /// Whether the country's addresses have the part (a form may hide it when not).
+        public var used: Bool?
+        /// Whether the country requires it (also reflected in ``Field/required``).
+        public var required: Bool?
+        /// What the country calls it, as the data names it (`zip`, `postal`, `pin`; `state`, `province`, `prefecture`).
+        public var name: String?
+        /// Postal codes of the country (or of the given state), for a placeholder.
+        public var examples: [String]?
+        /// The country's subdivisions, for a state: how the post writes each and its first other name.
+        public var subdivisions: [Subdivision]?
+    }
+
+    /// A state, province or other subdivision a form offers.
+    public struct Subdivision: Codable, Sendable, Hashable {
+        /// How the post writes it (`CA`), the value to send.
+        public var key: String
+        /// Its name (`California`), when the data has one beside the key.
+        public var name: String?
     }
 }
 
@@ -78,35 +109,53 @@ extension CompiledSchema {
     /// value of another field marks the field ``FormDescription/Field/conditionallyRequired`` when it can make it
     /// required.
     ///
+    /// Values other fields already hold may be `given`: an override whose condition reads one of them applies or not
+    /// as the value decides, and an address's members follow its given country (``FormDescription/AddressPart``).
+    ///
     /// - Parameters:
     ///   - context: Context values, such as `["region": "US"]`.
     ///   - tenderType: The tender type.
+    ///   - given: What other fields already hold, by JSON Pointer, as text (`["/countryCode": "DE"]`).
     /// - Returns: The form.
-    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
-    public func describeForm(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> FormDescription {
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, an unknown tender type, or a pointer of `given`
+    ///   that names no field.
+    public func describeForm(
+        context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:]
+    ) throws(ValidatorError) -> FormDescription {
         let slots = try contextSlots(context, tenderType: tenderType)
+        var known: [[String]: String] = [:]
+        for (other, value) in given {
+            guard field(at: other) != nil, let tokens = JSONPointer.tokens(of: other) else {
+                throw ValidatorError(code: .unknownField, message: "schema '\(id)' has no field at '\(other)' (a given value)")
+            }
+            known[tokens] = value
+        }
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
-        func visit(_ field: CompiledField, path: String, inheritedGroup: String?, rank: [Int], scope: FormScope) {
+        func visit(_ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int], scope: FormScope) {
             for (position, child) in field.fields.enumerated() {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
+                let childTokens = tokens + [key]
                 let scope = scope.bound(by: child)
-                let (attributes, conditional) = formAttributes(of: child, scope: scope)
+                let (attributes, conditional) = formAttributes(of: child, scope: scope, at: childTokens, given: known)
                 let metadata = child.metadata(for: scope.tenderType)
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
-                let described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
+                var described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
+                if let address = field.address { describeAddress(&described, place: position, of: field, address, at: tokens, given: known) }
                 fields.append((described, group, childRank))
-                if child.dataType == .object { visit(child, path: childPath, inheritedGroup: group, rank: childRank, scope: scope) }
+                if child.dataType == .object {
+                    visit(child, path: childPath, tokens: childTokens, inheritedGroup: group, rank: childRank, scope: scope)
+                }
                 // The fields of each item of a list of objects, under `-` (RFC 6901's "the item after the last"):
                 // what a form shows for every item it adds.
                 if child.dataType == .array, let items = child.items, items.dataType == .object {
-                    visit(items, path: childPath + "/-", inheritedGroup: group, rank: childRank, scope: scope.bound(by: items))
+                    visit(items, path: childPath + "/-", tokens: childTokens + ["-"], inheritedGroup: group, rank: childRank, scope: scope.bound(by: items))
                 }
             }
         }
-        visit(root, path: "", inheritedGroup: nil, rank: [], scope: FormScope(slots: slots, tenderType: tenderType))
+        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: FormScope(slots: slots, tenderType: tenderType))
         var groups: [FormDescription.Group] = []
         for entry in fields {
             if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
@@ -128,12 +177,14 @@ extension CompiledSchema {
     /// member is empty); that decides the attributes. Once the member is given it may change them: an override that
     /// then depends on it makes the field conditionally required when it could require it, or when the field is
     /// required now and the override could release it.
-    func formAttributes(of field: CompiledField, scope: FormScope) -> (Rules, Bool) {
+    func formAttributes(of field: CompiledField, scope: FormScope, at tokens: [String] = [], given: [[String]: String] = [:]) -> (Rules, Bool) {
         var rules = field.base
         var conditional = false
         var mayChange = false
-        var settled = FormConditionReader(schema: self, scope: scope, settled: true)
-        var open = FormConditionReader(schema: self, scope: scope, settled: false)
+        // Relative pointers climb from the objects holding the field, the innermost first.
+        let containers = (0..<max(tokens.count, 1)).reversed().map { Array(tokens.prefix($0)) }
+        var settled = FormConditionReader(schema: self, scope: scope, settled: true, containers: containers, given: given)
+        var open = FormConditionReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
         program.withTables { tables in
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
                 let override = field.overrides[offset]
@@ -166,6 +217,39 @@ extension CompiledSchema {
             pciEncryptionRequired: metadata.pciEncryptionRequired ?? false, updatesAllowed: metadata.updatesAllowed,
             reverificationRequired: metadata.reverificationRequired ?? false,
             ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order)
+    }
+
+    /// Adds to a member of an address what part it is and, when the address's country is given and known, what the
+    /// country says of it: used, required (then the field is), its name, example postal codes, the subdivisions.
+    private func describeAddress(
+        _ described: inout FormDescription.Field, place: Int, of object: CompiledField, _ address: CompiledAddress, at tokens: [String],
+        given: [[String]: String]
+    ) {
+        guard let part = AddressFormats.Part.allCases.first(where: { address.member($0) == place }),
+            let countryKey = object.fields[address.country].key
+        else { return }
+        var entry = FormDescription.AddressPart(part: part.rawValue, countryPath: (tokens + [countryKey]).reduce("") { JSONPointer.appending($1, to: $0) })
+        defer { described.address = entry }
+        guard let code = given[tokens + [countryKey]], let country = reference.addresses.country(code) else { return }
+        entry.country = country.code
+        entry.used = country.uses(part)
+        entry.required = country.requires(part)
+        if country.requires(part) { described.required = true }
+        switch part {
+        case .postalCode:
+            entry.name = country.postalCodeName
+            let stateMember = address.member(.state)
+            let state = stateMember >= 0 ? object.fields[stateMember].key.flatMap { given[tokens + [$0]] } : nil
+            let subdivision = state.flatMap { country.subdivision(named: $0) }.map { country.subdivisions[$0] }
+            entry.examples = subdivision.map(\.examples).flatMap { $0.isEmpty ? nil : $0 } ?? country.examples
+        case .state:
+            entry.name = country.subdivisionName
+            if !country.subdivisions.isEmpty {
+                entry.subdivisions = country.subdivisions.map { FormDescription.Subdivision(key: $0.key, name: $0.names.first) }
+            }
+        default:
+            break
+        }
     }
 
     /// The kind of input a field wants, from its type, its formats and its patterns.
@@ -239,6 +323,10 @@ private struct FormConditionReader: ConditionReader {
     /// Whether values bound from members are read as they stand while the members are empty (the value from
     /// outside), or as open (unknown).
     let settled: Bool
+    /// The objects holding the field, by their tokens from the root, the innermost first (relative pointers climb
+    /// from them), and the values given for fields.
+    let containers: [[String]]
+    let given: [[String]: String]
 
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
         if scope.unknown.contains(slot) || (!settled && scope.open.contains(slot)) { return nil }
@@ -251,5 +339,10 @@ private struct FormConditionReader: ConditionReader {
         return program.testObjects[test].holds(forContext: scope.tenderType)
     }
 
-    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
+    /// A test on another field's value: known only when the value is given.
+    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
+        guard up < containers.count else { return nil }
+        let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
+        return given[target].flatMap { program.testObjects[test].holds(forGivenText: $0) }
+    }
 }

@@ -249,8 +249,8 @@ private struct InputConditionReader: ConditionReader {
         guard up < containers.count else { return nil }
         let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
         let test = program.testObjects[test]
-        if target == path { return Self.holds(test, text: text) }
-        if let value = given[target] { return Self.holds(test, text: value) }
+        if target == path { return test.holds(forGivenText: text) }
+        if let value = given[target] { return test.holds(forGivenText: value) }
         guard target.count < path.count, Array(path.prefix(target.count)) == target else { return nil }
         // An object that holds the typed field: present, not null, and no string.
         switch test.kind {
@@ -259,15 +259,17 @@ private struct InputConditionReader: ConditionReader {
         case .equals, .oneOf: return nil
         }
     }
+}
 
-    /// A test on a text value that is there (`nil`: a value whose text is not known).
-    private static func holds(_ test: CompiledTest, text: String?) -> Bool? {
-        switch test.kind {
+extension CompiledTest {
+    /// The test on a text value a person typed or gave (`nil`: a value that is there, whose text is not known).
+    func holds(forGivenText text: String?) -> Bool? {
+        switch kind {
         case .present: return true
         case .absent, .null: return false
-        case .equals, .oneOf, .oneOfStrings: return text.map { test.strings.contains($0) }
-        case .matches: return text.map { test.pattern?.match($0) == .match }
-        case .cardBrand: return test.holds(forCardNumber: text)
+        case .equals, .oneOf, .oneOfStrings: return text.map { strings.contains($0) }
+        case .matches: return text.map { pattern?.match($0) == .match }
+        case .cardBrand: return holds(forCardNumber: text)
         }
     }
 }
