@@ -90,7 +90,8 @@ struct FormDescriptionTests {
         #expect(try !field(try form("card-tokenize", context: ["scheme": "MC"]), "/clientDeviceId").conditionallyRequired)
     }
 
-    /// Values other fields already hold are given: an override reading one applies or not as it decides.
+    /// Values other fields already hold are given: an override reading one applies or not as it decides, and a
+    /// context derived from one is known.
     @Test func givenValuesSettleRulesThatReadThem() throws {
         let schema = try #require(Fixtures.validator.schema("card-create"))
         let physical = try schema.describeForm(given: ["/programName": "ACME PHYSICAL DEBIT"])
@@ -98,6 +99,11 @@ struct FormDescriptionTests {
         let virtual = try schema.describeForm(given: ["/programName": "ACME VIRTUAL"])
         #expect(try !field(virtual, "/deliveryAddress").required && !field(virtual, "/deliveryAddress").conditionallyRequired)
         #expect(throws: ValidatorError.self) { try schema.describeForm(given: ["/nowhere": "x"]) }
+        // A context the schema derives from a given value is known: a US delivery address makes a US customer.
+        let us = try schema.describeForm(given: ["/deliveryAddress/countryCode": "US"])
+        #expect(try field(us, "/cardPin").forbidden && field(us, "/termsAndConditionsAccepted").required)
+        let bulgaria = try schema.describeForm(given: ["/deliveryAddress/countryCode": "BG"])
+        #expect(try !field(bulgaria, "/cardPin").forbidden && !field(bulgaria, "/termsAndConditionsAccepted").conditionallyRequired)
     }
 
     /// An address's members say which part they are and whose country they follow; once the country is given, what

@@ -114,7 +114,7 @@ struct DescribeCommandTests {
         let us = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA"])
         #expect(us.status == 0)
         #expect(us.out.contains("  Postal code (/postalCode): required, text, US postal code (called zip), such as 90000\n"), "\(us.out)")
-        #expect(us.out.contains("  State (/state): required, text, US state, one of 62: AL (Alabama), AK (Alaska)"))
+        #expect(us.out.contains("  State (/state): required, text, 2-3 characters, US state, one of 62: AL (Alabama), AK (Alaska)"))
         let unknown = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/nowhere=US"])
         #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))
     }

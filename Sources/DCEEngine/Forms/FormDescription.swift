@@ -122,7 +122,6 @@ extension CompiledSchema {
     public func describeForm(
         context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:]
     ) throws(ValidatorError) -> FormDescription {
-        let slots = try contextSlots(context, tenderType: tenderType)
         var known: [[String]: String] = [:]
         for (other, value) in given {
             guard field(at: other) != nil, let tokens = JSONPointer.tokens(of: other) else {
@@ -130,6 +129,7 @@ extension CompiledSchema {
             }
             known[tokens] = value
         }
+        let slots = derived(try contextSlots(context, tenderType: tenderType), tenderType: tenderType, from: known)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
         func visit(_ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int], scope: FormScope) {
@@ -169,6 +169,28 @@ extension CompiledSchema {
             groups[index].fields.sort { (ranks[$0.path] ?? []).lexicographicallyPrecedes(ranks[$1.path] ?? []) }
         }
         return FormDescription(schema: id, title: name, context: context, tenderType: tenderType, groups: groups)
+    }
+
+    /// The contexts the caller left out, derived from the given values as validation derives them from the request:
+    /// slot by slot, the first rule known to hold; a slot stays unknown when a rule before it cannot be decided.
+    private func derived(_ slots: [String?], tenderType: String?, from given: [[String]: String]) -> [String?] {
+        guard !given.isEmpty else { return slots }
+        var slots = slots
+        program.withTables { tables in
+            var rule = tables.deriveConditions
+            for (slot, context) in contexts.enumerated() {
+                defer { rule += context.derive.count }
+                guard slots[slot] == nil else { continue }
+                var reader = FormConditionReader(
+                    schema: self, scope: FormScope(slots: slots, tenderType: tenderType), settled: true, containers: [[]], given: given)
+                for (offset, entry) in context.derive.enumerated() {
+                    let truth = tables.truth(of: rule + offset, reading: &reader)
+                    if truth == true { slots[slot] = entry.value }
+                    if truth != false { break }
+                }
+            }
+        }
+        return slots
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
