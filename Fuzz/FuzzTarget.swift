@@ -1,8 +1,9 @@
 // libFuzzer entry point for the targets chosen with DCE_FUZZ_TARGET: `json` (the JSON reader), `schema` (the
 // schema loader and compiler, fed the bytes as a schema file), `validate` (card-create validation, with every
 // message built), `envelope` (the envelope reader, `IncomingRequest`, and the gateway's `accept`) and `gateway`
-// (the gateway's whole handling of a request body, in process: age, idempotency, opening, validation, answer) and
-// `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached).
+// (the gateway's whole handling of a request body, in process: age, idempotency, opening, validation, answer),
+// `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached) and
+// `reference` (a reference data file, read as `lint` reads it, then used by a schema that reads every kind of data).
 // Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
 import DCEBatchInput
 import DCEEngine
@@ -80,6 +81,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     case "ndjson":
         fuzzNDJSON(bytes)
+    case "reference":
+        fuzzReference(bytes)
     default:
         if let document = try? JSONDocument(bytes: bytes) {
             _ = document.position(of: document.root)
@@ -139,4 +142,43 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
     var count = argc
     var arguments = argv
     return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+}
+
+/// A schema that reads every kind of reference data: a card number's brand (format and derived context), a currency,
+/// and an address whose parts follow its country.
+private let referenceSchema = Array(#"""
+    {"id": "s", "contexts": {"brand": {"derive": [{"cardBrandOf": "/card"}]}},
+     "postalAddress": {"country": "country", "state": "state", "postalCode": "zip"},
+     "fields": [{"key": "card", "dataType": "String", "format": "card-number",
+                 "overrides": [{"when": {"field": "/card", "cardBrand": ["american-express"]}, "maxLength": 15}]},
+                {"key": "cur", "dataType": "String", "format": "iso4217-or-withdrawn"},
+                {"key": "country", "dataType": "String", "format": "iso3166-alpha2"},
+                {"key": "state", "dataType": "String"}, {"key": "zip", "dataType": "String"}]}
+    """#.utf8)
+
+/// Payloads for it, one per input (chosen by the input's length): places whose postal codes, states and prefixes the
+/// data has, and a number of each kind.
+private let referencePayloads = [
+    #"{"card": "4111111111111111", "cur": "EUR", "country": "US", "state": "CA", "zip": "94105"}"#,
+    #"{"card": "378282246310005", "cur": "BGN", "country": "BG", "state": "", "zip": "1000"}"#,
+    #"{"card": "2221000000000009", "cur": "XCG", "country": "GB", "zip": "sw1a 1aa"}"#,
+    #"{"card": "6011111111111117", "cur": "USD", "country": "AD", "state": "Canillo", "zip": "AD100"}"#,
+].map { Array($0.utf8) }
+
+/// Reads the bytes as the reference data file whose id they name first, with every pattern compiled as `lint`
+/// compiles them; when the file loads (its patterns compiling or not), validates a payload through the data (lazily
+/// compiled patterns, brand runs, name tables), each message built.
+private func fuzzReference(_ bytes: [UInt8]) {
+    let ids = ["iso4217", "iso3166-1", "card-brands", "addresses"]
+    let text = String(decoding: bytes, as: UTF8.self)
+    let named = ids.compactMap { id in text.range(of: "\"\(id)\"").map { (id, $0.lowerBound) } }
+    let id = named.min { $0.1 < $1.1 }?.0 ?? ids[bytes.count % ids.count]
+    let documents = ["reference/\(id)": bytes]
+    _ = ReferenceData.problems(in: .documents(documents))
+    // Loading compiles no pattern: a file whose patterns PCRE2 refuses still loads, and leaves those values unjudged.
+    guard let validator = try? Validator(source: .documents(documents.merging(["s": referenceSchema]) { $1 })) else { return }
+    guard let report = try? validator.validate(json: referencePayloads[bytes.count % referencePayloads.count], schema: "s") else {
+        fatalError("a schema that compiled with this data could not validate")
+    }
+    for error in report.errors where error.message.isEmpty || error.rule.rawValue.isEmpty { fatalError("a violation without a message or rule") }
 }
