@@ -44,7 +44,7 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var call: CallOptions
 
     @Option(help: ArgumentHelp(
-        "The language of the messages: \(MessageCatalogue.bundledLanguages.joined(separator: " or ")) (default en), or a catalogue file (.json).",
+        "The language of the messages: \(MessageCatalogue.bundledLanguages.joined(separator: " or ")) (default en), also as a BCP 47 tag such as de-AT, or a catalogue file (.json).",
         valueName: "language"))
     var language = "en"
 

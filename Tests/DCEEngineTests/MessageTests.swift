@@ -28,6 +28,23 @@ struct MessageTests {
         #expect(german.errors.map(\.message) == ["die Anfrage kann nicht gelesen werden: no such file"])
     }
 
+    /// A language is asked for by its BCP 47 tag as a locale gives it: the primary subtag decides; an app can follow
+    /// the caller's preferred languages, in order, falling back to English.
+    @Test func languagesByTheirTags() throws {
+        for tag in ["de", "de-AT", "de_CH", "DE", "de-Latn-DE"] {
+            #expect(MessageCatalogue.bundledLanguage(for: tag) == "de", "\(tag)")
+            #expect(try MessageCatalogue.bundled(language: tag).language == "de", "\(tag)")
+        }
+        for tag in ["fr-FR", "", "-de", "deu"] {
+            #expect(MessageCatalogue.bundledLanguage(for: tag) == nil, "\(tag)")
+            #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: tag) }
+        }
+        #expect(MessageCatalogue.bundled(preferring: ["fr-FR", "de-AT", "en-GB"]).language == "de")
+        #expect(MessageCatalogue.bundled(preferring: ["en-US", "de"]).language == "en")
+        #expect(MessageCatalogue.bundled(preferring: ["fr", "it"]).language == "en")
+        #expect(MessageCatalogue.bundled(preferring: []).language == "en")
+    }
+
     @Test func reportsAreEnglishUnlessAnotherLanguageIsChosen() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
         let english = try validator.prepare("card-create", context: ["region": "EU"]).validate(json: Array(pin.utf8))

@@ -46,6 +46,8 @@ import Testing
         let german = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de"])
         #expect(german.status == 1)
         #expect(german.out.contains("/currency: Currency muss ein Währungscode nach ISO 4217 sein [format]"))
+        let austrian = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de-AT"])
+        #expect(austrian.out.contains("/currency: Currency muss ein Währungscode nach ISO 4217 sein [format]"))
         let unknown = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "xx"])
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("no message catalogue for 'xx' (shipped: de, en)"))

@@ -98,13 +98,36 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// The languages shipped with the package.
     public static let bundledLanguages = ["de", "en"]
 
+    /// The shipped language a BCP 47 tag asks for: its primary language subtag, in any case and with `-` or `_`
+    /// before a region or script (`de-AT`, `de_CH`, `DE`, `de-Latn-DE` → `de`); `nil` when the package does not ship it.
+    ///
+    /// - Parameter tag: A language tag, as `Locale` or an `Accept-Language` header gives it.
+    /// - Returns: One of ``bundledLanguages``, or `nil`.
+    public static func bundledLanguage(for tag: String) -> String? {
+        let primary = tag.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }.first.map { $0.lowercased() } ?? ""
+        return bundledLanguages.contains(primary) ? primary : nil
+    }
+
+    /// The shipped catalogue of the first language the caller prefers that the package ships, English when it ships
+    /// none of them: an app passes nothing to follow the device's languages in their order.
+    ///
+    /// - Parameter languages: BCP 47 tags, most preferred first (default: `Locale.preferredLanguages`).
+    /// - Returns: The catalogue.
+    public static func bundled(preferring languages: [String] = Locale.preferredLanguages) -> MessageCatalogue {
+        for tag in languages {
+            if let language = bundledLanguage(for: tag), let catalogue = try? bundled(language: language) { return catalogue }
+        }
+        return english
+    }
+
     /// A catalogue shipped with the package.
     ///
-    /// - Parameter language: `en` or `de`.
+    /// - Parameter language: `en` or `de`, or a BCP 47 tag whose language is one of them (`de-AT`; see
+    ///   ``bundledLanguage(for:)``).
     /// - Throws: ``ValidatorError`` with code `unknownLanguage` for a language the package does not ship.
     public static func bundled(language: String) throws(ValidatorError) -> MessageCatalogue {
-        guard bundledLanguages.contains(language),
-            let url = Bundle.module.url(forResource: language, withExtension: "json", subdirectory: "Messages"),
+        guard let shipped = bundledLanguage(for: language),
+            let url = Bundle.module.url(forResource: shipped, withExtension: "json", subdirectory: "Messages"),
             let data = try? Data(contentsOf: url)
         else {
             throw ValidatorError(
