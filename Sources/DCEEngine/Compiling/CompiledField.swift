@@ -224,6 +224,21 @@ struct CompiledAddress: Sendable {
 
     /// The member holding a part, or -1.
     func member(_ part: AddressFormats.Part) -> Int { members[part.index] }
+
+    /// The part member `place` holds; `nil` for a member that is no part of the address.
+    func part(at place: Int) -> AddressFormats.Part? { AddressFormats.Part.allCases.first { member($0) == place } }
+
+    /// What values given for other fields say of the address `object` holds at `tokens`: its country (given, and one
+    /// the data knows) and the subdivision its given state names. What partial input and a form's description read.
+    func given(
+        _ values: [[String]: String], in object: CompiledField, at tokens: [String], formats: AddressFormats
+    ) -> (country: AddressFormats.Country, subdivision: Int?)? {
+        guard let countryKey = object.fields[country].key, let code = values[tokens + [countryKey]], let found = formats.country(code)
+        else { return nil }
+        let stateMember = member(.state)
+        let state = stateMember >= 0 ? object.fields[stateMember].key.flatMap { values[tokens + [$0]] } : nil
+        return (found, state.flatMap { found.subdivision(named: $0) })
+    }
 }
 
 /// An override whose condition is evaluated per request.

@@ -336,6 +336,29 @@ extension RuleProgram.Tables {
         return run(at: &counter, reading: &reader)
     }
 
+    /// What a run of `derive` rules (their conditions numbered from `condition`) decides for what `reader` reads: the
+    /// first known to hold, unless one before it cannot be known: how partial input and forms derive a context.
+    func decidingRule<Reader: ConditionReader>(among count: Int, from condition: Int, reading reader: inout Reader) -> DerivedBy {
+        for offset in 0..<count {
+            switch truth(of: condition + offset, reading: &reader) {
+            case true?: return .rule(offset)
+            case nil: return .unknown
+            case false?: continue
+            }
+        }
+        return .none
+    }
+
+    /// What decides a context among its `derive` rules.
+    enum DerivedBy {
+        /// The rule at this offset holds, and none before it does.
+        case rule(Int)
+        /// A rule before any that holds cannot be known.
+        case unknown
+        /// No rule holds.
+        case none
+    }
+
     /// Evaluates the condition starting at `counter` and moves `counter` past it.
     private func run<Reader: ConditionReader>(at counter: inout Int, reading reader: inout Reader) -> Bool? {
         let instruction = instructions[counter]

@@ -122,13 +122,7 @@ extension CompiledSchema {
     public func describeForm(
         context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:]
     ) throws(ValidatorError) -> FormDescription {
-        var known: [[String]: String] = [:]
-        for (other, value) in given {
-            guard field(at: other) != nil, let tokens = JSONPointer.tokens(of: other) else {
-                throw ValidatorError(code: .unknownField, message: "schema '\(id)' has no field at '\(other)' (a given value)")
-            }
-            known[tokens] = value
-        }
+        let known = try givenValues(given)
         let slots = derived(try contextSlots(context, tenderType: tenderType), tenderType: tenderType, from: known)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
@@ -183,10 +177,8 @@ extension CompiledSchema {
                 guard slots[slot] == nil else { continue }
                 var reader = FormConditionReader(
                     schema: self, scope: FormScope(slots: slots, tenderType: tenderType), settled: true, containers: [[]], given: given)
-                for (offset, entry) in context.derive.enumerated() {
-                    let truth = tables.truth(of: rule + offset, reading: &reader)
-                    if truth == true { slots[slot] = entry.value }
-                    if truth != false { break }
+                if case .rule(let offset) = tables.decidingRule(among: context.derive.count, from: rule, reading: &reader) {
+                    slots[slot] = context.derive[offset].value
                 }
             }
         }
@@ -247,12 +239,11 @@ extension CompiledSchema {
         _ described: inout FormDescription.Field, place: Int, of object: CompiledField, _ address: CompiledAddress, at tokens: [String],
         given: [[String]: String]
     ) {
-        guard let part = AddressFormats.Part.allCases.first(where: { address.member($0) == place }),
-            let countryKey = object.fields[address.country].key
-        else { return }
+        guard let part = address.part(at: place), let countryKey = object.fields[address.country].key else { return }
         var entry = FormDescription.AddressPart(part: part.rawValue, countryPath: (tokens + [countryKey]).reduce("") { JSONPointer.appending($1, to: $0) })
         defer { described.address = entry }
-        guard let code = given[tokens + [countryKey]], let country = reference.addresses.country(code) else { return }
+        guard let found = address.given(given, in: object, at: tokens, formats: reference.addresses) else { return }
+        let country = found.country
         entry.country = country.code
         entry.used = country.uses(part)
         entry.required = country.requires(part)
@@ -260,10 +251,8 @@ extension CompiledSchema {
         switch part {
         case .postalCode:
             entry.name = country.postalCodeName
-            let stateMember = address.member(.state)
-            let state = stateMember >= 0 ? object.fields[stateMember].key.flatMap { given[tokens + [$0]] } : nil
-            let subdivision = state.flatMap { country.subdivision(named: $0) }.map { country.subdivisions[$0] }
-            entry.examples = subdivision.map(\.examples).flatMap { $0.isEmpty ? nil : $0 } ?? country.examples
+            let stateExamples = found.subdivision.map { country.subdivisions[$0].examples } ?? []
+            entry.examples = stateExamples.isEmpty ? country.examples : stateExamples
         case .state:
             entry.name = country.subdivisionName
             if !country.subdivisions.isEmpty {

@@ -41,13 +41,7 @@ extension PreparedSchema {
         guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
-        var known: [[String]: String] = [:]
-        for (other, value) in given {
-            guard schema.field(at: other) != nil, let tokens = JSONPointer.tokens(of: other) else {
-                throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(other)' (a given value)")
-            }
-            known[tokens] = value
-        }
+        let known = try schema.givenValues(given)
         let attributes = inputRules(of: field, at: path, text: text, given: known)
         if attributes.presence.mustBeAbsent { return InputFeedback(verdict: .invalid(.forbidden)) }
         guard attributes.formatList.contains(where: \.isCardNumber) else {
@@ -120,16 +114,14 @@ extension PreparedSchema {
         let enclosing = schema.fields(along: objectPath)
         guard let object = objectPath.isEmpty ? schema.root : enclosing.count == objectPath.count ? enclosing.last : nil,
             let address = object.address, let place = object.fields.firstIndex(where: { $0.key == key }),
-            let part = AddressFormats.Part.allCases.first(where: { address.member($0) == place }),
-            let countryKey = object.fields[address.country].key, let code = given[objectPath + [countryKey]],
-            let country = schema.reference.addresses.country(code), country.uses(part)
+            let part = address.part(at: place),
+            let found = address.given(given, in: object, at: objectPath, formats: schema.reference.addresses), found.country.uses(part)
         else { return nil }
+        let country = found.country
         switch part {
         case .postalCode:
             guard let whole = country.postalCode?.judge(partial: text) else { return nil }
-            let stateMember = address.member(.state)
-            guard stateMember >= 0, let stateKey = object.fields[stateMember].key, let state = given[objectPath + [stateKey]],
-                let subdivision = country.subdivision(named: state), let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
+            guard let subdivision = found.subdivision, let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
             else { return whole }
             // A complete postal code that only begins the state's prefix does not start with it.
             return whole.and(prefix == .incomplete && whole == .valid ? InputVerdict.invalid(.format) : prefix)
@@ -187,6 +179,20 @@ extension CompiledSchema {
         return passed
     }
 
+    /// Values given for other fields, by their pointers' tokens: each pointer must name a field.
+    ///
+    /// - Throws: ``ValidatorError`` (`unknownField`) for a pointer that names no field.
+    func givenValues(_ given: [String: String]) throws(ValidatorError) -> [[String]: String] {
+        var known: [[String]: String] = [:]
+        for (pointer, value) in given {
+            guard field(at: pointer) != nil, let tokens = JSONPointer.tokens(of: pointer) else {
+                throw ValidatorError(code: .unknownField, message: "schema '\(id)' has no field at '\(pointer)' (a given value)")
+            }
+            known[tokens] = value
+        }
+        return known
+    }
+
     /// The field at a JSON Pointer (array elements by index, or `-` for any element).
     func field(at pointer: String) -> CompiledField? {
         guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
@@ -231,14 +237,11 @@ private struct InputConditionReader: ConditionReader {
     /// The value of the first of `derive` rules (their conditions numbered from `condition`) known to hold, or
     /// unknown when one before it cannot be known; `nil` when none holds.
     mutating func first(of values: [String], from condition: Int, in tables: RuleProgram.Tables) -> Context? {
-        for (offset, value) in values.enumerated() {
-            switch tables.truth(of: condition + offset, reading: &self) {
-            case true?: return .value(value)
-            case nil: return .unknown
-            case false?: continue
-            }
+        switch tables.decidingRule(among: values.count, from: condition, reading: &self) {
+        case .rule(let offset): .value(values[offset])
+        case .unknown: .unknown
+        case .none: nil
         }
-        return nil
     }
 
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { slots[slot].passes(program.testObjects[test]) }

@@ -159,14 +159,7 @@ struct ReferenceDecoder {
 
     private mutating func cardBrands(_ top: Node, source: String, published: String) -> CardBrands? {
         let before = problems.count
-        guard let list = member("brands", of: top) else {
-            report(.missingAttribute, "missing 'brands'", document.root)
-            return nil
-        }
-        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
-            report(.invalidAttribute, "expected a non-empty array of brands", list)
-            return nil
-        }
+        guard let list = nonEmptyArray("brands", of: top) else { return nil }
         var brands: [CardBrands.Brand] = []
         var ranges: [(CardBrands.Range, Node)] = []
         let allowed = ["id", "name", "prefixes", "lengths", "securityCode", "luhn", "grouping", "groupingByLength"]
@@ -216,16 +209,10 @@ struct ReferenceDecoder {
                 }
             }
             let brandIndex = brands.count
-            if let entry = member("prefixes", of: members) {
-                if document.kind(of: entry) != .array || document.count(of: entry) == 0 {
-                    report(.invalidAttribute, "expected a non-empty array of prefixes", entry)
-                } else {
-                    for rangeAt in document.elements(of: entry) {
-                        if let range = prefixRange(rangeAt, brand: brandIndex) { ranges.append((range, rangeAt)) }
-                    }
+            if let entry = nonEmptyArray("prefixes", of: members) {
+                for rangeAt in document.elements(of: entry) {
+                    if let range = prefixRange(rangeAt, brand: brandIndex) { ranges.append((range, rangeAt)) }
                 }
-            } else {
-                report(.missingAttribute, "missing 'prefixes'", at)
             }
             brands.append(CardBrands.Brand(
                 id: id, name: name, lengths: lengths, securityCodeName: codeName, securityCodeLength: codeLength, luhn: luhn,
@@ -282,14 +269,7 @@ struct ReferenceDecoder {
             return nil
         }
         let fallback = addressFormat(defaultEntry, hasCode: false)
-        guard let list = member("countries", of: top) else {
-            report(.missingAttribute, "missing 'countries'", document.root)
-            return nil
-        }
-        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
-            report(.invalidAttribute, "expected a non-empty array of countries", list)
-            return nil
-        }
+        guard let list = nonEmptyArray("countries", of: top) else { return nil }
         var countries: [AddressFormats.Country] = []
         var seen: Set<String> = []
         for element in document.elements(of: list) {
@@ -392,6 +372,19 @@ struct ReferenceDecoder {
     /// The value of an object's member; with a key written twice, the first (the second is reported by ``object``).
     private func member(_ key: String, of object: Node) -> Node? {
         document.member(key, of: object)
+    }
+
+    /// A member that must be a non-empty array (of what its key names): its node, or `nil` with the problem reported.
+    private mutating func nonEmptyArray(_ key: String, of object: Node) -> Node? {
+        guard let list = member(key, of: object) else {
+            report(.missingAttribute, "missing '\(key)'", object)
+            return nil
+        }
+        guard document.kind(of: list) == .array, document.count(of: list) > 0 else {
+            report(.invalidAttribute, "expected a non-empty array of \(key)", list)
+            return nil
+        }
+        return list
     }
 
     /// The object at `index`, its keys checked: each written once, and one of `allowed` when given.
