@@ -44,6 +44,8 @@ struct CheckInputCommand: ParsableCommand {
     @Option(help: "The output format: json or text.")
     var format: TextOrJSON = .text
 
+    @OptionGroup var language: LanguageOption
+
     @Argument(help: ArgumentHelp("What has been typed so far, or - to read it from standard input.", valueName: "value"))
     var value: String
 
@@ -53,8 +55,10 @@ struct CheckInputCommand: ParsableCommand {
         let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=BG", quoting: false)
         let text = try typed()
         let feedback: InputFeedback
+        let messages: MessageCatalogue
         do {
-            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType)
+            messages = try language.catalogue()
+            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType, messages: messages)
                 .inputFeedback(text, at: field, given: others)
         } catch {
             Diagnostics.error("\(error)")
@@ -78,8 +82,10 @@ struct CheckInputCommand: ParsableCommand {
             if let masked = feedback.masked { members.append(#""masked":\#(Self.quoted(masked))"#) }
             try StandardOutput.write("{" + members.joined(separator: ",") + "}\n")
         case .text:
-            let brandText = brand.map { " (\($0.name), \($0.securityCodeName) \($0.securityCodeLength) digits)" } ?? ""
-            try StandardOutput.write("\(field): \(state)\(rule.map { " [\($0.rawValue)]" } ?? "")\(brandText)\n")
+            let brandText = brand.map {
+                " (" + messages.phrase("input.brand", ["brand": $0.name, "code": $0.securityCodeName, "count": String($0.securityCodeLength)]) + ")"
+            } ?? ""
+            try StandardOutput.write("\(field): \(messages.phrase("input." + state))\(rule.map { " [\($0.rawValue)]" } ?? "")\(brandText)\n")
         }
         throw feedback.verdict == .valid ? ExitStatus.valid : ExitStatus.invalid
     }

@@ -28,14 +28,18 @@ struct DescribeCommand: ParsableCommand {
     @Option(help: "The output format: json or text.")
     var format: TextOrJSON = .text
 
+    @OptionGroup var language: LanguageOption
+
     func run() throws {
         let context = try target.context()
         let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=DE", quoting: false)
         let validator = try target.validator()
         guard let compiled = validator.schema(target.schema) else { throw ExitStatus.failure }
         let form: FormDescription
+        let messages: MessageCatalogue
         do {
-            form = try compiled.describeForm(context: context, tenderType: target.call.tenderType, given: others)
+            messages = try language.catalogue()
+            form = try compiled.describeForm(context: context, tenderType: target.call.tenderType, given: others, language: messages.language)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
@@ -47,39 +51,40 @@ struct DescribeCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             output = String(decoding: try encoder.encode(form), as: UTF8.self) + "\n"
         case .text:
-            output = Self.text(form)
+            output = Self.text(form, messages: messages)
         }
         try StandardOutput.write(output)
     }
 
-    static func text(_ form: FormDescription) -> String {
+    /// The form for a person, in the catalogue's language: a line for the schema, then each data group and its fields.
+    static func text(_ form: FormDescription, messages: MessageCatalogue) -> String {
         var lines = ["\(form.title ?? form.schema) (\(form.schema))"
             + (form.context.isEmpty ? "" : ", " + form.context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
-            + (form.tenderType.map { ", tender type \($0)" } ?? "")]
+            + (form.tenderType.map { ", " + messages.phrase("describe.tender-type", ["value": $0]) } ?? "")]
         for group in form.groups {
-            lines.append(group.dataGroup ?? "(no data group)")
+            lines.append(group.dataGroup ?? messages.phrase("describe.no-group"))
             for field in group.fields {
                 var notes: [String] = []
                 if field.forbidden {
-                    notes.append("hidden (must not be sent)")
+                    notes.append(messages.phrase("describe.hidden"))
                 } else {
-                    notes.append(field.required ? "required" : field.conditionallyRequired ? "required depending on other fields" : "optional")
+                    notes.append(messages.phrase(field.required ? "describe.required" : field.conditionallyRequired ? "describe.conditional" : "describe.optional"))
                 }
-                notes.append(field.inputHint)
+                notes.append(messages.phrase("hint." + field.inputHint))
                 switch (field.minLength, field.maxLength) {
-                case (let min?, let max?) where min == max: notes.append("\(min) character\(min == 1 ? "" : "s")")
-                case (let min?, let max?): notes.append("\(min)-\(max) characters")
-                case (nil, let max?): notes.append("at most \(max) character\(max == 1 ? "" : "s")")
-                case (let min?, nil): notes.append("at least \(min) character\(min == 1 ? "" : "s")")
+                case (let min?, let max?) where min == max: notes.append(messages.phrase("describe.length", count: min))
+                case (let min?, let max?): notes.append(messages.phrase("describe.length-range", ["min": String(min), "max": String(max)]))
+                case (nil, let max?): notes.append(messages.phrase("describe.at-most", count: max))
+                case (let min?, nil): notes.append(messages.phrase("describe.at-least", count: min))
                 default: break
                 }
-                if let options = field.options { notes.append("one of " + options.joined(separator: ", ")) }
-                if field.masked { notes.append("masked") }
-                if field.storageRestricted { notes.append("never stored") }
-                if field.pciEncryptionRequired { notes.append("encrypted") }
-                if field.updatesAllowed == false { notes.append("cannot be updated") }
-                if field.reverificationRequired { notes.append("reverified when changed") }
-                if let address = field.address { notes.append(Self.text(address)) }
+                if let options = field.options { notes.append(messages.phrase("describe.one-of", ["options": options.joined(separator: ", ")])) }
+                if field.masked { notes.append(messages.phrase("describe.masked")) }
+                if field.storageRestricted { notes.append(messages.phrase("describe.never-stored")) }
+                if field.pciEncryptionRequired { notes.append(messages.phrase("describe.encrypted")) }
+                if field.updatesAllowed == false { notes.append(messages.phrase("describe.not-updatable")) }
+                if field.reverificationRequired { notes.append(messages.phrase("describe.reverified")) }
+                if let address = field.address { notes.append(Self.text(address, messages: messages)) }
                 lines.append("  \(field.label) (\(field.path)): " + notes.joined(separator: ", "))
             }
         }
@@ -87,16 +92,20 @@ struct DescribeCommand: ParsableCommand {
     }
 
     /// An address member's note: `postal code of the country at /countryCode`, or what the given country says.
-    private static func text(_ address: FormDescription.AddressPart) -> String {
-        let part = address.part.replacing(/([A-Z])/) { " " + $0.output.1.lowercased() }
-        guard let country = address.country else { return "\(part) of the country at \(address.countryPath)" }
-        guard address.used == true else { return "not used in \(country)" }
-        var text = "\(country) \(part)"
-        if let name = address.name, !part.hasPrefix(name) { text += " (called \(name))" }
-        if let examples = address.examples, let first = examples.first { text += ", such as \(first)" }
+    private static func text(_ address: FormDescription.AddressPart, messages: MessageCatalogue) -> String {
+        let part = messages.phrase("part." + address.part)
+        guard let country = address.country else {
+            return messages.phrase("describe.address.country-at", ["part": part, "path": address.countryPath])
+        }
+        guard address.used == true else { return messages.phrase("describe.address.unused", ["country": country]) }
+        var text = messages.phrase("describe.address.part", ["country": country, "part": part])
+        let name = address.name.map { messages.phrase((address.part == "state" ? "subdivision." : "postalCodeName.") + $0) }
+        if let name, name != part { text += " (" + messages.phrase("describe.address.called", ["name": name]) + ")" }
+        if let examples = address.examples, let first = examples.first { text += ", " + messages.phrase("describe.address.example", ["example": first]) }
         if let subdivisions = address.subdivisions {
             let shown = subdivisions.prefix(5).map { entry in entry.name.map { "\(entry.key) (\($0))" } ?? entry.key }
-            text += ", one of \(subdivisions.count): " + shown.joined(separator: ", ") + (subdivisions.count > 5 ? ", …" : "")
+            let list = shown.joined(separator: ", ") + (subdivisions.count > 5 ? ", …" : "")
+            text += ", " + messages.phrase("describe.address.choices", ["count": String(subdivisions.count), "list": list])
         }
         return text
     }

@@ -43,10 +43,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var call: CallOptions
 
-    @Option(help: ArgumentHelp(
-        "The language of the messages: \(MessageCatalogue.bundledLanguages.joined(separator: " or ")) (default en), also as a BCP 47 tag such as de-AT, or a catalogue file (.json).",
-        valueName: "language"))
-    var language = "en"
+    @OptionGroup var language: LanguageOption
 
     @Option(help: ArgumentHelp(
         "Check only the fields of this dataGroup (one step of a form); repeat for several. Conditions still read the whole payload.",
@@ -105,10 +102,7 @@ struct ValidateCommand: ParsableCommand {
         let prepared: PreparedSchema
         do {
             // Checks the call once (schema, contexts, tender type) so that every payload gets a report.
-            let messages =
-                language.hasSuffix(".json")
-                ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
-                : try MessageCatalogue.bundled(language: language)
+            let messages = try language.catalogue()
             let whole = try validator.prepare(schema, context: context, tenderType: call.tenderType, messages: messages)
             let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
@@ -146,7 +140,7 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
         }
-        let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors)
+        let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors, messages: prepared.messages)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
         if let failure = summary.writeFailure {
             Diagnostics.error(failure)

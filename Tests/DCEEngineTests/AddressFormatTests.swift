@@ -49,7 +49,7 @@ import Testing
         #expect(try check(#""country": "US", "street": "a", "city": "X", "region": "ca", "zip": "10001""#)
             == ["/zip format: Postal code must look like 90000 for California, United States"])
         #expect(try check(#""country": "DE", "street": "a", "city": "Berlin", "zip": "1""#, language: "de")
-            == ["/zip format: Postal code muss wie 26133 aussehen (Germany)"])
+            == ["/zip format: Postal code muss wie 26133 aussehen (Deutschland)"])  // the country as German names it
     }
 
     @Test func partsTheCountryDoesNotUseAreNotJudgedByIt() throws {

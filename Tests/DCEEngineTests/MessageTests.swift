@@ -35,13 +35,15 @@ struct MessageTests {
             #expect(MessageCatalogue.bundledLanguage(for: tag) == "de", "\(tag)")
             #expect(try MessageCatalogue.bundled(language: tag).language == "de", "\(tag)")
         }
-        for tag in ["fr-FR", "", "-de", "deu"] {
+        for tag in ["it-IT", "", "-de", "deu"] {
             #expect(MessageCatalogue.bundledLanguage(for: tag) == nil, "\(tag)")
             #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: tag) }
         }
-        #expect(MessageCatalogue.bundled(preferring: ["fr-FR", "de-AT", "en-GB"]).language == "de")
+        #expect(MessageCatalogue.bundled(preferring: ["it-IT", "de-AT", "en-GB"]).language == "de")
         #expect(MessageCatalogue.bundled(preferring: ["en-US", "de"]).language == "en")
-        #expect(MessageCatalogue.bundled(preferring: ["fr", "it"]).language == "en")
+        #expect(MessageCatalogue.bundled(preferring: ["pt", "fr-CA"]).language == "fr")
+        #expect(MessageCatalogue.bundled(preferring: ["bg-BG"]).language == "bg")
+        #expect(MessageCatalogue.bundled(preferring: ["pt", "it"]).language == "en")
         #expect(MessageCatalogue.bundled(preferring: []).language == "en")
     }
 
@@ -53,8 +55,8 @@ struct MessageTests {
             .validate(json: Array(#"{"currency": 1, "cardPin": "12a4"}"#.utf8))
         #expect(german.errors.map(\.message) == [
             "Die Karten-PIN muss aus genau 4 Ziffern bestehen",  // the schema's own German text for the rule
-            "Currency muss eine Zeichenkette sein, nicht eine Zahl",  // the catalogue's, with its own terms
-            "Program name ist ein Pflichtfeld",
+            "Währung muss eine Zeichenkette sein, nicht eine Zahl",  // the catalogue's, with its own terms and the German label
+            "Programmname ist ein Pflichtfeld",
         ])
         #expect(german.errors.map(\.rule) == [.regex, .type, .required])
     }
@@ -91,12 +93,17 @@ struct MessageTests {
         #expect(ruleError.problems.first?.location.pointer == "/fields/0/messages/maxLenght")
     }
 
+    /// An app's catalogue for a language the package does not ship: its own messages, English for the rest, and the
+    /// schemas' English labels and messages (they give none in that language).
     @Test func anAppCanBringItsOwnLanguageAndMissingMessagesFallBackToEnglish() throws {
-        let french = try MessageCatalogue(json: Data(#"{"language": "fr", "messages": {"required": "{name} est obligatoire"}}"#.utf8))
+        let italian = try MessageCatalogue(json: Data(#"{"language": "it", "messages": {"required": "{name} è obbligatorio"}}"#.utf8))
         let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
-        let report = try validator.prepare("card-create", context: ["region": "EU"], messages: french)
-            .validate(json: Array(#"{"currency": "EUR", "cardPin": "123"}"#.utf8))
-        #expect(report.errors.map(\.message) == ["Card PIN must be exactly 4 digits", "Program name est obligatoire"])
+        let report = try validator.prepare("card-create", context: ["region": "EU"], messages: italian)
+            .validate(json: Array(#"{"currency": "EURO", "cardPin": "123"}"#.utf8))
+        #expect(report.errors.map(\.message) == [
+            "Card PIN must be exactly 4 digits", "Currency must be an ISO 4217 currency code", "Program name è obbligatorio",
+        ])
+        #expect(italian.phrase("summary.errors", count: 2) == "2 errors")
         #expect(throws: ValidatorError.self) { try MessageCatalogue(json: Data(#"{"language": "fr", "messages": {"x": "{bad}"}}"#.utf8)) }
         #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: "xx") }
     }

@@ -65,7 +65,7 @@ struct NoSecretInAnyOutputTests {
         for (offset, payload) in Self.payloads.enumerated() {
             let name = "payload \(offset) (\(payload.schema))"
             let bytes = Array(payload.json.utf8)
-            for messages in [MessageCatalogue.english, try MessageCatalogue.bundled(language: "de")] {
+            for messages in try MessageCatalogue.bundledLanguages.map({ try MessageCatalogue.bundled(language: $0) }) {
                 let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType, messages: messages)
                     .fingerprinting(with: fingerprinter)
                 let report = prepared.validate(json: bytes)

@@ -113,7 +113,7 @@ struct DescribeCommandTests {
         #expect(plain.out.contains("  Postal code (/postalCode): optional, text, postal code of the country at /countryCode\n"))
         let us = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA"])
         #expect(us.status == 0)
-        #expect(us.out.contains("  Postal code (/postalCode): required, text, US postal code (called zip), such as 90000\n"), "\(us.out)")
+        #expect(us.out.contains("  Postal code (/postalCode): required, text, US postal code (called ZIP code), such as 90000\n"), "\(us.out)")
         #expect(us.out.contains("  State (/state): required, text, 2-3 characters, US state, one of 62: AL (Alabama), AK (Alaska)"))
         let unknown = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/nowhere=US"])
         #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))

@@ -28,8 +28,10 @@ final class CompiledField: Sendable {
     let dataType: DataType
     /// The rules before any override, with the name resolved (the field's `name`, else its key).
     let base: Rules
-    /// The field's name for messages, as in ``base``.
+    /// The field's name in English, as in ``base``.
     let name: String
+    /// The field's name for messages in every language the schema gives it.
+    let label: LocalizedText
     let overrides: [CompiledOverride]
     let fields: [CompiledField]
     /// The fields by the bytes of their keys, for lookups during evaluation.
@@ -77,7 +79,8 @@ final class CompiledField: Sendable {
         self.key = key
         self.dataType = dataType
         self.base = base
-        self.name = base.name ?? key ?? ""
+        self.label = base.name ?? LocalizedText(key ?? "")
+        self.name = label.english
         self.overrides = overrides
         self.fields = fields
         self.keyTable = KeyTable(keys: fields.map(\.key))
@@ -121,7 +124,7 @@ final class CompiledField: Sendable {
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
 final class AttributeSet: @unchecked Sendable {
-    let name: String
+    let name: LocalizedText
     let lengths: Lengths
     let valueRange: ValueRange
     let itemCounts: ItemCounts
@@ -130,7 +133,7 @@ final class AttributeSet: @unchecked Sendable {
     let validations: [Validation]
     /// The compiled regex of each validation (`nil` for one without a regex), kept alive for ``stringChecks``.
     let patterns: [CompiledPattern?]
-    let message: String?
+    let message: LocalizedText?
     let messages: FieldMessages?
     /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
     let stringChecks: UnsafeMutableBufferPointer<StringCheck>
@@ -141,7 +144,7 @@ final class AttributeSet: @unchecked Sendable {
 
     /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
     init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
-        name = value.name ?? ""
+        name = value.name ?? LocalizedText("")
         lengths = value.lengths
         valueRange = value.valueRange
         itemCounts = value.itemCounts

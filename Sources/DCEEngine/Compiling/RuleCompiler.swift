@@ -60,7 +60,7 @@ struct RuleCompiler {
     // MARK: - Fields
 
     /// Compiles a field; `containers` are the object and array fields enclosing it, innermost last.
-    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: String = "") -> CompiledField? {
+    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: LocalizedText? = nil) -> CompiledField? {
         let rules = field.rules
         guard let dataType = rules.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
             report(.missingAttribute, "field \(label(field)) has no 'dataType'", field.location)
@@ -68,7 +68,9 @@ struct RuleCompiler {
         }
         checkApplicability(rules, of: field, dataType: dataType, at: field.location)
         checkContradiction(rules, label: label(field), at: field.location)
-        let name = rules.name ?? field.key ?? (containers.isEmpty ? "The request" : "\(parentName) item")
+        let name =
+            rules.name ?? field.key.map { LocalizedText($0) }
+            ?? (containers.isEmpty ? MessageCatalogue.shippedPhrase("label.request") : MessageCatalogue.shippedPhrase("label.item", name: parentName))
         var base = rules
         base.name = name
         base.dataType = dataType

@@ -296,28 +296,9 @@ struct Evaluation: ConditionReader {
         else { return nil }
         let brand = reference.cardBrands.brands[index]
         let lengths = brand.lengths.map(String.init)
-        let list = lengths.count == 1 ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or", english: ", or ") + lengths.last!
+        let list = lengths.count == 1 ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or") + lengths.last!
         let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
-        let english = brand.luhn ? "a {brand} card number of {lengths} digits with a valid check digit" : "a {brand} card number of {lengths} digits"
-        return Self.filling(plan.messages.term(key, english: english), ["brand": brand.name, "lengths": list])
-    }
-
-    /// A term's `{name}` placeholders filled in one pass over its bytes (`String.replacing` cost a microsecond a call).
-    static func filling(_ term: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = term[...]
-        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "{")) {
-            result += rest[..<open]
-            let name = rest[rest.utf8.index(after: open)...]
-            if let close = name.utf8.firstIndex(of: UInt8(ascii: "}")), let value = values[String(name[..<close])] {
-                result += value
-                rest = name[name.utf8.index(after: close)...]
-            } else {
-                result += "{"
-                rest = name
-            }
-        }
-        return result + rest
+        return plan.messages.phrase(key, ["brand": brand.name, "lengths": list])
     }
 
     /// The number of code points in UTF-8 text: its lead bytes.
@@ -774,7 +755,7 @@ struct Evaluation: ConditionReader {
     /// A finding's message in the plan's language.
     private mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String) -> String {
         let node = finding.node
-        let name = set?.name ?? ""
+        let name = set?.name.text(in: plan.messages.language) ?? ""
         if let (countryIndex, subdivision) = Finding.address(finding.detail) {
             return addressMessage(rule, set, country: reference.addresses.countries[countryIndex], subdivision: subdivision)
         }
@@ -792,9 +773,9 @@ struct Evaluation: ConditionReader {
             let messages = plan.messages
             let found =
                 kind == .number && dataType == .integer
-                ? messages.term("kind.fraction", english: "a number with a fraction")
-                : messages.term("kind.\(kind.description)", english: kind.description)
-            let expected = messages.term("type.\(dataType.rawValue)", english: dataType.article)
+                ? messages.term("kind.fraction")
+                : messages.term("kind.\(kind.description)")
+            let expected = messages.term("type.\(dataType.rawValue)")
             return text(.type, set, .init(name: name, expected: expected, found: found))
         case .minimum, .maximum:
             let bound = set?.valueRange.bound(for: rule)?.description
@@ -806,12 +787,12 @@ struct Evaluation: ConditionReader {
                 .init(name: name, expected: list.joined(separator: ", ")))
         case .duplicateKey:
             if finding.detail == Finding.unknownMember { return text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
-            return text(.duplicateKey, nil, .init(name: tables.fieldObjects[finding.field].name))
+            return text(.duplicateKey, nil, .init(name: tables.fieldObjects[finding.field].label.text(in: plan.messages.language)))
         case .unknownField:
             let object = tables.fieldObjects[finding.field]
             let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
             return text(
-                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.name, key: key, suggestion: suggestion))
+                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.label.text(in: plan.messages.language), key: key, suggestion: suggestion))
         case .minItems, .maxItems:
             let count = String(document.count(of: node))
             let bound = set?.itemCounts.bound(for: rule) ?? 0
@@ -826,7 +807,7 @@ struct Evaluation: ConditionReader {
     /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
     private mutating func stringMessage(for finding: Finding, _ code: ViolationCode, _ set: AttributeSet?) -> String {
         guard let attributes = set else { return text(code, nil, .init()) }
-        let name = attributes.name
+        let name = attributes.name.text(in: plan.messages.language)
         let detail = finding.detail
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
         let count: String? =
@@ -846,7 +827,7 @@ struct Evaluation: ConditionReader {
             let formats = detail == StringFailure.impliedFormat ? Array(implied.map { [$0] } ?? []) : attributes.formats
             let expected = formats.map { format in
                 (format.isCardNumber ? cardNumberTerm(at: finding.node) : nil) ?? plan.messages.formatTerms[format] ?? format.article
-            }.joined(separator: plan.messages.term("or", english: ", or "))
+            }.joined(separator: plan.messages.term("or"))
             return text(
                 .format, attributes, fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
                 .init(name: name, expected: expected))
@@ -860,15 +841,15 @@ struct Evaluation: ConditionReader {
     /// The message of what an address's country asks of a part, naming the country (by its ISO 3166-1 name) and
     /// giving an example from the data: "Postal code must look like 1000 for Bulgaria".
     private func addressMessage(_ rule: ViolationCode, _ set: AttributeSet?, country: AddressFormats.Country, subdivision: Int) -> String {
-        let name = set?.name ?? ""
-        let countryName = reference.countries.codes.first { $0.code == country.code }?.name ?? country.code
+        let name = set?.name.text(in: plan.messages.language) ?? ""
+        let countryName = reference.countries.name(of: country.code, in: plan.messages.language)
         switch rule {
         case .required:
             return text(.required, set, variant: "country", .init(name: name, detail: countryName))
         case .enum:
             let first = country.subdivisions[0]
             let example = first.names.first.map { "\(first.key) (\($0))" } ?? first.key
-            let kind = plan.messages.term("subdivision.\(country.subdivisionName)", english: country.subdivisionName)
+            let kind = plan.messages.term("subdivision.\(country.subdivisionName)")
             return text(.enum, set, variant: "subdivision", .init(name: name, expected: example, found: kind, detail: countryName))
         default:
             guard subdivision >= 0 else {
@@ -886,11 +867,11 @@ struct Evaluation: ConditionReader {
     /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
     private func text(
-        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: String? = nil,
+        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
         _ parameters: MessageParameters
     ) -> String {
         if let template = attributes?.messages?.template(for: rule, language: plan.messages.language) { return template.render(parameters) }
-        if let fallback { return fallback }
+        if let fallback { return fallback.text(in: plan.messages.language) }
         return plan.messages.message(rule, variant: variant, parameters)
     }
 

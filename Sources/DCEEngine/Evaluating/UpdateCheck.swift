@@ -26,8 +26,8 @@ struct UpdateCheck {
                     violations.append(Violation(
                         path: childPath, key: key, rule: .updateNotAllowed,
                         message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
-                            .render(.init(name: child.name))
-                            ?? messages.message(.updateNotAllowed, .init(name: child.name)),
+                            .render(.init(name: child.label.text(in: messages.language)))
+                            ?? messages.message(.updateNotAllowed, .init(name: child.label.text(in: messages.language))),
                         position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
                 if changed && metadata.reverificationRequired == true { reverify.append(childPath) }

@@ -116,11 +116,12 @@ extension CompiledSchema {
     ///   - context: Context values, such as `["region": "US"]`.
     ///   - tenderType: The tender type.
     ///   - given: What other fields already hold, by JSON Pointer, as text (`["/countryCode": "DE"]`).
+    ///   - language: The language of the title and labels (`de`); a language the schema does not give reads English.
     /// - Returns: The form.
     /// - Throws: ``ValidatorError`` for an undeclared context or value, an unknown tender type, or a pointer of `given`
     ///   that names no field.
     public func describeForm(
-        context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:]
+        context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:], language: String = "en"
     ) throws(ValidatorError) -> FormDescription {
         let known = try givenValues(given)
         let slots = derived(try contextSlots(context, tenderType: tenderType), tenderType: tenderType, from: known)
@@ -136,7 +137,8 @@ extension CompiledSchema {
                 let metadata = child.metadata(for: scope.tenderType)
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
-                var described = describe(child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional)
+                var described = describe(
+                    child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional, language: language)
                 if let address = field.address { describeAddress(&described, place: position, of: field, address, at: tokens, given: known) }
                 fields.append((described, group, childRank))
                 if child.dataType == .object {
@@ -162,7 +164,7 @@ extension CompiledSchema {
         for index in groups.indices {
             groups[index].fields.sort { (ranks[$0.path] ?? []).lexicographicallyPrecedes(ranks[$1.path] ?? []) }
         }
-        return FormDescription(schema: id, title: name, context: context, tenderType: tenderType, groups: groups)
+        return FormDescription(schema: id, title: root.base.name?.text(in: language), context: context, tenderType: tenderType, groups: groups)
     }
 
     /// The contexts the caller left out, derived from the given values as validation derives them from the request:
@@ -218,12 +220,13 @@ extension CompiledSchema {
     }
 
     private func describe(
-        _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata, conditional: Bool
+        _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata, conditional: Bool,
+        language: String
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
         return FormDescription.Field(
-            path: path, key: key, label: attributes.name ?? field.name, dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
+            path: path, key: key, label: (attributes.name ?? field.label).text(in: language), dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
             conditionallyRequired: conditional, forbidden: attributes.presence.mustBeAbsent, minLength: lengths.lower,
             maxLength: lengths.upper, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),

@@ -68,7 +68,7 @@ struct SchemaDecoder {
         if rootType == .object, let entry = members["items"] {
             report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
         }
-        root.rules.name = string(members["name"], pointer: "/name")
+        root.rules.name = text(members["name"], pointer: "/name")
         root.postalAddress = members["postalAddress"].flatMap { postalAddress($0) }  // on an Array schema: refused by the compiler
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
@@ -89,7 +89,7 @@ struct SchemaDecoder {
         }
         return SchemaDocument(
             id: id, version: string(members["version"], pointer: "/version") ?? "0",
-            name: root.rules.name, description: string(members["description"], pointer: "/description"),
+            name: root.rules.name?.english, description: string(members["description"], pointer: "/description"),
             file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
@@ -230,7 +230,7 @@ struct SchemaDecoder {
 
     private mutating func overridable(_ members: [String: Entry], pointer: String) -> Rules {
         var rules = Rules()
-        rules.name = string(members["name"], pointer: pointer + "/name")
+        rules.name = text(members["name"], pointer: pointer + "/name")
         rules.description = string(members["description"], pointer: pointer + "/description")
         rules.presence = Presence(
             required: bool(members["required"], pointer: pointer + "/required"),
@@ -239,7 +239,7 @@ struct SchemaDecoder {
         rules.lengths = counts(members)
         rules.itemCounts = counts(members)
         rules.valueRange = ValueRange(lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))
-        rules.message = string(members["message"], pointer: pointer + "/message")
+        rules.message = text(members["message"], pointer: pointer + "/message")
         if let entry = members["messages"] { rules.messages = messages(entry) }
         if let entry = members["enum"] {
             if document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 {
@@ -334,7 +334,7 @@ struct SchemaDecoder {
             regexLocation: members["regex"].map { location($0.index, $0.pointer) },
             unicode: bool(members["unicode"], pointer: pointer + "/unicode") ?? false,
             description: string(members["description"], pointer: pointer + "/description"),
-            message: string(members["message"], pointer: pointer + "/message"))
+            message: text(members["message"], pointer: pointer + "/message"))
         if validation.lengths.isEmpty, validation.regex == nil {
             report(.missingAttribute, "a validation needs 'minLength', 'maxLength' or 'regex'", index, pointer)
         }
@@ -530,6 +530,41 @@ struct SchemaDecoder {
             return nil
         }
         return document.string(at: entry.index)
+    }
+
+    /// A text for people (`name`, `message`): a string in English, or an object of texts by language code with `en`
+    /// among them.
+    private mutating func text(_ entry: Entry?, pointer: String) -> LocalizedText? {
+        guard let entry else { return nil }
+        switch document.kind(of: entry.index) {
+        case .string:
+            return LocalizedText(document.string(at: entry.index))
+        case .object:
+            guard let texts = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "texts by language") else { return nil }
+            var translations: [String: String] = [:]
+            for (language, value) in texts {
+                if !Self.isLanguageCode(language) {
+                    report(.invalidAttribute, "'\(language)' is not a language code (two or three lowercase letters, such as 'de')", value.index, value.pointer)
+                } else if document.kind(of: value.index) != .string {
+                    report(.invalidAttribute, "expected a string, found \(document.kind(of: value.index))", value.index, value.pointer)
+                } else {
+                    translations[language] = document.string(at: value.index)
+                }
+            }
+            guard let english = translations.removeValue(forKey: "en") else {
+                report(.missingAttribute, "texts by language need 'en', the text every other language falls back to", entry.index, entry.pointer)
+                return nil
+            }
+            return LocalizedText(english, translations: translations)
+        default:
+            report(.invalidAttribute, "expected a string, or an object of texts by language code, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            return nil
+        }
+    }
+
+    /// An ISO 639 language code as catalogues and schemas key texts by it: two or three lowercase ASCII letters.
+    static func isLanguageCode(_ text: String) -> Bool {
+        (2...3).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7A).contains($0) }
     }
 
     private mutating func bool(_ entry: Entry?, pointer: String) -> Bool? {

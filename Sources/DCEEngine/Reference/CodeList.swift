@@ -1,3 +1,5 @@
+import Foundation
+
 /// A list of codes from a reference data file (`Schemas/reference/iso4217.json`, `iso3166-1.json`): the codes in
 /// force, the codes withdrawn recently with the day each stopped being in force, and named groups of codes, with
 /// the file's source and publication date.
@@ -47,6 +49,21 @@ public struct CodeList: Sendable {
         self.groups = groups.mapValues { $0.sorted() }
         currentBits = Self.bits(codes.map(\.code), width: width)
         withdrawnBits = Self.bits(withdrawn.map(\.code), width: width)
+    }
+
+    /// What a language calls a code's country or currency: the English name of the list in English, else the name
+    /// the locale data Foundation ships gives (`BG` → Bulgarien in German), else the English name, else the code.
+    ///
+    /// - Parameters:
+    ///   - code: A code of this list (`BG`, `EUR`).
+    ///   - language: A language code (`de`).
+    /// - Returns: The name.
+    public func name(of code: String, in language: String) -> String {
+        let english = codes.first { $0.code == code }?.name ?? withdrawnCodes.first { $0.code == code }?.name
+        guard language != "en" else { return english ?? code }
+        let locale = Locale(identifier: language)
+        let localized = width == 2 ? locale.localizedString(forRegionCode: code) : locale.localizedString(forCurrencyCode: code)
+        return localized ?? english ?? code
     }
 
     /// Whether a string is a code in force, or (with `includingWithdrawn`) one withdrawn recently.

@@ -38,6 +38,8 @@ package struct ReportOptions: Sendable {
     /// The violation limit the run used (``PreparedSchema/maxErrors``), named where a report says how many
     /// violations of a payload it left out (`--max-errors 200`); `nil` names none.
     package var maxErrors: Int?
+    /// The language of the words around messages (the summary line, the note on errors left out).
+    package var messages: MessageCatalogue
 
     /// Creates options.
     ///
@@ -46,9 +48,12 @@ package struct ReportOptions: Sendable {
     ///   - timestamp: The run's start, as JUnit wants it.
     ///   - toolVersion: The tool's version.
     ///   - maxErrors: The violation limit the run used, if it is to be named.
+    ///   - messages: The catalogue of the run's language.
     package init(
-        color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil
+        color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil,
+        messages: MessageCatalogue = .english
     ) {
+        self.messages = messages
         self.color = color
         self.timestamp = timestamp
         self.toolVersion = toolVersion
@@ -57,7 +62,7 @@ package struct ReportOptions: Sendable {
 
     /// What every format says about a payload's violations past the limit: `7 more errors not shown (--max-errors 200)`.
     func omissionNote(_ omitted: Int) -> String {
-        "\(omitted) more error\(omitted == 1 ? "" : "s") not shown" + (maxErrors.map { " (--max-errors \($0))" } ?? "")
+        messages.phrase("report.omitted", count: omitted) + (maxErrors.map { " (--max-errors \($0))" } ?? "")
     }
 }
 

@@ -81,7 +81,8 @@ package struct ReportWriter {
         case .text:
             emit(
                 TextRenderer(color: options.color).summary(
-                    schema: schema, payloads: payloadCount, invalid: invalidCount, errors: errorCount, omitted: omittedCount))
+                    schema: schema, payloads: payloadCount, invalid: invalidCount, errors: errorCount, omitted: omittedCount,
+                    messages: options.messages))
         case .json: emit("],\"valid\":\(valid)}\n")
         case .junit: emit("</testsuites>\n")
         case .sarif: emit(SARIFRenderer().footer())

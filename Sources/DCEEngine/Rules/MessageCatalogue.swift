@@ -44,8 +44,10 @@ public struct MessageCatalogue: Sendable, Hashable {
             self.rules = rules
             self.builtIn = ViolationCode.catalogue.map { rules[$0.code.rawValue] }
             self.terms = terms
+            // English's own terms are the fallback of every other language; English itself falls back to the code's.
+            let fallback = language == "en" ? nil : MessageCatalogue.english.tables.formatTerms
             self.formatTerms = Dictionary(
-                uniqueKeysWithValues: Format.allCases.map { ($0, terms["format.\($0.rawValue)"] ?? $0.article) })
+                uniqueKeysWithValues: Format.allCases.map { ($0, terms["format.\($0.rawValue)"] ?? fallback?[$0] ?? $0.article) })
         }
     }
 
@@ -95,8 +97,11 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// The English messages every report uses unless told otherwise.
     public static let english: MessageCatalogue = (try? bundled(language: "en")) ?? MessageCatalogue(language: "en")
 
-    /// The languages shipped with the package.
-    public static let bundledLanguages = ["de", "en"]
+    /// The languages shipped with the package: English, German, French, Spanish and Bulgarian.
+    public static let bundledLanguages = ["bg", "de", "en", "es", "fr"]
+
+    /// Every shipped catalogue, read once.
+    static let shipped: [MessageCatalogue] = bundledLanguages.compactMap { try? bundled(language: $0) }
 
     /// The shipped language a BCP 47 tag asks for: its primary language subtag, in any case and with `-` or `_`
     /// before a region or script (`de-AT`, `de_CH`, `DE`, `de-Latn-DE` → `de`); `nil` when the package does not ship it.
@@ -148,10 +153,6 @@ public struct MessageCatalogue: Sendable, Hashable {
         return "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
     }
 
-    /// Whether this catalogue itself has a message for the rule (without falling back to English).
-    ///
-    /// - Parameter rule: The rule code.
-    /// - Returns: `true` when the catalogue has a template for the code.
     /// This catalogue's own template for a rule: the variant's when it has one, else the rule's.
     private func template(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
         if rule.ordinal >= 0 && rule.ordinal < builtIn.count {
@@ -199,10 +200,76 @@ public struct MessageCatalogue: Sendable, Hashable {
         return rules
     }
 
+    /// Whether this catalogue itself has a message for the rule (without falling back to English).
+    ///
+    /// - Parameter rule: The rule code.
+    /// - Returns: `true` when the catalogue has a template for the code.
     public func has(_ rule: ViolationCode) -> Bool { templates[rule.rawValue] != nil }
 
-    /// How this language names something, falling back to the English text given.
-    func term(_ key: String, english: String) -> String { terms[key] ?? english }
+    /// How this language names something (`terms`), else how English does, else the key itself.
+    func term(_ key: String) -> String {
+        terms[key] ?? (language == "en" ? nil : MessageCatalogue.english.terms[key]) ?? key
+    }
+
+    /// A word or phrase of the catalogue's `terms` with its `{placeholders}` filled: what the command line and an
+    /// app show around messages (a report's summary line, a form's notes), in English when this catalogue lacks it.
+    ///
+    /// ```swift
+    /// MessageCatalogue.english.phrase("describe.at-most", count: 20)   // "at most 20 characters"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The term's key, such as `describe.required`.
+    ///   - values: The values of its placeholders, by name.
+    /// - Returns: The phrase; the key itself when neither this catalogue nor English has it.
+    public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
+        Self.filling(term(key), values)
+    }
+
+    /// A phrase about a number of things, in the plural form the number takes in this language: `key.one` for one
+    /// (for French, also zero), else `key`; `{count}` is the number.
+    ///
+    /// - Parameters:
+    ///   - key: The term's key, such as `summary.errors`.
+    ///   - count: The number.
+    ///   - values: The values of its other placeholders, by name.
+    /// - Returns: The phrase.
+    public func phrase(_ key: String, count: Int, _ values: [String: String] = [:]) -> String {
+        var values = values
+        values["count"] = String(count)
+        let one = language == "fr" ? (count == 0 || count == 1) : count == 1
+        if one, let singular = terms[key + ".one"] ?? (terms[key] == nil && language != "en" ? MessageCatalogue.english.terms[key + ".one"] : nil) {
+            return Self.filling(singular, values)
+        }
+        return phrase(key, values)
+    }
+
+    /// A phrase in every shipped language, such as the label of an array's items (`{name} item`) for a field whose
+    /// schema names none.
+    static func shippedPhrase(_ key: String, name: LocalizedText? = nil) -> LocalizedText {
+        func phrase(_ catalogue: MessageCatalogue) -> String { catalogue.phrase(key, ["name": name?.text(in: catalogue.language) ?? ""]) }
+        let others = shipped.filter { $0.language != "en" }.map { ($0.language, phrase($0)) }
+        return LocalizedText(phrase(english), translations: Dictionary(uniqueKeysWithValues: others))
+    }
+
+    /// A term's `{name}` placeholders filled in one pass over its bytes (`String.replacing` cost a microsecond a
+    /// call); a placeholder without a value stays as written.
+    static func filling(_ term: String, _ values: [String: String]) -> String {
+        var result = ""
+        var rest = term[...]
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "{")) {
+            result += rest[..<open]
+            let name = rest[rest.utf8.index(after: open)...]
+            if let close = name.utf8.firstIndex(of: UInt8(ascii: "}")), let value = values[String(name[..<close])] {
+                result += value
+                rest = name[name.utf8.index(after: close)...]
+            } else {
+                result += "{"
+                rest = name
+            }
+        }
+        return result + rest
+    }
 }
 
 /// The values a message template may show. None of them is ever a request value.

@@ -6,7 +6,7 @@
 /// place where one set is laid over another: a referenced definition under the field's own attributes, and a
 /// field's base under each override that holds (in evaluation, forms, partial input and export alike).
 struct Rules: Sendable {
-    var name: String?
+    var name: LocalizedText?
     var description: String?
     /// Set on a field's base only: overrides cannot change a type.
     var dataType: DataType?
@@ -19,7 +19,7 @@ struct Rules: Sendable {
     var formats: [String]?
     var validations: [Validation]?
     var defaultValue: SchemaValue?
-    var message: String?
+    var message: LocalizedText?
     var messages: FieldMessages?
     /// Where each attribute was written, by attribute name, for compile-time problems.
     var locations: [String: SchemaLocation] = [:]

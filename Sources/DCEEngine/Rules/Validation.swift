@@ -14,7 +14,7 @@ struct Validation: Sendable {
     /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
     var unicode: Bool
     var description: String?
-    var message: String?
+    var message: LocalizedText?
 
     /// The key of this validation's compiled regex in ``CompiledSchema/patterns``.
     var patternKey: String? { regex.map { Self.patternKey($0, unicode: unicode) } }

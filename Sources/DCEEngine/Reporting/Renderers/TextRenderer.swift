@@ -42,17 +42,22 @@ struct TextRenderer {
         for path in payload.reverificationRequired {
             output.append(payload.name)
             output.append(": note: ")
-            output.append(path)
-            output.append(" changed and requires reverification\n")
+            output.append(options.messages.phrase("report.reverify", ["path": path]))
+            output.append("\n")
         }
         return output.string
     }
 
-    /// The last line: payloads, verdicts, and the errors listed, then those left out past the limit, if any.
-    func summary(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int) -> String {
-        let verdict = invalid == 0 ? paint("valid", "1;32") : paint("invalid", "1;31")
-        return "\(verdict): \(payloads) payload\(payloads == 1 ? "" : "s") checked against \(schema), "
-            + "\(payloads - invalid) valid, \(invalid) invalid, \(errors) error\(errors == 1 ? "" : "s")"
-            + (omitted > 0 ? ", \(omitted) more not shown\n" : "\n")
+    /// The last line, in the run's language: payloads, verdicts, and the errors listed, then those left out past the
+    /// limit, if any.
+    func summary(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int, messages: MessageCatalogue) -> String {
+        let verdict = invalid == 0 ? paint(messages.phrase("summary.valid"), "1;32") : paint(messages.phrase("summary.invalid"), "1;31")
+        var parts = [
+            messages.phrase("summary.checked", count: payloads, ["schema": schema]),
+            messages.phrase("summary.verdicts", ["valid": String(payloads - invalid), "invalid": String(invalid)]),
+            messages.phrase("summary.errors", count: errors),
+        ]
+        if omitted > 0 { parts.append(messages.phrase("summary.omitted", count: omitted)) }
+        return "\(verdict): " + parts.joined(separator: ", ") + "\n"
     }
 }

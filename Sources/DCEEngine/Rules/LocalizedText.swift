@@ -1,0 +1,28 @@
+/// A text a schema writes for people — a field's label, a message of its own — in English and in any other
+/// languages it gives: `"name": "State"`, or `"name": {"en": "State", "de": "Bundesland", "fr": "État"}`.
+///
+/// A language the schema does not give reads the English text, so an app's catalogue for a language no schema was
+/// written for still shows every label.
+struct LocalizedText: Sendable, Hashable {
+    /// The text in English: the one every language without its own text reads.
+    let english: String
+    /// The other languages' texts, by language code (`de`, `fr`).
+    let translations: [String: String]
+
+    init(_ english: String, translations: [String: String] = [:]) {
+        self.english = english
+        self.translations = translations
+    }
+
+    /// The text in a language, English when the schema does not give it.
+    func text(in language: String) -> String {
+        language == "en" ? english : translations[language] ?? english
+    }
+
+    /// The same text made into another in every language it has, such as `{name} item` of an array's label.
+    func map(_ transform: (String, String) -> String) -> LocalizedText {
+        LocalizedText(
+            transform(english, "en"),
+            translations: Dictionary(uniqueKeysWithValues: translations.map { ($0.key, transform($0.value, $0.key)) }))
+    }
+}
