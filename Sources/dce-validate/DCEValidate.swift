@@ -21,7 +21,7 @@ struct DCEValidate: AsyncParsableCommand {
             3 (send only) the gateway could not be reached or answered something invalid.
             Run 'dce-validate help validate' for every option.
             """,
-        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self, CheckInputCommand.self, SendCommand.self],
+        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self, CheckInputCommand.self, MaskCommand.self, SendCommand.self],
         defaultSubcommand: ValidateCommand.self
     )
 

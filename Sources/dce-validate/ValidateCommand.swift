@@ -69,6 +69,10 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "With --original: each payload is the whole new record, not a merge patch (a member it leaves out is removed).")
     var replace = false
 
+    @Flag(help: ArgumentHelp(
+        "Attach each failing payload's masked copy (as `mask` prints it, never the payload) to the junit report (the suite's system-out) and the sarif report (the first result's properties.maskedPayload)."))
+    var attachMasked = false
+
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
@@ -131,6 +135,7 @@ struct ValidateCommand: ParsableCommand {
             throw ExitStatus.failure
         }
         var runner = BatchRunner(prepared: prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        runner.attachMasked = attachMasked
         if let original {
             do {
                 runner.original = try PayloadFile.read(original)

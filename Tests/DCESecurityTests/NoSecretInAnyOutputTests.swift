@@ -11,7 +11,7 @@ import Logging
 import Testing
 
 /// One test over every output the package produces, for payloads carrying a known PAN, PIN and CVV: reports in
-/// every format, violations (with fingerprints), descriptions and dumps of every public type involved, log lines,
+/// every format (with masked copies attached), masked copies, violations (with fingerprints), descriptions and dumps of every public type involved, log lines,
 /// stored drafts, the sealed envelope and the gateway's errors. None may contain any of the three in clear.
 /// (The command-line tool's outputs have their own canary test in DCEValidateCLITests.)
 struct NoSecretInAnyOutputTests {
@@ -69,7 +69,13 @@ struct NoSecretInAnyOutputTests {
                 let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType, messages: messages)
                     .fingerprinting(with: fingerprinter)
                 let report = prepared.validate(json: bytes)
-                reports.append(PayloadReport(file: name, report: report))
+                var payloadReport = PayloadReport(file: name, report: report)
+                // The masked copy, shown on its own and attached to the reports (junit, sarif) as --attach-masked does.
+                if let copy = try? prepared.masked(json: bytes) {
+                    payloadReport.masked = String(decoding: copy, as: UTF8.self)
+                    outputs.append((name + " masked copy", String(decoding: copy, as: UTF8.self)))
+                }
+                reports.append(payloadReport)
                 outputs.append((name + " report JSON", String(decoding: try JSONEncoder().encode(report), as: UTF8.self)))
                 record(name + " report", report)
                 for violation in report.errors { record(name + " violation", violation) }

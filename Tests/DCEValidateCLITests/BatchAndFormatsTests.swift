@@ -200,13 +200,16 @@ import Testing
         let junit = directory.appendingPathComponent("junit.xml")
         let sarif = directory.appendingPathComponent("results.sarif")
         let stream = Data("{\"programName\": \"<&>\\\"'\", \"currency\": \"EU\"}\n[1]\n{\"a\":\n".utf8)
+        // With the failing records' masked copies attached, whose text needs XML's and JSON's escapes.
         let result = try CLI.run(["-", "--ndjson", "--schema", "card-create", "--format", "junit", "--output", junit.path,
-                                  "--format", "sarif", "--output", sarif.path], stdin: stream)
+                                  "--format", "sarif", "--output", sarif.path, "--attach-masked"], stdin: stream)
         #expect(result.status == 1)
         #expect(try CLI.checkReports("junit", [junit]).status == 0)
         #expect(try CLI.checkReports("sarif", [sarif]).status == 0)
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="-:2""#) && xml.contains(#"name="(document) type""#))
+        #expect(xml.contains("masked payload:&#10;{&quot;programName&quot;: &quot;&lt;&amp;&gt;\\&quot;&apos;&quot;"), "\(xml)")
+        #expect(try String(contentsOf: sarif, encoding: .utf8).contains(#""maskedPayload":"[1]""#))
     }
 
     @Test func theCheckersRejectABrokenReport() throws {

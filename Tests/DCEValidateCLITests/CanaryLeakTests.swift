@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Canary card data pushed through every output that exists: the five report formats, NDJSON batches, the API's
-/// reports and descriptions, reader and schema errors, lint, export, check-input and describe. The bytes never contain a canary.
+/// reports and descriptions, reader and schema errors, lint, export, check-input, describe and masked copies. The bytes never contain a canary.
 @Suite(.serialized) struct CanaryLeakTests {
     static let pan = "4111111111111111"
     static let panPrefix = "41111111"
@@ -62,6 +62,24 @@ import Testing
                                              stdin: Data(payload.utf8))
                     #expect(result.status == 1, "payload \(offset) must be invalid")
                     expectClean(result.allBytes, "payload \(offset) as \(format)")
+                }
+            }
+        }
+    }
+
+    /// `mask` and the masked copies `--attach-masked` puts into junit and sarif reports: masked, withheld, or (for
+    /// malformed JSON) not made at all.
+    @Test func maskedCopiesOfEveryPayload() throws {
+        try withSchemas { schemas in
+            for (offset, payload) in Self.payloads.enumerated() {
+                let mask = try CLI.run(["mask", "-", "--schema", "payment-card", "--schemas", schemas.path], stdin: Data(payload.utf8))
+                #expect(mask.status == 0 || mask.status == 2, "payload \(offset): \(mask.status)")
+                expectClean(mask.allBytes, "payload \(offset) masked")
+                for format in ["junit", "sarif"] {
+                    let result = try CLI.run(
+                        ["-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format, "--attach-masked"], stdin: Data(payload.utf8))
+                    #expect(result.status == 1, "payload \(offset) must be invalid")
+                    expectClean(result.allBytes, "payload \(offset) as \(format) with its masked copy")
                 }
             }
         }

@@ -49,9 +49,9 @@ package struct ReportBatch: Sendable {
             JSONRenderer().append(payload, to: &text)
             hasFragment = true
         case .sarif:
-            for error in payload.errors {
+            for (offset, error) in payload.errors.enumerated() {
                 if hasFragment { text.append(",") }
-                text.append(SARIFRenderer().result(for: error, in: payload))
+                text.append(SARIFRenderer().result(for: error, in: payload, first: offset == 0))
                 hasFragment = true
             }
             if payload.omittedErrors > 0 {

@@ -12,6 +12,9 @@ package struct PayloadReport: Hashable, Sendable, Codable {
     package var reverificationRequired: [String] = []
     /// Violations found beyond the prepared schema's limit and not kept (see ``ValidationReport/omittedErrors``).
     package var omittedErrors = 0
+    /// The payload's masked copy (``PreparedSchema/masked(json:limits:)``), attached to a failing case when asked
+    /// for; never the payload itself.
+    package var masked: String?
 
     /// Creates a payload report.
     ///
@@ -45,6 +48,7 @@ package struct PayloadReport: Hashable, Sendable, Codable {
         errors = try container.decode([Violation].self, forKey: .errors)
         reverificationRequired = try container.decodeIfPresent([String].self, forKey: .reverificationRequired) ?? []
         omittedErrors = try container.decodeIfPresent(Int.self, forKey: .omittedErrors) ?? 0
+        masked = try container.decodeIfPresent(String.self, forKey: .masked)
     }
 
     /// `file` or `file:line` for NDJSON records: how reports name the payload.

@@ -13,6 +13,8 @@ struct BatchRunner {
     var original: [UInt8]?
     /// Whether each payload is the whole new record (`--replace`) rather than a merge patch onto ``original``.
     var replacing = false
+    /// Whether a failing payload's report carries its masked copy (`--attach-masked`).
+    var attachMasked = false
     var schema: String { prepared.schema.id }
 
     /// The payloads of one work item: their part of each report and what the summary needs of them.
@@ -131,22 +133,29 @@ struct BatchRunner {
             piece.addUnreadable(error, prepared: prepared)
         case .file(let path):
             do {
-                piece.add(PayloadReport(file: path, report: validate(try PayloadFile.read(path))))
+                piece.add(report(file: path, line: nil, bytes: try PayloadFile.read(path)))
             } catch {
                 piece.addUnreadable(error, prepared: prepared)
             }
         case .record(let file, let line, let bytes):
-            piece.add(PayloadReport(file: file, line: line, report: validate(bytes)))
+            piece.add(report(file: file, line: line, bytes: bytes))
         case .block(let file, let firstLine, let bytes):
             NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) { line, record in
-                piece.add(PayloadReport(file: file, line: line, report: validate(Array(record))))
+                piece.add(report(file: file, line: line, bytes: Array(record)))
             }
         }
         return piece
     }
 
-    private func validate(_ bytes: [UInt8]) -> ValidationReport {
-        original.map { prepared.validate(json: bytes, original: $0, replacing: replacing) } ?? prepared.validate(json: bytes)
+    /// A payload's verdict, with its masked copy when it fails and one is asked for (none for a payload that is not
+    /// well-formed JSON: nothing in it can be told apart).
+    private func report(file: String, line: Int?, bytes: [UInt8]) -> PayloadReport {
+        let verdict = original.map { prepared.validate(json: bytes, original: $0, replacing: replacing) } ?? prepared.validate(json: bytes)
+        var report = PayloadReport(file: file, line: line, report: verdict)
+        if attachMasked, !verdict.valid, let copy = try? prepared.masked(json: bytes) {
+            report.masked = String(decoding: copy, as: UTF8.self)
+        }
+        return report
     }
 }
 

@@ -22,9 +22,12 @@ struct JUnitRenderer {
             output += Self.escape("\(location): \(error.path.isEmpty ? "" : "\(error.path): ")\(error.message) [\(error.rule)]")
             output += "</failure></testcase>\n"
         }
-        // Violations past the limit have no test case of their own; the suite's output says how many there were.
-        let note = payload.omittedErrors > 0 ? Self.escape(options.omissionNote(payload.omittedErrors)) : ""
-        output += "    <system-out>\(note)</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+        // Violations past the limit have no test case of their own; the suite's output says how many there were,
+        // then the payload's masked copy when one is attached.
+        var notes: [String] = []
+        if payload.omittedErrors > 0 { notes.append(options.omissionNote(payload.omittedErrors)) }
+        if let masked = payload.masked { notes.append("masked payload:\n" + masked) }
+        output += "    <system-out>\(Self.escape(notes.joined(separator: "\n")))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
         return output
     }
 

@@ -22,7 +22,9 @@ struct SARIFRenderer {
     /// catalogue's codes.
     static let omittedRule = "omittedErrors"
 
-    func result(for error: Violation, in payload: PayloadReport) -> String {
+    /// One violation; the payload's first carries its masked copy, when one is attached, as the property
+    /// `maskedPayload` (streamed with the results, where run-level artifacts would have to wait for the end).
+    func result(for error: Violation, in payload: PayloadReport, first: Bool = false) -> String {
         let ruleIndex = ViolationCode.catalogue.firstIndex { $0.code == error.rule }
         var region = ""
         if let line = error.line {
@@ -35,7 +37,9 @@ struct SARIFRenderer {
         if !error.path.isEmpty {
             output += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(q(error.path)),\"kind\":\"member\"}]"
         }
-        return output + "}]}"
+        output += "}]"
+        if first, let masked = payload.masked { output += ",\"properties\":{\"maskedPayload\":\(q(masked))}" }
+        return output + "}"
     }
 
     /// A note-level result saying how many violations of a payload were left out past the limit.

@@ -1,0 +1,159 @@
+extension PreparedSchema {
+    /// What a masked copy writes instead of a value that is withheld (of a field marked `pciEncryptionRequired` or
+    /// `storageRestricted`, or of a member the schema does not know): the same for every value, so that not even its
+    /// length shows.
+    public static let withheldMarker = "[withheld]"
+
+    /// A copy of a payload that is safe to show or log — an app displaying a submitted request, a support tool, a CI
+    /// report of a failing case — driven by the schema's metadata:
+    ///
+    /// - a string of a field marked `maskingRequired` (under any tender type) is masked for display, even when the
+    ///   field is also encrypted or not to be stored: a card number (its field has a card number format, or it is 12
+    ///   to 19 digits with spaces or dashes) in its brand's groups with only the last four digits shown
+    ///   (`•••• •••• •••• 1111`), any other text with at most its last quarter, and never more than four
+    ///   characters, shown (`••••••••5678`);
+    /// - any other value of a field marked `pciEncryptionRequired`, `storageRestricted` or `maskingRequired` becomes
+    ///   ``withheldMarker``, whatever it was (a security code, a PIN, a number where text belongs);
+    /// - a member the schema does not know keeps its key, and its value becomes ``withheldMarker``: the schema
+    ///   cannot say what it holds;
+    /// - a card number in any other field (13 to 19 digits passing the Luhn check, in a string or a number) is
+    ///   masked as ``Redactor`` masks it;
+    /// - everything else stays as it came, byte for byte: order, spacing and escapes. `null` stays `null`.
+    ///
+    /// ```swift
+    /// let copy = try prepared.masked(json: Array(body.utf8))
+    /// print(String(decoding: copy, as: UTF8.self))   // {"cardNumber": "•••• •••• •••• 1111", "securityCode": "[withheld]", ...}
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - json: The payload.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: The masked copy, UTF-8.
+    /// - Throws: ``JSONReadError`` with line and column when the payload is not well-formed JSON: without its
+    ///   structure nothing in it can be told apart, so no copy is made.
+    public func masked(json: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) -> [UInt8] {
+        let document = try JSONDocument(bytes: json, limits: limits)
+        var replacements: [(range: Range<Int>, text: String)] = []
+        collectMasks(document, at: document.root, field: schema.root, into: &replacements)
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count)
+        var cursor = 0
+        for replacement in replacements.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            output.append(contentsOf: json[cursor..<replacement.range.lowerBound])
+            output.append(contentsOf: replacement.text.utf8)
+            cursor = replacement.range.upperBound
+        }
+        output.append(contentsOf: json[cursor...])
+        return output
+    }
+
+    /// Finds what to replace in a value: `field` is the schema's field for it (`nil`: the items of a list the schema
+    /// gives no item field for).
+    private func collectMasks(
+        _ document: JSONDocument, at index: JSONDocument.Index, field: CompiledField?, into replacements: inout [(range: Range<Int>, text: String)]
+    ) {
+        switch document.kind(of: index) {
+        case .object:
+            for (key, value) in document.members(of: index) {
+                let name = document.string(at: key)
+                guard let child = field?.fields.first(where: { $0.key == name }) else {
+                    // The schema cannot say what a member it does not know holds: its key stays, its value does not.
+                    if document.kind(of: value) != .null {
+                        replacements.append((document.byteRange(of: value), SchemaValue.quote(Self.withheldMarker)))
+                    }
+                    continue
+                }
+                if let text = mask(document, at: value, of: child) {
+                    replacements.append((document.byteRange(of: value), text))
+                } else {
+                    collectMasks(document, at: value, field: child, into: &replacements)
+                }
+            }
+        case .array:
+            let items = field?.items
+            for element in document.elements(of: index) {
+                if let items, let text = mask(document, at: element, of: items) {
+                    replacements.append((document.byteRange(of: element), text))
+                } else {
+                    collectMasks(document, at: element, field: items, into: &replacements)
+                }
+            }
+        case .string, .number:
+            // A card number where no field marks one (under an unknown member, in a free-text field) is masked too.
+            let text = document.kind(of: index) == .string ? document.string(at: index) : document.numberLexeme(at: index)
+            if Redactor.containsCardNumber(text) {
+                replacements.append((document.byteRange(of: index), SchemaValue.quote(Redactor(sensitiveKeys: []).redact(text))))
+            }
+        default:
+            break
+        }
+    }
+
+    /// The JSON text that replaces a sensitive field's value, or `nil` for a field that is not sensitive (or a `null`).
+    private func mask(_ document: JSONDocument, at index: JSONDocument.Index, of field: CompiledField) -> String? {
+        let sensitivity = field.sensitivity
+        guard !sensitivity.isEmpty, document.kind(of: index) != .null else { return nil }
+        // A field to be masked for display shows its masked form even when it is also encrypted or not to be
+        // stored (a card number): the masked form is what PCI DSS lets a screen show.
+        guard sensitivity.contains(.maskingRequired), document.kind(of: index) == .string else {
+            return SchemaValue.quote(Self.withheldMarker)
+        }
+        let text = document.string(at: index)
+        let formats = field.base.formatList
+        if formats.contains(where: { $0.isCardNumber || $0 == .luhn }) || Self.looksLikeCardNumber(text) {
+            return SchemaValue.quote(schema.reference.cardBrands.masked(text))
+        }
+        let characters = Array(text)
+        let shown = min(4, characters.count / 4)
+        return SchemaValue.quote(String(repeating: "•", count: characters.count - shown) + String(characters.suffix(shown)))
+    }
+
+    /// 12 to 19 digits, with single spaces or dashes between them.
+    private static func looksLikeCardNumber(_ text: String) -> Bool {
+        var digits = 0
+        var previousWasDigit = false
+        for byte in text.utf8 {
+            if byte &- 0x30 < 10 {
+                digits += 1
+                previousWasDigit = true
+            } else if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && previousWasDigit {
+                previousWasDigit = false
+            } else {
+                return false
+            }
+        }
+        return previousWasDigit && (12...19).contains(digits)
+    }
+}
+
+extension JSONDocument {
+    /// The bytes a value takes in the text: a string with its quotes, a container up to its closing bracket.
+    func byteRange(of index: Index) -> Range<Int> {
+        let node = nodes[index]
+        let start = Int(node.start)
+        switch node.kind {
+        case .string: return (start - 1)..<(start + Int(node.length) + 1)
+        case .null, .boolean, .number: return start..<(start + Int(node.length))
+        case .object, .array:
+            // The text is well-formed: count brackets outside strings until this one closes.
+            var depth = 0
+            var inString = false
+            var offset = start
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if inString {
+                    if byte == UInt8(ascii: "\\") { offset += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 { return start..<(offset + 1) }
+                }
+                offset += 1
+            }
+            return start..<bytes.count
+        }
+    }
+}

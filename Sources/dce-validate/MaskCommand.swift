@@ -1,0 +1,49 @@
+import ArgumentParser
+import DCEBatchInput
+import DCECommandLine
+import DCEEngine
+
+struct MaskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mask",
+        abstract: "Print a copy of a payload that is safe to show: sensitive values masked or withheld as the schema marks them.",
+        discussion: """
+            A value of a field marked pciEncryptionRequired or storageRestricted becomes "\(PreparedSchema.withheldMarker)"; a \
+            maskingRequired one shows at most its last four characters (a card number in its brand's groups); a \
+            card number under a member the schema does not know is masked too. Everything else is printed as it came, \
+            byte for byte. The payload need not be valid, but it must be well-formed JSON: otherwise nothing is \
+            printed, the error gives line and column, and the exit status is 2.
+
+            Examples:
+              dce-validate mask payment.json --schema payment-account
+              cat request.json | dce-validate mask - --schema card-create
+            """
+    )
+
+    @OptionGroup var target: SchemaCallOptions
+
+    @Argument(help: ArgumentHelp("The payload file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    func run() throws {
+        let context = try target.context()
+        let validator = try target.validator()
+        let prepared: PreparedSchema
+        let bytes: [UInt8]
+        do {
+            prepared = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType)
+            bytes = try PayloadFile.read(file)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
+        }
+        let copy: [UInt8]
+        do {
+            copy = try prepared.masked(json: bytes)
+        } catch {
+            Diagnostics.error("\(file):\(error.position.line):\(error.position.column): not well-formed JSON, nothing printed: \(error.message)")
+            throw ExitStatus.failure
+        }
+        try StandardOutput.write(String(decoding: copy, as: UTF8.self))
+    }
+}
