@@ -102,6 +102,42 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// Names rejected values in violations, when set.
     private var fingerprinter: (any ValueFingerprinter)?
 
+    /// The values of other documents that fields' `existsIn` refer to, when given (``relating(_:)``).
+    private var related = RelatedValues()
+
+    /// This prepared schema checking each field's `existsIn` against the documents given: a value of the field
+    /// that the other document does not hold at the referenced pointer is a violation with rule
+    /// ``ViolationCode/existsIn``, at the value's pointer, line and column. Without a document, its references are not
+    /// checked.
+    ///
+    /// ```swift
+    /// let arts = try JSONDocument(bytes: artsBytes)
+    /// let cards = try validator.prepare("gift-cards-response").relating(["card-arts-response": arts])
+    /// cards.validate(json: giftCardsBytes)   // every /*/value/cardArtId must be a /*/cardArtId of arts
+    /// ```
+    ///
+    /// The other document's values are read once, here; the document is not validated against its own schema.
+    ///
+    /// - Parameter documents: Other documents, by the schema id the references name.
+    /// - Returns: The prepared schema.
+    /// - Throws: ``ValidatorError`` with code `unknownDocument` for a schema id no reference of this schema names.
+    public func relating(_ documents: [String: JSONDocument]) throws(ValidatorError) -> PreparedSchema {
+        let references = schema.documentReferences
+        for id in documents.keys.sorted() where !references.contains(where: { $0.schema == id }) {
+            let named = Array(Set(references.map(\.schema))).sorted()
+            throw ValidatorError(
+                code: .unknownDocument,
+                message: "'\(schema.id)' refers to no document of '\(id)'"
+                    + (named.isEmpty ? " (it refers to none)" : " (it refers to \(named.joined(separator: ", ")))"))
+        }
+        var copy = self
+        for reference in references {
+            guard let document = documents[reference.schema] else { continue }
+            copy.related.byReference[reference.key] = RelatedValues.values(in: document, at: reference.tokens)
+        }
+        return copy
+    }
+
     /// This prepared schema with every violation on a string or number value carrying the value's fingerprint
     /// (never the value), for telling rejected values apart while debugging.
     ///
@@ -295,9 +331,16 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
         let result = plan.evaluate(document, positions: positions, month: schema.usesDate ? currentMonth : 0) { effectiveContext($0) }
+        var errors = result.violations
+        var omitted = result.omitted
+        if !related.isEmpty {
+            for violation in schema.referenceViolations(document, related: related, messages: messages, positions: positions) {
+                if errors.count < maxErrors { errors.append(violation) } else { omitted += 1 }
+            }
+        }
         return ValidationReport(
-            schema: schema.id, schemaVersion: schema.version, errors: result.violations, context: result.context,
-            tenderType: tenderType, omittedErrors: result.omitted)
+            schema: schema.id, schemaVersion: schema.version, errors: errors, context: result.context,
+            tenderType: tenderType, omittedErrors: omitted)
     }
 
     /// The report of a payload that could not be read (a missing file, a FIFO, a read error): invalid, with one

@@ -61,6 +61,13 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
     var ndjson = false
 
+    @Option(
+        name: .customLong("with"),
+        help: ArgumentHelp(
+            "Another document the schema's existsIn references point into, as SCHEMA-ID=FILE (card-arts-response=arts.json); repeat for several. Without it, those references are not checked.",
+            valueName: "id=file"))
+    var related: [String] = []
+
     @Option(help: ArgumentHelp(
         "Validate each payload as an update of this stored record, a merge patch (absent: kept, null: removed, arrays replaced whole): fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
         valueName: "file"))
@@ -100,6 +107,21 @@ struct ValidateCommand: ParsableCommand {
         }
     }
 
+    /// The documents given with `--with`, read and parsed: a file that cannot be read, or is not well-formed JSON, is
+    /// an error naming the file (and the line and column).
+    private func relatedDocuments() throws -> [String: JSONDocument] {
+        var documents: [String: JSONDocument] = [:]
+        for (id, path) in try ContextOption.parse(related, option: "--with", example: "card-arts-response=arts.json") {
+            let bytes = try PayloadFile.read(path)
+            do {
+                documents[id] = try JSONDocument(bytes: bytes)
+            } catch {
+                throw DiagnosticError("\(path):\(error.position.line):\(error.position.column): not well-formed JSON: \(error.message)")
+            }
+        }
+        return documents
+    }
+
     func run() throws {
         let context = try ContextOption.parse(call.contexts)
         let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
@@ -111,7 +133,7 @@ struct ValidateCommand: ParsableCommand {
             let step =
                 !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
-            let limited = step.limitingErrors(to: maxErrors)
+            let limited = try step.limitingErrors(to: maxErrors).relating(relatedDocuments())
             if let fingerprintKey {
                 let key = try PayloadFile.read(fingerprintKey)
                 do {

@@ -39,3 +39,4 @@ struct MaskCommandTests {
         #expect(!plain.out.contains("masked payload"))
     }
 }
+

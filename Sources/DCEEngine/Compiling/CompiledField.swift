@@ -64,6 +64,8 @@ final class CompiledField: Sendable {
     let description: String?
     /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
     let bindings: [CompiledBinding]
+    /// Another document the value must be found in, checked when it is given (`existsIn`).
+    let existsIn: DocumentReference?
     /// For an object holding an address, which members hold its country and parts (`postalAddress`).
     let address: CompiledAddress?
 
@@ -72,9 +74,11 @@ final class CompiledField: Sendable {
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
         sensitivity: Sensitivity, metadata: FieldMetadata, tenderTypeMetadata: [String: FieldMetadata] = [:],
         defaultValue: SchemaValue?, tenderTypeDefaults: [String: SchemaValue] = [:], description: String?,
-        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern], address: CompiledAddress? = nil
+        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern], address: CompiledAddress? = nil,
+        existsIn: DocumentReference? = nil
     ) {
         self.address = address
+        self.existsIn = existsIn
         self.location = location
         self.key = key
         self.dataType = dataType

@@ -115,6 +115,9 @@ struct RuleCompiler {
         if let definition = field.postalAddress {
             address = compile(definition, in: field, dataType: dataType)
         }
+        if let reference = field.existsIn, ![.string, .integer, .number].contains(dataType) {
+            report(.inapplicableAttribute, "'existsIn' applies to String, Integer and Number fields, not \(dataType.rawValue)", reference.location)
+        }
 
         // Each tender type's metadata and default: the field's, with its entries for that tender type laid on top in
         // the order they apply (a definition's before those of the field that uses it).
@@ -135,7 +138,7 @@ struct RuleCompiler {
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
             metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
             tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings, patterns: patterns,
-            address: address)
+            address: address, existsIn: field.existsIn)
     }
 
     /// An object's `postalAddress`: each member it names is a `String` member of the object.

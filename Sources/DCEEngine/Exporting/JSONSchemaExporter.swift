@@ -131,6 +131,9 @@ struct JSONSchemaExporter {
     }
 
     private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?) -> SchemaValue {
+        if let reference = field.existsIn {
+            note("'\(field.key ?? field.name)' must be found in a '\(reference.schema)' document at \(reference.pointer) (existsIn), when one is given.")
+        }
         let allowNull = attributes.presence.acceptsNull
         let typeName = field.dataType.jsonSchemaType
         let type: SchemaValue = allowNull ? .array([.string(typeName), .string("null")]) : .string(typeName)

@@ -61,7 +61,7 @@ struct ReferenceResolver {
             metadata: base.metadata.overlaid(with: field.metadata),
             fields: base.fields, additionalFields: base.additionalFields, items: base.items,
             overrides: base.overrides + field.tenderTypes + field.overrides, bindings: base.bindings + field.bindings,
-            postalAddress: base.postalAddress)
+            postalAddress: base.postalAddress, existsIn: checked(field.existsIn) ?? base.existsIn)
     }
 
     private mutating func build(
@@ -80,7 +80,50 @@ struct ReferenceResolver {
         return ResolvedField(
             location: field.location, key: field.key, rules: rules, metadata: metadata,
             fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides,
-            bindings: field.bindings, postalAddress: shape.postalAddress)
+            bindings: field.bindings, postalAddress: shape.postalAddress, existsIn: checked(field.existsIn))
+    }
+
+    /// A document reference whose schema loads and whose pointer names a field of it, or `nil` after reporting
+    /// what is wrong.
+    private mutating func checked(_ reference: DocumentReference?) -> DocumentReference? {
+        guard let reference else { return nil }
+        let target: SchemaDocument
+        do {
+            target = try loader.load(reference.schema, referencedFrom: reference.location)
+        } catch {
+            problems.append(contentsOf: error.problems)
+            return nil
+        }
+        var field = target.root
+        var walked = ""
+        for token in reference.tokens {
+            if let ref = field.ref, let (definition, _, _) = lookUp(ref, from: target, at: reference.location) { field = definition }
+            let next: FieldDefinition?
+            if let token {
+                walked += "/" + token
+                next = field.fields?.first { $0.key == token }
+                if next == nil {
+                    let hint = Suggestion.hint(for: token, in: (field.fields ?? []).compactMap(\.key))
+                    problems.append(SchemaProblem(
+                        code: .unknownField, message: "'existsIn' points at '\(walked)', which is not a field of '\(reference.schema)'\(hint)",
+                        location: reference.location))
+                    return nil
+                }
+            } else {
+                walked += "/*"
+                next = field.items?.first
+                // '*' over an object's members: members the schema does not list, so the rest cannot be checked.
+                if next == nil, field.fields != nil || field.rules.dataType == .object { return reference }
+                if next == nil {
+                    problems.append(SchemaProblem(
+                        code: .unknownField, message: "'existsIn' has '*' at '\(walked)', where '\(reference.schema)' has no list or object",
+                        location: reference.location))
+                    return nil
+                }
+            }
+            field = next!
+        }
+        return reference
     }
 
     private func has(_ attribute: String, _ field: FieldDefinition) -> Bool {

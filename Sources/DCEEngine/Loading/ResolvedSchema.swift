@@ -35,13 +35,16 @@ final class ResolvedField: Sendable {
     let bindings: [ContextBinding]
     /// The address members of an object (its definition's when it comes by `ref`).
     let postalAddress: PostalAddressDefinition?
+    /// Another document the value must be found in (the field's own, else its definition's).
+    let existsIn: DocumentReference?
 
     init(
         location: SchemaLocation, key: String?, rules: Rules, metadata: FieldMetadata,
         fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride],
-        bindings: [ContextBinding], postalAddress: PostalAddressDefinition? = nil
+        bindings: [ContextBinding], postalAddress: PostalAddressDefinition? = nil, existsIn: DocumentReference? = nil
     ) {
         self.postalAddress = postalAddress
+        self.existsIn = existsIn
         self.location = location
         self.key = key
         self.rules = rules

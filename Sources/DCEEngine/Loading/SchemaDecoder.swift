@@ -16,7 +16,7 @@ struct SchemaDecoder {
         "updatesAllowed", "reverificationRequired",
     ]
     static let fieldAttributes =
-        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context", "postalAddress"]
+        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context", "postalAddress", "existsIn"]
         + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
@@ -185,7 +185,21 @@ struct SchemaDecoder {
             fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
             items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]),
-            postalAddress: members["postalAddress"].flatMap { postalAddress($0) })
+            postalAddress: members["postalAddress"].flatMap { postalAddress($0) },
+            existsIn: members["existsIn"].flatMap { documentReference($0) })
+    }
+
+    /// `existsIn`: the schema id of another document and a pointer pattern into it.
+    private mutating func documentReference(_ entry: Entry) -> DocumentReference? {
+        guard let members = object(at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer"], what: "a document reference"),
+            let schema = string(members["schema"], required: true, pointer: entry.pointer + "/schema", parent: entry.index),
+            let pointer = string(members["pointer"], required: true, pointer: entry.pointer + "/pointer", parent: entry.index)
+        else { return nil }
+        guard let tokens = DocumentReference.tokens(of: pointer) else {
+            report(.invalidAttribute, "expected a JSON Pointer starting with '/' ('*' stands for every item or member)", members["pointer"]?.index ?? entry.index, entry.pointer + "/pointer")
+            return nil
+        }
+        return DocumentReference(location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
     }
 
     /// `postalAddress`: the member naming the country, and the member holding each part of the address.

@@ -29,6 +29,8 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidCatalogue = Code(rawValue: "invalidCatalogue")
         /// The package ships no message catalogue for that language.
         public static let unknownLanguage = Code(rawValue: "unknownLanguage")
+        /// A document was given for a schema id that no `existsIn` of the schema names.
+        public static let unknownDocument = Code(rawValue: "unknownDocument")
     }
 
     /// The kind of mistake.

@@ -99,6 +99,8 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     /// The payload could not be read at all (no such file, not a regular file, a read error); the message gives
     /// the path's reason, never any of its content.
     public static let unreadable = ViolationCode("unreadable", 21)
+    /// A value a field's `existsIn` says another document holds is not in it (checked when that document is given).
+    public static let existsIn = ViolationCode("existsIn", 22)
 
     /// Every code the engine reports, with a one-line summary: the rule table of SARIF reports and the docs.
     public static let catalogue: [(code: ViolationCode, summary: String)] = [
@@ -124,5 +126,6 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
         (.duplicateKey, "A member name appears more than once in one object."),
         (.updateNotAllowed, "An update changes a field that updates may not change."),
         (.unreadable, "The payload could not be read: no such file, not a regular file, or a read error."),
+        (.existsIn, "A value is not found in the other document it must be found in."),
     ]
 }

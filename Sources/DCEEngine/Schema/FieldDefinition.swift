@@ -26,6 +26,34 @@ struct FieldDefinition: Sendable {
     var bindings: [ContextBinding] = []
     /// For an `Object` holding an address: which members are its country and parts (`postalAddress`).
     var postalAddress: PostalAddressDefinition? = nil
+    /// Another document this field's value must be found in (`existsIn`).
+    var existsIn: DocumentReference? = nil
+}
+
+/// Where a field's value must be found in another document, when that document is at hand (`"existsIn": {"schema":
+/// "card-arts-response", "pointer": "/*/cardArtId"}`): a gift card's `cardArtId` names an entry of the card-arts
+/// response (seed 001: the card list "finds the matching item by cardArtId").
+struct DocumentReference: Sendable, Hashable {
+    var location: SchemaLocation
+    /// The id of the other document's schema.
+    var schema: String
+    /// A JSON Pointer into the other document, `*` standing for every element of an array or member of an object.
+    var pointer: String
+    /// The pointer's tokens, unescaped; `nil` for `*`.
+    var tokens: [String?]
+
+    /// One reference per schema and pointer, wherever it is written.
+    var key: String { schema + "#" + pointer }
+
+    static func == (lhs: DocumentReference, rhs: DocumentReference) -> Bool { lhs.key == rhs.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    /// The tokens of a pointer pattern, `*` as `nil`: `nil` for a pointer that does not start with `/` or is not a
+    /// JSON Pointer (a key that is itself `*` cannot be named).
+    static func tokens(of pointer: String) -> [String?]? {
+        guard pointer.hasPrefix("/"), let tokens = JSONPointer.tokens(of: pointer) else { return nil }
+        return tokens.map { $0 == "*" ? nil : $0 }
+    }
 }
 
 /// The members of an address object, by the part of an address each holds (`"postalAddress": {"country":

@@ -1,0 +1,94 @@
+/// What fields' `existsIn` check a payload against: the values another document holds at each referenced pointer,
+/// read once by ``PreparedSchema/relating(_:)`` and shared by every validation after it.
+struct RelatedValues: Sendable {
+    /// By ``DocumentReference/key``: each string there as `s` + its text, each number as `n` + its lexeme.
+    var byReference: [String: Set<String>] = [:]
+
+    var isEmpty: Bool { byReference.isEmpty }
+
+    /// The values at a pointer pattern of a document: `*` takes every element of an array and every member of an
+    /// object.
+    static func values(in document: JSONDocument, at tokens: [String?]) -> Set<String> {
+        var found: Set<String> = []
+        func visit(_ index: JSONDocument.Index, _ rest: ArraySlice<String?>) {
+            guard let token = rest.first else {
+                if let key = comparable(document, index) { found.insert(key) }
+                return
+            }
+            switch document.kind(of: index) {
+            case .array where token == nil:
+                for element in document.elements(of: index) { visit(element, rest.dropFirst()) }
+            case .object:
+                for (key, value) in document.members(of: index) where token == nil || document.string(at: key) == token {
+                    visit(value, rest.dropFirst())
+                }
+            default:
+                break
+            }
+        }
+        visit(document.root, tokens[...])
+        return found
+    }
+
+    /// How a value is compared with another document's: strings by their text, numbers by their lexeme; `nil` for
+    /// anything else.
+    static func comparable(_ document: JSONDocument, _ index: JSONDocument.Index) -> String? {
+        switch document.kind(of: index) {
+        case .string: "s" + document.string(at: index)
+        case .number: "n" + document.numberLexeme(at: index)
+        default: nil
+        }
+    }
+}
+
+extension CompiledSchema {
+    /// Every document reference (`existsIn`) of the schema's fields, once each, in the order written.
+    var documentReferences: [DocumentReference] {
+        var found: [DocumentReference] = []
+        func visit(_ field: CompiledField) {
+            if let reference = field.existsIn, !found.contains(reference) { found.append(reference) }
+            field.fields.forEach(visit)
+            field.items.map(visit)
+        }
+        visit(root)
+        return found
+    }
+
+    /// The violations of a payload's values that the related documents do not hold, in the catalogue's language.
+    func referenceViolations(
+        _ document: JSONDocument, related: RelatedValues, messages: MessageCatalogue, positions: Bool
+    ) -> [Violation] {
+        var violations: [Violation] = []
+        func visit(_ field: CompiledField, _ index: JSONDocument.Index, path: String, key: String) {
+            if let reference = field.existsIn, let values = related.byReference[reference.key],
+                let value = RelatedValues.comparable(document, index), !values.contains(value)
+            {
+                let name = field.label.text(in: messages.language)
+                let parameters = MessageParameters(name: name, pattern: reference.pointer, detail: reference.schema)
+                let message =
+                    field.base.messages?.template(for: .existsIn, language: messages.language)?.render(parameters)
+                    ?? messages.message(.existsIn, parameters)
+                violations.append(Violation(
+                    path: path, key: key, rule: .existsIn, message: message, position: positions ? document.position(of: index) : nil))
+            }
+            switch document.kind(of: index) {
+            case .object:
+                for (member, value) in document.members(of: index) {
+                    let name = document.string(at: member)
+                    if let child = field.fields.first(where: { $0.key == name }) {
+                        visit(child, value, path: JSONPointer.appending(name, to: path), key: name)
+                    }
+                }
+            case .array:
+                guard let items = field.items else { break }
+                for (offset, element) in document.elements(of: index).enumerated() {
+                    visit(items, element, path: path + "/\(offset)", key: String(offset))
+                }
+            default:
+                break
+            }
+        }
+        visit(root, document.root, path: "", key: "")
+        return violations
+    }
+}
