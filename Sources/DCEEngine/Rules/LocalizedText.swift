@@ -18,11 +18,4 @@ struct LocalizedText: Sendable, Hashable {
     func text(in language: String) -> String {
         language == "en" ? english : translations[language] ?? english
     }
-
-    /// The same text made into another in every language it has, such as `{name} item` of an array's label.
-    func map(_ transform: (String, String) -> String) -> LocalizedText {
-        LocalizedText(
-            transform(english, "en"),
-            translations: Dictionary(uniqueKeysWithValues: translations.map { ($0.key, transform($0.value, $0.key)) }))
-    }
 }
