@@ -104,8 +104,9 @@ public struct DeliveryAddress: ValidatableRequest, Codable, Hashable {
     public var countryCode: String
     /// The state or province abbreviation (2 or 3 characters for US customers).
     public var state: String?
-    /// The postal code.
-    public var postalCode: String
+    /// The postal code: required where the country has postal codes, so `nil` for a country without them (such as
+    /// AE), as the `delivery-address` schema decides (seed 002 calls it required).
+    public var postalCode: String?
 
     /// Creates an address.
     ///
@@ -119,7 +120,7 @@ public struct DeliveryAddress: ValidatableRequest, Codable, Hashable {
     ///   - postalCode: The postal code.
     public init(
         address1: String, address2: String? = nil, address3: String? = nil, city: String, countryCode: String,
-        state: String? = nil, postalCode: String
+        state: String? = nil, postalCode: String? = nil
     ) {
         self.address1 = address1
         self.address2 = address2

@@ -6,15 +6,9 @@ public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
     /// `card-tokenize`.
     public static let schemaID = "card-tokenize"
 
-    /// The wallets a card can be tokenized for.
-    public enum WalletType: String, Codable, Hashable, Sendable {
-        /// Apple Pay (the iOS in-app provisioning flow).
-        case applePay = "APPLE_PAY"
-        /// Google Pay.
-        case googlePay = "GOOGLE_PAY"
-        /// Samsung Pay.
-        case samsungPay = "SAMSUNG_PAY"
-    }
+    /// The wallets a card can be tokenized for: seed 002's ``MobileWalletType``, which the tokenization status and a
+    /// card's tokenizations use too (the `card-tokenize` schema accepts `APPLE_PAY`, `GOOGLE_PAY` and `SAMSUNG_PAY`).
+    public typealias WalletType = MobileWalletType
 
     /// The wallet; on iOS it may be left out, and is then Apple Pay (seed 002's iOS sample sends none).
     public var walletType: WalletType?

@@ -2,28 +2,142 @@ public import DCEEngine
 
 // Models of seeds 000 and 001 (Digital Card Engine).
 
-/// A card's activation status, with the raw values exactly as the service sends them (`ActivationStatus`).
-public enum ActivationStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Sent.
-    case sent = "sent"
-    /// Active.
-    case activated = "ACTIVE"
-    /// Declined.
-    case declined = "declined"
-    /// Expired.
-    case expired = "expired"
-    /// Being activated.
-    case inActivation = "IN_ACTIVATION"
-    /// Not activated.
-    case notActivated = "NOT_ACTIVATED"
-    /// Rejected.
-    case rejected = "REJECTED"
-    /// In progress.
-    case inProgress = "IN_PROGRESS"
-    /// Failed.
-    case failed = "FAILED"
-    /// Blocked.
-    case blocked = "BLOCKED"
+/// A card's activation status (seed 000 `ActivationStatus`), with the raw values exactly as the service sends them,
+/// open to statuses a newer service adds (``OpenEnum``).
+///
+/// The seed has no `UNKNOWN` member: a status these models do not know decodes to ``unknown(_:)`` with the raw value.
+public enum ActivationStatus: OpenEnum {
+    /// `sent`: sent.
+    case sent
+    /// `ACTIVE`: active.
+    case activated
+    /// `declined`: declined.
+    case declined
+    /// `expired`: expired.
+    case expired
+    /// `IN_ACTIVATION`: being activated.
+    case inActivation
+    /// `NOT_ACTIVATED`: not activated.
+    case notActivated
+    /// `REJECTED`: rejected.
+    case rejected
+    /// `IN_PROGRESS`: in progress.
+    case inProgress
+    /// `FAILED`: failed.
+    case failed
+    /// `BLOCKED`: blocked.
+    case blocked
+    /// A status these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The statuses these models know, in the seed's order.
+    public static let allKnownCases: [ActivationStatus] = [
+        .sent, .activated, .declined, .expired, .inActivation, .notActivated, .rejected, .inProgress, .failed, .blocked,
+    ]
+
+    /// The raw value: the seed's (mixed case, as sent), or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .sent: "sent"
+        case .activated: "ACTIVE"
+        case .declined: "declined"
+        case .expired: "expired"
+        case .inActivation: "IN_ACTIVATION"
+        case .notActivated: "NOT_ACTIVATED"
+        case .rejected: "REJECTED"
+        case .inProgress: "IN_PROGRESS"
+        case .failed: "FAILED"
+        case .blocked: "BLOCKED"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The type of a card transaction (seed 000 `TransactionType`), open to types a newer service adds (``OpenEnum``).
+///
+/// The seed has no `UNKNOWN` member: a type these models do not know decodes to ``unknown(_:)`` with the raw value.
+public enum TransactionType: OpenEnum {
+    /// `LOAD`: funds loaded onto the card.
+    case load
+    /// `DEDUCTION`: funds taken from the card.
+    case deduction
+    /// `AUTHORISATION`: an authorisation.
+    case authorisation
+    /// A type these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The types these models know, in the seed's order.
+    public static let allKnownCases: [TransactionType] = [.load, .deduction, .authorisation]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .load: "LOAD"
+        case .deduction: "DEDUCTION"
+        case .authorisation: "AUTHORISATION"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The type of a card lifecycle event (seed 000 `CardEventType`), open to types a newer service adds (``OpenEnum``).
+///
+/// The seed has no `UNKNOWN` member: a type these models do not know decodes to ``unknown(_:)`` with the raw value.
+public enum CardEventType: OpenEnum {
+    /// `PURCHASED`: the card was purchased.
+    case purchased
+    /// `FUNDS_LOADED`: funds were loaded.
+    case fundsLoaded
+    /// `SENT`: the card was sent.
+    case sent
+    /// `ACTIVATED`: the card was activated.
+    case activated
+    /// `DECLINED`: the card was declined.
+    case declined
+    /// `EXPIRED`: the card expired.
+    case expired
+    /// A type these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The types these models know, in the seed's order.
+    public static let allKnownCases: [CardEventType] = [.purchased, .fundsLoaded, .sent, .activated, .declined, .expired]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .purchased: "PURCHASED"
+        case .fundsLoaded: "FUNDS_LOADED"
+        case .sent: "SENT"
+        case .activated: "ACTIVATED"
+        case .declined: "DECLINED"
+        case .expired: "EXPIRED"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The categorization of a card (seed 000 `AssetType`), open to types a newer service adds (``OpenEnum``).
+///
+/// The seed has no `UNKNOWN` member: a type these models do not know decodes to ``unknown(_:)`` with the raw value.
+public enum AssetType: OpenEnum {
+    /// `ORDER`: an order.
+    case order
+    /// `GIFT_CARD`: a gift card.
+    case giftCard
+    /// A type these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The types these models know, in the seed's order.
+    public static let allKnownCases: [AssetType] = [.order, .giftCard]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .order: "ORDER"
+        case .giftCard: "GIFT_CARD"
+        case .unknown(let rawValue): rawValue
+        }
+    }
 }
 
 /// A message on a gift card (`CardMessage`).
@@ -118,8 +232,8 @@ public struct CardArtsResponse: ValidatableRequest, Codable, Hashable {
 
 /// A card transaction (`Transaction`).
 public struct Transaction: Codable, Sendable, Hashable {
-    /// LOAD, DEDUCTION or AUTHORISATION.
-    public let transactionType: String
+    /// LOAD, DEDUCTION or AUTHORISATION; a type these models do not know is ``TransactionType/unknown(_:)``.
+    public let transactionType: TransactionType
     /// The merchant category code (ISO 18245).
     public let merchantCategoryCode: String?
     /// When (ISO 8601).
@@ -136,8 +250,9 @@ public struct Transaction: Codable, Sendable, Hashable {
 public struct CardEvent: Codable, Sendable, Hashable {
     /// When (ISO 8601).
     public let eventTime: String
-    /// PURCHASED, FUNDS_LOADED, SENT, ACTIVATED, DECLINED or EXPIRED.
-    public let eventType: String
+    /// PURCHASED, FUNDS_LOADED, SENT, ACTIVATED, DECLINED or EXPIRED; a type these models do not know is
+    /// ``CardEventType/unknown(_:)``.
+    public let eventType: CardEventType
     /// The balance at the time of the event.
     public let initialBalance: Double
 }
@@ -168,8 +283,8 @@ public struct CardEntity: ValidatableRequest, Codable, Hashable {
     public let transactionHistory: [Transaction]?
     /// The events.
     public let events: [CardEvent]?
-    /// ORDER or GIFT_CARD.
-    public let assetType: String?
+    /// ORDER or GIFT_CARD; a type these models do not know is ``AssetType/unknown(_:)``.
+    public let assetType: AssetType?
     /// The paging.
     public let metadata: CardMetadata?
 }

@@ -44,14 +44,31 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
     /// `payment-account`.
     public static let schemaID = "payment-account"
 
-    /// The tender types of seed 004's examples.
-    public enum AccountType: String, Codable, Hashable, Sendable {
-        /// A credit card.
+    /// The tender types of seed 004's examples ('based on the payment type, for example, credit, debit, or gift'),
+    /// open to tender types a newer service adds (``OpenEnum``): one these models do not know decodes to
+    /// ``unknown(_:)`` with the raw value (the seed has no `UNKNOWN` member).
+    public enum AccountType: OpenEnum {
+        /// `credit`: a credit card.
         case credit
-        /// A debit card.
+        /// `debit`: a debit card.
         case debit
-        /// A gift card.
+        /// `gift`: a gift card.
         case gift
+        /// A tender type these models do not know, with the raw value as sent.
+        case unknown(String)
+
+        /// The tender types these models know, in the seed's order.
+        public static let allKnownCases: [AccountType] = [.credit, .debit, .gift]
+
+        /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+        public var rawValue: String {
+            switch self {
+            case .credit: "credit"
+            case .debit: "debit"
+            case .gift: "gift"
+            case .unknown(let rawValue): rawValue
+            }
+        }
     }
 
     /// What the account is: the tender type whose rules check it when the call names none (as in a customer

@@ -2,48 +2,215 @@ public import DCEEngine
 
 // Models of seed 002 (prepaid cards): requests with public initialisers, responses decoded from the service.
 
-/// The status of a card (`CardStatus`).
-public enum CardStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Active and usable.
-    case active = "ACTIVE"
-    /// Application in progress.
-    case applied = "APPLIED"
-    /// Expired.
-    case expired = "EXPIRED"
-    /// Digital (virtual or electronic).
-    case digital = "DIGITAL"
-    /// Unknown.
-    case unknown = "UNKNOWN"
+/// The status of a card (seed 002 `CardStatus`), open to statuses a newer service adds (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the status of the card is unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`,
+/// as does a status these models do not know, keeping its raw value: either way the app cannot tell the status.
+public enum CardStatus: OpenEnum {
+    /// `ACTIVE`: active and usable for transactions.
+    case active
+    /// `APPLIED`: the application is in progress or awaiting approval.
+    case applied
+    /// `EXPIRED`: expired, no longer valid for use.
+    case expired
+    /// `DIGITAL`: in a digital format (virtual or electronic).
+    case digital
+    /// The seed's `UNKNOWN`, or a status these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The statuses these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [CardStatus] = [.active, .applied, .expired, .digital]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .active: "ACTIVE"
+        case .applied: "APPLIED"
+        case .expired: "EXPIRED"
+        case .digital: "DIGITAL"
+        case .unknown(let rawValue): rawValue
+        }
+    }
 }
 
-/// The type of a card (`CardType`).
-public enum CardType: String, Codable, Sendable, Hashable, CaseIterable {
-    /// A physical card.
-    case physical = "PHYSICAL"
-    /// A virtual card.
-    case virtual = "VIRTUAL"
-    /// Unknown.
-    case unknown = "UNKNOWN"
+/// The type of a card (seed 002 `CardType`), open to types a newer service adds (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the type of the card is unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`,
+/// as does a type these models do not know, keeping its raw value: either way the app cannot tell the type.
+public enum CardType: OpenEnum {
+    /// `PHYSICAL`: a physical card.
+    case physical
+    /// `VIRTUAL`: a virtual card.
+    case virtual
+    /// The seed's `UNKNOWN`, or a type these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The types these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [CardType] = [.physical, .virtual]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .physical: "PHYSICAL"
+        case .virtual: "VIRTUAL"
+        case .unknown(let rawValue): rawValue
+        }
+    }
 }
 
-/// The scheme of a card (`CardScheme`).
-public enum CardScheme: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Mastercard.
-    case mastercard = "MC"
-    /// Visa.
-    case visa = "VISA"
-    /// Unknown.
-    case unknown = "UNKNOWN"
+/// The scheme of a card (seed 002 `CardScheme`), open to schemes a newer service adds (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the scheme of the card is unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`,
+/// as does a scheme these models do not know, keeping its raw value: either way the app cannot tell the scheme.
+public enum CardScheme: OpenEnum {
+    /// `MC`: Mastercard.
+    case mastercard
+    /// `VISA`: Visa.
+    case visa
+    /// The seed's `UNKNOWN`, or a scheme these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The schemes these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [CardScheme] = [.mastercard, .visa]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .mastercard: "MC"
+        case .visa: "VISA"
+        case .unknown(let rawValue): rawValue
+        }
+    }
 }
 
-/// The status of a mobile wallet tokenization (`MobileWalletStatus`).
-public enum MobileWalletStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Completed.
-    case completed = "COMPLETED"
-    /// Initiated.
-    case initiated = "INITIATED"
-    /// Unknown (responses only).
-    case unknown = "UNKNOWN"
+/// The type of a mobile wallet (seed 002 `MobileWalletType`), open to wallet types a newer service adds (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the wallet type is unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`, as
+/// does a wallet type these models do not know, keeping its raw value: either way the app cannot tell the wallet type.
+public enum MobileWalletType: OpenEnum {
+    /// `APPLE_PAY`: Apple Pay (the iOS in-app provisioning flow).
+    case applePay
+    /// `GOOGLE_PAY`: Google Pay.
+    case googlePay
+    /// `SAMSUNG_PAY`: Samsung Pay.
+    case samsungPay
+    /// The seed's `UNKNOWN`, or a wallet type these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The wallet types these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [MobileWalletType] = [.applePay, .googlePay, .samsungPay]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .applePay: "APPLE_PAY"
+        case .googlePay: "GOOGLE_PAY"
+        case .samsungPay: "SAMSUNG_PAY"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The status of a mobile wallet tokenization (seed 002 `MobileWalletStatus`), open to statuses a newer service adds
+/// (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`, as does a status these
+/// models do not know, keeping its raw value: either way the app cannot tell the status.
+public enum MobileWalletStatus: OpenEnum {
+    /// `COMPLETED`: the tokenization request is completed.
+    case completed
+    /// `INITIATED`: the tokenization request is initiated.
+    case initiated
+    /// The seed's `UNKNOWN`, or a status these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The statuses these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [MobileWalletStatus] = [.completed, .initiated]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .completed: "COMPLETED"
+        case .initiated: "INITIATED"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// Extra information to include in a card list or card (seed 002 `CardIncludesParam`), open to parameters a newer
+/// service adds (``OpenEnum``).
+///
+/// The seed has no `UNKNOWN` member: a parameter these models do not know decodes to ``unknown(_:)`` with the raw
+/// value.
+public enum CardIncludesParam: OpenEnum {
+    /// `TOKENIZATIONS`: the mobile wallet tokenizations.
+    case tokenizations
+    /// A parameter these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The parameters these models know, in the seed's order.
+    public static let allKnownCases: [CardIncludesParam] = [.tokenizations]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .tokenizations: "TOKENIZATIONS"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The network of a tokenized card (seed 002 `CardNetworkType`), open to networks a newer service adds (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the network of the card is unknown or cannot be determined') decodes to
+/// `.unknown("UNKNOWN")`, as does a network these models do not know, keeping its raw value: either way the app cannot
+/// tell the network.
+public enum CardNetworkType: OpenEnum {
+    /// `CARD_NETWORK_VISA`: the Visa card network.
+    case cardNetworkVisa
+    /// `CARD_NETWORK_MASTERCARD`: the Mastercard card network.
+    case cardNetworkMastercard
+    /// The seed's `UNKNOWN`, or a network these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The networks these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [CardNetworkType] = [.cardNetworkVisa, .cardNetworkMastercard]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .cardNetworkVisa: "CARD_NETWORK_VISA"
+        case .cardNetworkMastercard: "CARD_NETWORK_MASTERCARD"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The token provider of a tokenized card (seed 002 `CardTokenProvider`), open to token providers a newer service adds
+/// (``OpenEnum``).
+///
+/// The seed's `UNKNOWN` ('the token provider is unknown or cannot be determined') decodes to `.unknown("UNKNOWN")`, as
+/// does a token provider these models do not know, keeping its raw value: either way the app cannot tell the token
+/// provider.
+public enum CardTokenProvider: OpenEnum {
+    /// `TOKEN_PROVIDER_VISA`: the Visa token provider.
+    case tokenProviderVisa
+    /// `TOKEN_PROVIDER_MASTERCARD`: the Mastercard token provider.
+    case tokenProviderMastercard
+    /// The seed's `UNKNOWN`, or a token provider these models do not know: the raw value as sent.
+    case unknown(String)
+
+    /// The token providers these models know, in the seed's order (the seed's `UNKNOWN` is ``unknown(_:)``).
+    public static let allKnownCases: [CardTokenProvider] = [.tokenProviderVisa, .tokenProviderMastercard]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .tokenProviderVisa: "TOKEN_PROVIDER_VISA"
+        case .tokenProviderMastercard: "TOKEN_PROVIDER_MASTERCARD"
+        case .unknown(let rawValue): rawValue
+        }
+    }
 }
 
 /// Filters for listing cards (`CardParameters`), validated by `card-list-query`.
@@ -59,7 +226,7 @@ public struct CardParameters: ValidatableRequest, Codable, Hashable {
     /// Only cards in these statuses.
     public var status: [CardStatus]?
     /// Extra information to include (`TOKENIZATIONS`).
-    public var include: [String]?
+    public var include: [CardIncludesParam]?
 
     /// Creates filters; `nil` members are left out.
     ///
@@ -69,7 +236,10 @@ public struct CardParameters: ValidatableRequest, Codable, Hashable {
     ///   - offset: The starting position.
     ///   - status: The statuses.
     ///   - include: The extra information.
-    public init(cardType: CardType? = nil, limit: Int? = nil, offset: Int? = nil, status: [CardStatus]? = nil, include: [String]? = nil) {
+    public init(
+        cardType: CardType? = nil, limit: Int? = nil, offset: Int? = nil, status: [CardStatus]? = nil,
+        include: [CardIncludesParam]? = nil
+    ) {
         self.cardType = cardType
         self.limit = limit
         self.offset = offset
@@ -112,7 +282,7 @@ public struct MobileWallet: ValidatableRequest, Codable, Hashable {
     /// The Google Pay wallet id.
     public var walletId: String?
     /// The wallet: required but on iOS, where `nil` means Apple Pay (seed 002's Swift sample sends none).
-    public var walletType: CardTokenizationRequest.WalletType?
+    public var walletType: MobileWalletType?
     /// The new status.
     public var status: MobileWalletStatus
 
@@ -123,7 +293,7 @@ public struct MobileWallet: ValidatableRequest, Codable, Hashable {
     ///   - walletId: The Google Pay wallet id.
     ///   - walletType: The wallet.
     ///   - status: The new status.
-    public init(dpanRef: String, walletId: String? = nil, walletType: CardTokenizationRequest.WalletType? = nil, status: MobileWalletStatus) {
+    public init(dpanRef: String, walletId: String? = nil, walletType: MobileWalletType? = nil, status: MobileWalletStatus) {
         self.dpanRef = dpanRef
         self.walletId = walletId
         self.walletType = walletType
@@ -138,7 +308,7 @@ public struct MobileWalletTokenization: Codable, Sendable, Hashable {
     /// The wallet id (Google Pay).
     public let walletId: String?
     /// The wallet (`APPLE_PAY`, `GOOGLE_PAY`, `SAMSUNG_PAY`, `UNKNOWN`).
-    public let walletType: String?
+    public let walletType: MobileWalletType?
     /// The tokenization's status.
     public let status: MobileWalletStatus?
 }
@@ -240,9 +410,9 @@ public struct CardTokenization: ValidatableRequest, Codable, Hashable {
     /// Google Pay's opaque payment card.
     public let opaquePaymentCard: String?
     /// The card network.
-    public let cardNetwork: String?
+    public let cardNetwork: CardNetworkType?
     /// The token provider.
-    public let tokenProvider: String?
+    public let tokenProvider: CardTokenProvider?
     /// The card's last digits.
     public let cardLastDigits: String?
     /// The card holder.

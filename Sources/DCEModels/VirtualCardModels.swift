@@ -115,6 +115,67 @@ public struct UpdateVirtualCardInput: ValidatableRequest, Codable, Hashable {
     }
 }
 
+/// The state of a provisioned virtual card (seed 003 `VirtualCard` state), open to states a newer service adds
+/// (``OpenEnum``): the seed names `CLOSED`; `ISSUED`, `FAILED` and `SUSPENDED` are the other states of the SDK it
+/// documents, as the `virtual-card-response` schema records.
+///
+/// The seed has no `UNKNOWN` member: a state these models do not know decodes to ``unknown(_:)`` with the raw value.
+public enum VirtualCardState: OpenEnum {
+    /// `ISSUED`: issued and usable.
+    case issued
+    /// `FAILED`: failed.
+    case failed
+    /// `CLOSED`: closed (expired, cancelled, or its Sudo deleted); it cannot be reactivated.
+    case closed
+    /// `SUSPENDED`: suspended.
+    case suspended
+    /// A state these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The states these models know, in the schema's order.
+    public static let allKnownCases: [VirtualCardState] = [.issued, .failed, .closed, .suspended]
+
+    /// The raw value: the schema's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .issued: "ISSUED"
+        case .failed: "FAILED"
+        case .closed: "CLOSED"
+        case .suspended: "SUSPENDED"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
+/// The state of a card being provisioned (seed 003 `ProvisionalCard.State`, `ProvisioningState` on Android), open to
+/// states a newer service adds (``OpenEnum``).
+///
+/// The seed's Swift sample handles `.unknown` beside `.failed` but gives it no raw value: any state these models do not
+/// know decodes to ``unknown(_:)`` with the raw value as sent.
+public enum ProvisioningState: OpenEnum {
+    /// `PROVISIONING`: being provisioned.
+    case provisioning
+    /// `COMPLETED`: provisioned; the provisional card holds the card.
+    case completed
+    /// `FAILED`: provisioning failed.
+    case failed
+    /// The seed's `.unknown`: a state these models do not know, with the raw value as sent.
+    case unknown(String)
+
+    /// The states these models know, in the seed's order.
+    public static let allKnownCases: [ProvisioningState] = [.provisioning, .completed, .failed]
+
+    /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
+    public var rawValue: String {
+        switch self {
+        case .provisioning: "PROVISIONING"
+        case .completed: "COMPLETED"
+        case .failed: "FAILED"
+        case .unknown(let rawValue): rawValue
+        }
+    }
+}
+
 /// An owner of a virtual card.
 public struct CardOwner: Codable, Sendable, Hashable {
     /// The owner's id.
@@ -129,8 +190,8 @@ public struct VirtualCard: ValidatableRequest, Codable, Hashable {
     public static let schemaID = "virtual-card-response"
     /// The card id.
     public let id: String
-    /// ISSUED, FAILED, CLOSED or SUSPENDED.
-    public let state: String
+    /// ISSUED, FAILED, CLOSED or SUSPENDED; a state these models do not know is ``VirtualCardState/unknown(_:)``.
+    public let state: VirtualCardState
     /// The owners; none for an orphan card.
     public let owners: [CardOwner]?
     /// The name on the card.
@@ -157,8 +218,8 @@ public struct ProvisionalVirtualCard: ValidatableRequest, Codable, Hashable {
     public static let schemaID = "provisional-card-response"
     /// The provisional card id.
     public let id: String
-    /// PROVISIONING, COMPLETED or FAILED.
-    public let state: String
+    /// PROVISIONING, COMPLETED or FAILED; a state these models do not know is ``ProvisioningState/unknown(_:)``.
+    public let state: ProvisioningState
     /// The card, once COMPLETED.
     public let card: VirtualCard?
 }
