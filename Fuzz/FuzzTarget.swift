@@ -1,6 +1,6 @@
 // libFuzzer entry point for the targets chosen with DCE_FUZZ_TARGET: `json` (the JSON reader), `schema` (the
 // schema loader and compiler, fed the bytes as a schema file), `validate` (card-create validation, with every
-// message built), `envelope` (the envelope reader, `IncomingRequest`, and the gateway's `accept`) and `gateway`
+// message built, and the payload's masked copy), `envelope` (the envelope reader, `IncomingRequest`, and the gateway's `accept`) and `gateway`
 // (the gateway's whole handling of a request body, in process: age, idempotency, opening, validation, answer),
 // `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached) and
 // `reference` (a reference data file, read as `lint` reads it, then used by a schema that reads every kind of data).
@@ -66,6 +66,17 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         // for every input took a third of the target's time.
         let format = ReportFormat.allCases[size % ReportFormat.allCases.count]
         _ = format.render(ValidationRun(schema: "card-create", payloads: [PayloadReport(file: "fuzz", report: report)]))
+        // The masked copy of what reads as JSON is JSON again, and shows no card PIN.
+        if (try? JSONDocument(bytes: bytes)) != nil {
+            guard let copy = try? prepared.masked(json: bytes), (try? JSONDocument(bytes: copy)) != nil else {
+                fatalError("the masked copy of well-formed JSON is not well-formed")
+            }
+            if let object = (try? JSONSerialization.jsonObject(with: Data(copy))) as? [String: Any], let pin = object["cardPin"],
+                !(pin is NSNull), pin as? String != PreparedSchema.withheldMarker
+            {
+                fatalError("the masked copy shows the card PIN")
+            }
+        }
     case "envelope":
         guard let validator else { fatalError("the bundled schemas did not compile") }
         if let incoming = try? IncomingRequest(json: bytes) {
