@@ -16,7 +16,8 @@ struct GatewayCommand: AsyncParsableCommand {
             Keys are read from --keys (created there on first start): encryption.key and signing.key are private \
             (0600); encryption.pub is the X25519 key clients seal PCI fields to, signing.pub the Ed25519 key they \
             pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas.
-            """)
+            """,
+        version: DCEVersion.current)
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"

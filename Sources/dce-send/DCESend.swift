@@ -19,7 +19,8 @@ struct DCESend: AsyncParsableCommand {
             <keys>/encryption.pub (as written by dce-gateway). Exit status: 0 accepted, 1 invalid here or rejected \
             by the gateway (errors listed), 2 usage or unreadable input, 3 the gateway could not be reached or \
             answered something invalid.
-            """)
+            """,
+        version: DCEVersion.current)
 
     @Argument(help: ArgumentHelp("The payload file, or '-' for standard input.", valueName: "payload"))
     var payload: String

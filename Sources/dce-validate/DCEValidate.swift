@@ -1,5 +1,6 @@
 import ArgumentParser
 import DCECommandLine
+import DCEEngine
 import Foundation
 
 @main
@@ -21,6 +22,7 @@ struct DCEValidate: AsyncParsableCommand {
             3 (send only) the gateway could not be reached or answered something invalid.
             Run 'dce-validate help validate' for every option.
             """,
+        version: DCEVersion.current,
         subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self, CheckInputCommand.self, MaskCommand.self, SendCommand.self],
         defaultSubcommand: ValidateCommand.self
     )

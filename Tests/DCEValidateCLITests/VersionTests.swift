@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+
+/// `--version` on each tool, as CI tools are asked for theirs; the version is the one the CHANGELOG's latest release
+/// section or the reports name.
+struct VersionTests {
+    @Test(arguments: ["dce-validate", "dce-send", "dce-gateway"])
+    func eachToolPrintsItsVersionAndExitsZero(tool: String) throws {
+        let executable = CLI.binary.deletingLastPathComponent().appendingPathComponent(tool).path
+        let result = try CLI.run(["--version"], executable: executable)
+        #expect(result.status == 0, "\(tool): \(result.err)")
+        #expect(result.out.firstMatch(of: /^[0-9]+\.[0-9]+\.[0-9]+\n$/) != nil, "\(tool): \(result.out)")
+        // The version the reports carry (SARIF's driver) is the same.
+        let sarif = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--format", "sarif"])
+        #expect(sarif.out.contains(#""name":"dce-validate","version":"\#(result.out.dropLast())""#))
+    }
+
+    @Test func sendReachedThroughDCEValidateToo() throws {
+        let result = try CLI.run(["send", "--version"])
+        #expect(result.status == 0 && !result.out.isEmpty, "\(result.err)")
+    }
+}
