@@ -173,7 +173,7 @@ struct ValidateCommand: ParsableCommand {
             Diagnostics.error(failure)
             throw ExitStatus.failure
         }
-        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema) }
+        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema, messages: prepared.messages) }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
@@ -191,22 +191,28 @@ struct ValidateCommand: ParsableCommand {
 
 extension ReportFormat: ExpressibleByArgument {}
 
-/// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`: GitHub shows at most ten annotations per step and drops
-/// the rest, so the step summary lists what the annotations may not.
+/// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`, in the run's language: GitHub shows at most ten annotations
+/// per step and drops the rest, so the step summary lists what the annotations may not.
 enum StepSummary {
-    static func write(_ summary: BatchRunner.Summary, schema: String) throws {
+    static func write(_ summary: BatchRunner.Summary, schema: String, messages: MessageCatalogue) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var text = "### dce-validate: \(schema)\n\n"
-        text += "\(summary.payloads) payloads, \(summary.invalid) invalid, \(summary.errors) errors"
-        text += summary.omittedErrors > 0 ? " (and \(summary.omittedErrors) more past --max-errors)\n\n" : "\n\n"
+        var counts = [
+            messages.phrase("summary.checked", count: summary.payloads, ["schema": schema]),
+            messages.phrase("summary.verdicts", ["valid": String(summary.payloads - summary.invalid), "invalid": String(summary.invalid)]),
+            messages.phrase("summary.errors", count: summary.errors),
+        ]
+        if summary.omittedErrors > 0 { counts.append(messages.phrase("summary.omitted", count: summary.omittedErrors) + " (--max-errors)") }
+        text += counts.joined(separator: ", ") + "\n\n"
         if !summary.firstErrors.isEmpty {
-            text += "| payload | line | path | rule | message |\n|---|---|---|---|---|\n"
+            let columns = ["payload", "line", "path", "rule", "message"].map { messages.phrase("step." + $0) }
+            text += "| " + columns.joined(separator: " | ") + " |\n|---|---|---|---|---|\n"
             for (file, violation) in summary.firstErrors {
                 let cells = [file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue, violation.message]
                 text += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
             }
             if summary.errors > summary.firstErrors.count {
-                text += "\n…and \(summary.errors - summary.firstErrors.count) more (see the SARIF or JUnit report).\n"
+                text += "\n" + messages.phrase("step.more", count: summary.errors - summary.firstErrors.count) + "\n"
             }
         }
         // Appended (O_APPEND): other steps write to the same file.

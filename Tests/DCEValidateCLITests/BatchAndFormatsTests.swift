@@ -240,8 +240,18 @@ import Testing
         #expect(result.out.contains("::error file=\(escapedFile),line=1,col=34,title=dce-validate format::/currency: Currency must be an ISO 4217 currency code\n"))
         #expect(result.out.contains("/x%0Ay: 'x%0Ay' is not a field"))
         let markdown = try String(contentsOf: summary, encoding: .utf8)
-        #expect(markdown.hasPrefix("# before\n### dce-validate: card-create"))
+        #expect(markdown.hasPrefix("# before\n### dce-validate: card-create\n\n1 payload checked against card-create, 0 valid, 1 invalid, 2 errors\n"), "\(markdown)")
+        #expect(markdown.contains("| payload | line | path | rule | message |"))
         #expect(markdown.contains("| format | Currency must be an ISO 4217 currency code |"))
+        // In the run's language, like the other reports.
+        FileManager.default.createFile(atPath: summary.path, contents: Data())
+        let german = try CLI.run([payload.path, "--schema", "card-create", "--format", "github", "--language", "de"],
+                                 environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        #expect(german.status == 1)
+        let deutsch = try String(contentsOf: summary, encoding: .utf8)
+        #expect(deutsch.contains("1 Anfrage gegen card-create geprüft, 0 gültig, 1 ungültig, 2 Fehler\n"), "\(deutsch)")
+        #expect(deutsch.contains("| Anfrage | Zeile | Pfad | Regel | Meldung |"))
+        #expect(deutsch.contains("| format | Währung muss ein Währungscode nach ISO 4217 sein |"))
     }
 
     @Test func formatAndOutputPairingErrorsAreUsageErrors() throws {
