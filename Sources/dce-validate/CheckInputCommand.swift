@@ -50,16 +50,13 @@ struct CheckInputCommand: ParsableCommand {
     var value: String
 
     func run() throws {
-        let context = try target.context()
-        let validator = try target.validator()
+        let prepared = try target.prepared(language: language)
+        let messages = prepared.messages
         let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=BG", quoting: false)
         let text = try typed()
         let feedback: InputFeedback
-        let messages: MessageCatalogue
         do {
-            messages = try language.catalogue()
-            feedback = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType, messages: messages)
-                .inputFeedback(text, at: field, given: others)
+            feedback = try prepared.inputFeedback(text, at: field, given: others)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

@@ -26,12 +26,9 @@ struct MaskCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let context = try target.context()
-        let validator = try target.validator()
-        let prepared: PreparedSchema
+        let prepared = try target.prepared()
         let bytes: [UInt8]
         do {
-            prepared = try validator.prepare(target.schema, context: context, tenderType: target.call.tenderType)
             bytes = try PayloadFile.read(file)
         } catch {
             Diagnostics.error("\(error)")

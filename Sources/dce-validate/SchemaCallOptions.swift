@@ -3,7 +3,7 @@ import DCECommandLine
 import DCEEngine
 
 /// `--schema ID`, `--schemas DIR`, `--context KEY=VALUE`... and `--tender-type TYPE`: the one schema a command works
-/// on, where it comes from, and the call it is prepared for (describe, export, check-input).
+/// on, where it comes from, and the call it is prepared for (describe, export, check-input, mask).
 struct SchemaCallOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
     var schema: String
@@ -18,6 +18,19 @@ struct SchemaCallOptions: ParsableArguments {
 
     /// The validator with the schema loaded, or exit status 2 with the schema's problems.
     func validator() throws -> Validator { try SchemaOption.validator(directory: schemas, ids: [schema]) }
+
+    /// The schema prepared for the call (its contexts and tender type checked) in the language asked for, or exit
+    /// status 2 with the reason.
+    func prepared(language: LanguageOption? = nil) throws -> PreparedSchema {
+        let context = try context()
+        let validator = try validator()
+        do {
+            return try validator.prepare(schema, context: context, tenderType: call.tenderType, messages: language?.catalogue() ?? .english)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitStatus.failure
+        }
+    }
 }
 
 /// `--format json|text` of the commands that print one document.

@@ -197,13 +197,9 @@ enum StepSummary {
     static func write(_ summary: BatchRunner.Summary, schema: String, messages: MessageCatalogue) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         var text = "### dce-validate: \(schema)\n\n"
-        var counts = [
-            messages.phrase("summary.checked", count: summary.payloads, ["schema": schema]),
-            messages.phrase("summary.verdicts", ["valid": String(summary.payloads - summary.invalid), "invalid": String(summary.invalid)]),
-            messages.phrase("summary.errors", count: summary.errors),
-        ]
-        if summary.omittedErrors > 0 { counts.append(messages.phrase("summary.omitted", count: summary.omittedErrors) + " (--max-errors)") }
-        text += counts.joined(separator: ", ") + "\n\n"
+        text += messages.runCounts(
+            schema: schema, payloads: summary.payloads, invalid: summary.invalid, errors: summary.errors, omitted: summary.omittedErrors)
+        text += "\n\n"
         if !summary.firstErrors.isEmpty {
             let columns = ["payload", "line", "path", "rule", "message"].map { messages.phrase("step." + $0) }
             text += "| " + columns.joined(separator: " | ") + " |\n|---|---|---|---|---|\n"

@@ -59,7 +59,8 @@ extension CompiledSchema {
         _ document: JSONDocument, related: RelatedValues, messages: MessageCatalogue, positions: Bool
     ) -> [Violation] {
         var violations: [Violation] = []
-        func visit(_ field: CompiledField, _ index: JSONDocument.Index, path: String, key: String) {
+        CompiledField.visit(root, in: document, at: document.root) { field, index, path, key, _ in
+            guard let field else { return false }
             if let reference = field.existsIn, let values = related.byReference[reference.key],
                 let value = RelatedValues.comparable(document, index), !values.contains(value)
             {
@@ -71,24 +72,8 @@ extension CompiledSchema {
                 violations.append(Violation(
                     path: path, key: key, rule: .existsIn, message: message, position: positions ? document.position(of: index) : nil))
             }
-            switch document.kind(of: index) {
-            case .object:
-                for (member, value) in document.members(of: index) {
-                    let name = document.string(at: member)
-                    if let child = field.fields.first(where: { $0.key == name }) {
-                        visit(child, value, path: JSONPointer.appending(name, to: path), key: name)
-                    }
-                }
-            case .array:
-                guard let items = field.items else { break }
-                for (offset, element) in document.elements(of: index).enumerated() {
-                    visit(items, element, path: path + "/\(offset)", key: String(offset))
-                }
-            default:
-                break
-            }
+            return true
         }
-        visit(root, document.root, path: "", key: "")
         return violations
     }
 }

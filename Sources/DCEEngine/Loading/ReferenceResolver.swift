@@ -96,32 +96,35 @@ struct ReferenceResolver {
         }
         var field = target.root
         var walked = ""
+        var document = target
         for token in reference.tokens {
-            if let ref = field.ref, let (definition, _, _) = lookUp(ref, from: target, at: reference.location) { field = definition }
-            let next: FieldDefinition?
+            // A field that uses a definition has the definition's shape (which may be in yet another schema).
+            if let ref = field.ref, let (definition, definitionDocument, _) = lookUp(ref, from: document, at: reference.location) {
+                (field, document) = (definition, definitionDocument)
+            }
             if let token {
                 walked += "/" + token
-                next = field.fields?.first { $0.key == token }
-                if next == nil {
+                guard let next = field.fields?.first(where: { $0.key == token }) else {
                     let hint = Suggestion.hint(for: token, in: (field.fields ?? []).compactMap(\.key))
                     problems.append(SchemaProblem(
                         code: .unknownField, message: "'existsIn' points at '\(walked)', which is not a field of '\(reference.schema)'\(hint)",
                         location: reference.location))
                     return nil
                 }
+                field = next
             } else {
                 walked += "/*"
-                next = field.items?.first
-                // '*' over an object's members: members the schema does not list, so the rest cannot be checked.
-                if next == nil, field.fields != nil || field.rules.dataType == .object { return reference }
-                if next == nil {
+                if let next = field.items?.first {
+                    field = next
+                } else if field.fields != nil || field.rules.dataType == .object {
+                    return reference  // '*' over an object's members, which the schema does not list: nothing more to check
+                } else {
                     problems.append(SchemaProblem(
                         code: .unknownField, message: "'existsIn' has '*' at '\(walked)', where '\(reference.schema)' has no list or object",
                         location: reference.location))
                     return nil
                 }
             }
-            field = next!
         }
         return reference
     }

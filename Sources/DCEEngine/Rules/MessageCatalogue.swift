@@ -244,6 +244,18 @@ public struct MessageCatalogue: Sendable, Hashable {
         return phrase(key, values)
     }
 
+    /// A run's counts in this language, as the text report's last line and the GitHub step summary give them:
+    /// `3 payloads checked against card-create, 2 valid, 1 invalid, 1 error` (then how many more were not shown).
+    package func runCounts(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int) -> String {
+        var parts = [
+            phrase("summary.checked", count: payloads, ["schema": schema]),
+            phrase("summary.verdicts", ["valid": String(payloads - invalid), "invalid": String(invalid)]),
+            phrase("summary.errors", count: errors),
+        ]
+        if omitted > 0 { parts.append(phrase("summary.omitted", count: omitted)) }
+        return parts.joined(separator: ", ")
+    }
+
     /// A phrase in every shipped language, such as the label of an array's items (`{name} item`) for a field whose
     /// schema names none.
     static func shippedPhrase(_ key: String, name: LocalizedText? = nil) -> LocalizedText {

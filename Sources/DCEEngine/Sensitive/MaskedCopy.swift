@@ -34,59 +34,35 @@ extension PreparedSchema {
     public func masked(json: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) -> [UInt8] {
         let document = try JSONDocument(bytes: json, limits: limits)
         var replacements: [(range: Range<Int>, text: String)] = []
-        collectMasks(document, at: document.root, field: schema.root, into: &replacements)
+        CompiledField.visit(schema.root, in: document, at: document.root) { field, index, _, _, item in
+            let kind = document.kind(of: index)
+            if field == nil && !item {
+                // The schema cannot say what a member it does not know holds: its key stays, its value does not.
+                if kind != .null { replacements.append((document.byteRange(of: index), SchemaValue.quote(Self.withheldMarker))) }
+                return false
+            }
+            if let field, let text = mask(document, at: index, of: field) {
+                replacements.append((document.byteRange(of: index), text))
+                return false
+            }
+            if kind == .string || kind == .number {
+                // A card number where no field marks one (in a free-text field, say) is masked too.
+                let text = kind == .string ? document.string(at: index) : document.numberLexeme(at: index)
+                let redacted = Redactor(sensitiveKeys: []).redact(text)
+                if redacted != text { replacements.append((document.byteRange(of: index), SchemaValue.quote(redacted))) }
+            }
+            return true
+        }
         var output: [UInt8] = []
         output.reserveCapacity(json.count)
         var cursor = 0
-        for replacement in replacements.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+        for replacement in replacements {  // in document order, none inside another
             output.append(contentsOf: json[cursor..<replacement.range.lowerBound])
             output.append(contentsOf: replacement.text.utf8)
             cursor = replacement.range.upperBound
         }
         output.append(contentsOf: json[cursor...])
         return output
-    }
-
-    /// Finds what to replace in a value: `field` is the schema's field for it (`nil`: the items of a list the schema
-    /// gives no item field for).
-    private func collectMasks(
-        _ document: JSONDocument, at index: JSONDocument.Index, field: CompiledField?, into replacements: inout [(range: Range<Int>, text: String)]
-    ) {
-        switch document.kind(of: index) {
-        case .object:
-            for (key, value) in document.members(of: index) {
-                let name = document.string(at: key)
-                guard let child = field?.fields.first(where: { $0.key == name }) else {
-                    // The schema cannot say what a member it does not know holds: its key stays, its value does not.
-                    if document.kind(of: value) != .null {
-                        replacements.append((document.byteRange(of: value), SchemaValue.quote(Self.withheldMarker)))
-                    }
-                    continue
-                }
-                if let text = mask(document, at: value, of: child) {
-                    replacements.append((document.byteRange(of: value), text))
-                } else {
-                    collectMasks(document, at: value, field: child, into: &replacements)
-                }
-            }
-        case .array:
-            let items = field?.items
-            for element in document.elements(of: index) {
-                if let items, let text = mask(document, at: element, of: items) {
-                    replacements.append((document.byteRange(of: element), text))
-                } else {
-                    collectMasks(document, at: element, field: items, into: &replacements)
-                }
-            }
-        case .string, .number:
-            // A card number where no field marks one (under an unknown member, in a free-text field) is masked too.
-            let text = document.kind(of: index) == .string ? document.string(at: index) : document.numberLexeme(at: index)
-            if Redactor.containsCardNumber(text) {
-                replacements.append((document.byteRange(of: index), SchemaValue.quote(Redactor(sensitiveKeys: []).redact(text))))
-            }
-        default:
-            break
-        }
     }
 
     /// The JSON text that replaces a sensitive field's value, or `nil` for a field that is not sensitive (or a `null`).

@@ -52,12 +52,6 @@ struct TextRenderer {
     /// limit, if any.
     func summary(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int, messages: MessageCatalogue) -> String {
         let verdict = invalid == 0 ? paint(messages.phrase("summary.valid"), "1;32") : paint(messages.phrase("summary.invalid"), "1;31")
-        var parts = [
-            messages.phrase("summary.checked", count: payloads, ["schema": schema]),
-            messages.phrase("summary.verdicts", ["valid": String(payloads - invalid), "invalid": String(invalid)]),
-            messages.phrase("summary.errors", count: errors),
-        ]
-        if omitted > 0 { parts.append(messages.phrase("summary.omitted", count: omitted)) }
-        return "\(verdict): " + parts.joined(separator: ", ") + "\n"
+        return "\(verdict): " + messages.runCounts(schema: schema, payloads: payloads, invalid: invalid, errors: errors, omitted: omitted) + "\n"
     }
 }
