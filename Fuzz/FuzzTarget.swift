@@ -42,8 +42,24 @@ private final class FuzzedGateway: @unchecked Sendable {
         }
         uses += 1
         guard let gateway else { fatalError("the bundled schemas did not compile") }
-        return gateway.handle(envelope: body)
+        // libFuzzer calls in on its own thread: wait there for the gateway's asynchronous answer.
+        let answered = DispatchSemaphore(value: 0)
+        let answer = AnswerBox()
+        Task {
+            answer.value = await gateway.handle(envelope: body)
+            answered.signal()
+        }
+        answered.wait()
+        guard let value = answer.value else { fatalError("the gateway gave no answer") }
+        return value
     }
+}
+
+/// The answer handed from the gateway's task to libFuzzer's thread.
+///
+/// `@unchecked Sendable`: written once before the semaphore is signalled, read after it is waited for.
+private final class AnswerBox: @unchecked Sendable {
+    var value: Gateway.Answer?
 }
 
 private let fuzzedGateway = FuzzedGateway()

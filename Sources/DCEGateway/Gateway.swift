@@ -1,13 +1,14 @@
 public import Crypto
-public import DCECrypto
+import DCECrypto
 public import DCEEngine
 import DCEEnvelope
 public import Foundation
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
 import HummingbirdCore
 public import Logging
 public import NIOCore
+import ServiceLifecycle
 
 /// The gateway side of the envelope protocol: serves the signed schema catalogue and validates incoming
 /// envelopes with the same engine, never trusting the client's validation.
@@ -17,6 +18,10 @@ public import NIOCore
 /// // POST /v1/requests, GET /v1/schemas, with the timeouts and connection limit of `gateway.limits`
 /// try await gateway.application(router: Router(), address: .hostname("127.0.0.1", port: 8080)).runService()
 /// ```
+///
+/// What must outlive a request — the answers to accepted requests and the published catalogues — lives in its
+/// ``GatewayStore``: in the process by default (``MemoryStore``), or in PostgreSQL (``PostgresStore``) for several
+/// instances behind a load balancer, which then answer a retry alike and serve the same catalogue.
 ///
 /// `@unchecked Sendable`: the schemas and the catalogue change only under `lock`; the rest is immutable or
 /// synchronised by its own type.
@@ -116,8 +121,8 @@ public final class Gateway: @unchecked Sendable {
     private let lock = NSLock()
     private var validator: Validator
     private var served: Catalogue
-    /// The accepted requests' answers, by request id and body digest.
-    private let remembered: IdempotencyStore
+    /// The accepted requests' answers, by request id and body digest, and the published catalogues.
+    private let store: any GatewayStore
     /// Where requests are validated, off the server's network threads.
     private let pool: ValidationPool
     /// The longest request id accepted: ids are remembered, so their size is bounded too.
@@ -134,12 +139,15 @@ public final class Gateway: @unchecked Sendable {
     ///   - logger: Where the gateway logs one line per request: id, schema, status and rule codes, never a value.
     ///   - now: The clock envelopes' ages are judged by.
     ///   - backend: What valid requests are answered with (``ReferenceBackend/answer`` by default).
+    ///   - store: Where answers and catalogues are kept: a ``MemoryStore`` bounded by `limits` by default. With a
+    ///     shared store, the catalogue is published there (or a newer one taken from there) when the application
+    ///     starts, or by ``synchronizeCatalogue()``.
     /// - Throws: ``SchemaError`` when the schemas do not compile; ``CatalogueError`` for a version that is not
     ///   decimal numbers or a lifetime that is not positive; key errors.
     public init(
         keys: Keys, source: SchemaSource = .bundled, version: String, catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
         limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"), now: @escaping @Sendable () -> Date = { Date() },
-        backend: @escaping Backend = ReferenceBackend.answer
+        backend: @escaping Backend = ReferenceBackend.answer, store: (any GatewayStore)? = nil
     ) throws {
         self.keys = keys
         self.opener = try HPKEFieldOpener(privateKey: keys.encryption, keyID: keys.encryptionKeyID)
@@ -150,9 +158,13 @@ public final class Gateway: @unchecked Sendable {
         let documents = try source.documents()
         self.validator = try Validator(source: .documents(documents))
         self.served = try Self.catalogue(documents, version: version, expires: Self.expiry(after: catalogueLifetime), signingKey: keys.signing)
-        self.remembered = IdempotencyStore(
-            keep: (limits.replayWindow + limits.clockSkew).seconds, maxEntries: limits.rememberedRequests,
-            maxBytes: limits.rememberedBytes, now: now)
+        if let store {
+            self.store = store
+        } else {
+            let memory = MemoryStore(maxEntries: limits.rememberedRequests, maxBytes: limits.rememberedBytes)
+            try memory.publish(served)
+            self.store = memory
+        }
         self.pool = ValidationPool(
             threads: limits.validationThreads, largeThreads: limits.largeBodyThreads, queueLimit: limits.queuedRequests)
     }
@@ -167,21 +179,70 @@ public final class Gateway: @unchecked Sendable {
     ///   - version: The new version: decimal numbers separated by dots, newer than the one served.
     ///   - lifetime: How long from now clients may use it, in seconds (30 days by default).
     /// - Throws: ``SchemaError`` when the set does not compile; ``CatalogueError`` for a version that is not decimal
-    ///   numbers or not newer than the one served, or a lifetime that is not positive.
-    public func publish(_ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime) throws {
+    ///   numbers or not newer than the one served, or a lifetime that is not positive; ``GatewayStoreError`` when
+    ///   the store cannot be reached.
+    public func publish(_ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime) async throws {
         let compiled = try Validator(source: .documents(documents))
         let catalogue = try Self.catalogue(documents, version: version, expires: Self.expiry(after: lifetime), signingKey: keys.signing)
-        try lock.withLock {
-            guard try CatalogueVersion(version) > CatalogueVersion(served.version) else {
-                throw CatalogueError(code: .notNewer, message: "catalogue \(version) is not newer than catalogue \(served.version), which is served")
-            }
-            validator = compiled
-            served = catalogue
-        }
+        try await store.publish(catalogue)
+        serve(catalogue, compiled)
     }
 
     /// The catalogue being served.
     public var catalogue: Catalogue { lock.withLock { served } }
+
+    /// Makes this gateway serve what its store holds: publishes the catalogue it serves when the store has none or
+    /// an older one, and otherwise takes the store's latest (one published through another instance). The
+    /// application does this at start and every ``Limits/catalogueRefresh``, and before answering `GET /v1/schemas`.
+    ///
+    /// A catalogue in the store that does not carry this gateway's signature, or does not compile, is not served;
+    /// the gateway logs why and keeps what it serves.
+    ///
+    /// - Throws: ``GatewayStoreError`` when the store cannot be reached.
+    public func synchronizeCatalogue() async throws {
+        // A second round when another instance published between this one's look and its own publication.
+        for _ in 0..<2 {
+            let current = catalogue
+            let etag = try await store.latestCatalogueETag()
+            if etag == current.etag { return }
+            let latest = etag == nil ? nil : try await store.latestCatalogue()
+            if let latest, try CatalogueVersion(latest.version) >= CatalogueVersion(current.version) {
+                take(latest)
+                return
+            }
+            do {
+                try await store.publish(current)
+                return
+            } catch let error as CatalogueError where error.code == .notNewer {
+                continue
+            }
+        }
+    }
+
+    /// Serves a catalogue from the store, if it carries this gateway's signature and compiles.
+    private func take(_ latest: Catalogue) {
+        let previous = catalogue.version
+        do {
+            let key = try Curve25519.Signing.PrivateKey(rawRepresentation: keys.signing).publicKey
+            guard let signature = Data(base64Encoded: latest.signature), key.isValidSignature(signature, for: latest.body) else {
+                throw CatalogueError(code: .malformed, message: "its signature is not this gateway's")
+            }
+            let compiled = try Validator(source: .documents(try CatalogueBody(json: latest.body).documents))
+            serve(latest, compiled)
+            logger.notice("catalogue taken from the store", metadata: ["version": .string(latest.version), "previous": .string(previous)])
+        } catch {
+            logger.error("catalogue in the store not served", metadata: ["version": .string(latest.version), "reason": .string("\(error)")])
+        }
+    }
+
+    /// Serves `catalogue`, validating with `compiled`, unless a newer one is served already.
+    private func serve(_ catalogue: Catalogue, _ compiled: Validator) {
+        lock.withLock {
+            if let new = try? CatalogueVersion(catalogue.version), let old = try? CatalogueVersion(served.version), new < old { return }
+            validator = compiled
+            served = catalogue
+        }
+    }
 
     /// Signs a catalogue body (for a gateway, or a test standing in for one).
     ///
@@ -213,57 +274,103 @@ public final class Gateway: @unchecked Sendable {
     /// Answers one envelope, as `POST /v1/requests` does once the body is read: 200 with an accepted `PDResponse`,
     /// 422 with a rejected one listing the errors (at most ``Limits/maxErrorsPerAnswer``), 409 when the request id
     /// belongs to another request or the same request is being processed, 503 when nothing more can be
-    /// remembered. An accepted request's answer is given again, byte for byte, to the same request (same id, same
-    /// body) within the replay window; an envelope older than the window, or without a creation time, is refused.
+    /// remembered, the validation threads are saturated or the store cannot be reached. An accepted request's
+    /// answer is given again, byte for byte, to the same request (same id, same body) within the replay window; an
+    /// envelope older than the window, or without a creation time, is refused.
+    ///
+    /// The work is done on the gateway's validation threads (``Limits/validationThreads``).
     ///
     /// - Parameter body: The request body.
     /// - Returns: The answer.
-    public func handle(envelope body: [UInt8]) -> Answer {
+    public func handle(envelope body: [UInt8]) async -> Answer {
+        let isLarge = body.count >= limits.largeBodyBytes
+        let admission: Admission
+        do {
+            admission = try await pool.run(isLarge: isLarge) { self.admit(body) }
+        } catch {
+            return saturated()
+        }
+        let incoming: IncomingRequest
+        let request: IdempotentRequest
+        switch admission {
+        case .refused(let answer): return answer
+        case .admitted(let admitted, let idempotent):
+            (incoming, request) = (admitted, idempotent)
+        }
+        let outcome: IdempotencyOutcome
+        do {
+            outcome = try await store.once(request) {
+                do {
+                    return try await self.pool.run(isLarge: isLarge) { self.process(incoming) }
+                } catch {
+                    return self.saturated()
+                }
+            }
+        } catch {
+            logger.error("store unavailable", metadata: ["requestId": .string(request.id), "reason": .string(error.message)])
+            return refuse(503, requestID: request.id, .storeUnavailable, "the gateway cannot reach its database: retry shortly", retryAfter: 1)
+        }
+        switch outcome {
+        case .processed(let answer):
+            return answer
+        case .replayed(let answer):
+            log(answer, requestID: request.id, schema: request.schema, rules: ["replayed"])
+            return answer
+        case .conflict:
+            return refuse(409, requestID: request.id, .idempotencyConflict, "the request id '\(request.id)' was used for a different request")
+        case .inProgress:
+            return refuse(409, requestID: request.id, .requestInProgress, "the request '\(request.id)' is being processed: retry shortly")
+        case .full(let seconds):
+            return refuse(503, requestID: request.id, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
+        }
+    }
+
+    /// A request's fate before its id is looked up: refused, or admitted with what its store needs.
+    private enum Admission: Sendable {
+        case refused(Answer)
+        case admitted(IncomingRequest, IdempotentRequest)
+    }
+
+    /// Reads an envelope and checks its id and age.
+    private func admit(_ body: [UInt8]) -> Admission {
         let incoming: IncomingRequest
         do {
             incoming = try IncomingRequest(json: body)
         } catch {
-            return refuse(422, requestID: "", .json, error.message)
+            return .refused(refuse(422, requestID: "", .json, error.message))
         }
         let header = incoming.header
         let requestID = header.requestID
         guard !requestID.isEmpty, requestID.utf8.count <= Self.maxRequestIDBytes else {
-            return refuse(422, requestID: "", .json, "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes")
+            return .refused(refuse(422, requestID: "", .json, "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes"))
         }
         guard let created = header.createdAt else {
-            return refuse(422, requestID: requestID, .replayWindow, "the envelope has no 'createdAt': it cannot be told from a replay")
+            return .refused(refuse(422, requestID: requestID, .replayWindow, "the envelope has no 'createdAt': it cannot be told from a replay"))
         }
-        let age = now().timeIntervalSince(created)
+        let received = now()
+        let age = received.timeIntervalSince(created)
         if age > limits.replayWindow.seconds {
-            return refuse(
-                422, requestID: requestID, .replayWindow,
-                "the envelope was created \(Int(age)) s ago, outside the replay window of \(Int(limits.replayWindow.seconds)) s: build a new one")
+            return .refused(
+                refuse(
+                    422, requestID: requestID, .replayWindow,
+                    "the envelope was created \(Int(age)) s ago, outside the replay window of \(Int(limits.replayWindow.seconds)) s: build a new one"))
         }
         if -age > limits.clockSkew.seconds {
-            return refuse(
-                422, requestID: requestID, .replayWindow,
-                "the envelope was created \(Int(-age)) s in the future, more than the allowed clock skew of \(Int(limits.clockSkew.seconds)) s")
+            return .refused(
+                refuse(
+                    422, requestID: requestID, .replayWindow,
+                    "the envelope was created \(Int(-age)) s in the future, more than the allowed clock skew of \(Int(limits.clockSkew.seconds)) s"))
         }
-        switch remembered.claim(requestID, digest: Array(SHA256.hash(data: body))) {
-        case .replay(let answer):
-            log(answer, requestID: requestID, schema: header.schema, rules: ["replayed"])
-            return answer
-        case .conflict:
-            return refuse(409, requestID: requestID, .idempotencyConflict, "the request id '\(requestID)' was used for a different request")
-        case .inProgress:
-            return refuse(409, requestID: requestID, .requestInProgress, "the request '\(requestID)' is being processed: retry shortly")
-        case .full(let seconds):
-            return refuse(503, requestID: requestID, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
-        case .claimed:
-            break
-        }
-        let answer = process(incoming)
-        if answer.status == 200 {
-            remembered.complete(requestID, answer: answer)
-        } else {
-            remembered.release(requestID)
-        }
-        return answer
+        // Kept for the replay window plus the skew from now: any copy of the envelope arriving later is refused by age.
+        let expires = received.addingTimeInterval((limits.replayWindow + limits.clockSkew).seconds)
+        return .admitted(
+            incoming,
+            IdempotentRequest(id: requestID, digest: Array(SHA256.hash(data: body)), schema: header.schema, received: received, expires: expires))
+    }
+
+    /// The answer when the validation threads are saturated.
+    private func saturated() -> Answer {
+        refuse(503, requestID: "", .overloaded, "the gateway is saturated: retry shortly", retryAfter: 1)
     }
 
     /// Opens, validates and, when valid, answers a request whose id is claimed.
@@ -325,6 +432,14 @@ public final class Gateway: @unchecked Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         router.get("v1/schemas") { request, _ -> Response in
+            if self.store.isShared {
+                do {
+                    try await self.synchronizeCatalogue()
+                } catch {
+                    // The catalogue served is signed and still valid until it expires: serve it.
+                    self.logger.warning("catalogue not synchronized", metadata: ["reason": .string("\(error)")])
+                }
+            }
             let catalogue = self.catalogue
             var headers: HTTPFields = [.eTag: catalogue.etag]
             if request.headers[.ifNoneMatch] == catalogue.etag { return Response(status: .notModified, headers: headers) }
@@ -351,11 +466,7 @@ public final class Gateway: @unchecked Sendable {
         } catch {
             return refuse(400, requestID: "", .json, "the request body could not be read")
         }
-        do {
-            return try await pool.run(isLarge: body.count >= limits.largeBodyBytes) { self.handle(envelope: body) }
-        } catch {
-            return refuse(503, requestID: "", .overloaded, "the gateway is saturated: retry shortly", retryAfter: 1)
-        }
+        return await handle(envelope: body)
     }
 
     /// Whether a `Content-Type` names JSON (`application/json`, with or without parameters).
@@ -379,6 +490,11 @@ public final class Gateway: @unchecked Sendable {
     ///   - serverName: The `Server` header.
     ///   - logger: The server's logger.
     ///   - onServerRunning: Called with the listening channel once the server runs.
+    /// With a shared store (``PostgresStore``), the application also runs the store, prepares it (creates or migrates
+    /// its tables) and synchronizes the catalogue with it before the server starts (a store that cannot be reached
+    /// then stops the application with its error), and looks for a newer catalogue every
+    /// ``Limits/catalogueRefresh``.
+    ///
     /// - Returns: The application, to `run()` or `runService()`.
     public func application<Context: RequestContext>(
         router: Router<Context>, address: BindAddress, serverName: String? = "dce-gateway", logger: Logger? = nil,
@@ -386,7 +502,7 @@ public final class Gateway: @unchecked Sendable {
     ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
         addRoutes(to: router)
         let limits = limits
-        return Application(
+        var application = Application(
             router: router,
             server: .http1(
                 configuration: .init(
@@ -398,6 +514,32 @@ public final class Gateway: @unchecked Sendable {
                 address: address, serverName: serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
             onServerRunning: onServerRunning, logger: logger)
+        if let service = store as? any Service { application.addServices(service) }
+        if store.isShared { application.addServices(CatalogueWatcher(gateway: self, every: limits.catalogueRefresh)) }
+        application.beforeServerStarts { [store] in
+            try await store.prepare()
+            try await self.synchronizeCatalogue()
+        }
+        return application
+    }
+
+    /// Looks for a catalogue published through another instance, on a timer, until shutdown.
+    private struct CatalogueWatcher: Service {
+        let gateway: Gateway
+        let every: Duration
+
+        func run() async throws {
+            try await cancelWhenGracefulShutdown {
+                while true {
+                    try await Task.sleep(for: every)
+                    do {
+                        try await gateway.synchronizeCatalogue()
+                    } catch {
+                        gateway.logger.warning("catalogue not synchronized", metadata: ["reason": .string("\(error)")])
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -415,6 +557,9 @@ extension ViolationCode {
     public static let bodyTooLarge = ViolationCode(rawValue: "bodyTooLarge")
     /// The gateway is saturated; retry after the `Retry-After` seconds (HTTP 503).
     public static let overloaded = ViolationCode(rawValue: "overloaded")
+    /// The gateway cannot reach its store (its database); retry after the `Retry-After` seconds (HTTP 503). Nothing
+    /// was recorded.
+    public static let storeUnavailable = ViolationCode(rawValue: "storeUnavailable")
 }
 
 /// The reference gateway's answers: a card for `card-create` (following `card-response`), nothing otherwise.

@@ -39,6 +39,9 @@ extension Gateway {
         public var idleTimeout: Duration
         /// The most connections open at once; further ones wait in the listen backlog. Default 1,024.
         public var maxConnections: Int
+        /// How often a gateway on a shared store (``PostgresStore``) looks for a catalogue published through another
+        /// instance; it also looks whenever a client asks for the catalogue. Default 5 s.
+        public var catalogueRefresh: Duration
 
         /// Creates limits; every argument has the documented default.
         ///
@@ -57,13 +60,14 @@ extension Gateway {
         ///   - bodyTimeout: The body read timeout.
         ///   - idleTimeout: The keep-alive idle timeout.
         ///   - maxConnections: Open connections.
+        ///   - catalogueRefresh: How often a shared store is asked for a newer catalogue.
         public init(
             maxBodyBytes: Int = 1 << 20, maxErrorsPerAnswer: Int = 100, replayWindow: Duration = .seconds(300),
             clockSkew: Duration = .seconds(60), rememberedRequests: Int = 100_000, rememberedBytes: Int = 64 << 20,
             validationThreads: Int = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount),
             largeBodyThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), largeBodyBytes: Int = 64 << 10,
             queuedRequests: Int = 256, headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
-            idleTimeout: Duration = .seconds(30), maxConnections: Int = 1_024
+            idleTimeout: Duration = .seconds(30), maxConnections: Int = 1_024, catalogueRefresh: Duration = .seconds(5)
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxErrorsPerAnswer = maxErrorsPerAnswer
@@ -79,6 +83,7 @@ extension Gateway {
             self.bodyTimeout = bodyTimeout
             self.idleTimeout = idleTimeout
             self.maxConnections = maxConnections
+            self.catalogueRefresh = catalogueRefresh
         }
     }
 }

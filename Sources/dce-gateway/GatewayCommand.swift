@@ -16,6 +16,12 @@ struct GatewayCommand: AsyncParsableCommand {
             Keys are read from --keys (created there on first start): encryption.key and signing.key are private \
             (0600); encryption.pub is the X25519 key clients seal PCI fields to, signing.pub the Ed25519 key they \
             pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas.
+
+            Without a database, answers and the catalogue are kept in the process (one instance). With \
+            --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
+            tables are created or migrated at start, the catalogue is published there (or a newer one taken from \
+            there). Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 usage; 3 the database cannot be \
+            reached or migrated at start.
             """,
         version: DCEVersion.current)
 
@@ -73,6 +79,18 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most connections open at once; more wait in the listen backlog.", valueName: "n"))
     var maxConnections = Gateway.Limits().maxConnections
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep answers and catalogues in PostgreSQL, shared by every instance: postgres://user:password@host:port/database[?sslmode=disable] (default: $DCE_DATABASE_URL; without either, in the process).",
+            valueName: "url"))
+    var databaseURL: String?
+
+    @Option(help: ArgumentHelp("Seconds a request may wait for the database before it is answered 503.", valueName: "seconds"))
+    var databaseTimeout = 5
+
+    @Option(help: ArgumentHelp("Seconds between looks for a catalogue published through another instance.", valueName: "seconds"))
+    var catalogueRefresh = Int(Gateway.Limits().catalogueRefresh.components.seconds)
+
     func validate() throws {
         do {
             _ = try CatalogueVersion(catalogueVersion)
@@ -86,10 +104,18 @@ struct GatewayCommand: AsyncParsableCommand {
             ("--max-body-bytes", maxBodyBytes), ("--max-errors", maxErrors), ("--replay-window", replayWindow),
             ("--remembered-requests", rememberedRequests), ("--remembered-bytes", rememberedBytes),
             ("--validation-threads", validationThreads), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
-            ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections),
+            ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections), ("--database-timeout", databaseTimeout),
+            ("--catalogue-refresh", catalogueRefresh),
         ]
         for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
         if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
+        if let url = databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"] {
+            do {
+                _ = try PostgresStore(url: url)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
     }
 
     func run() async throws {
@@ -108,17 +134,29 @@ struct GatewayCommand: AsyncParsableCommand {
         limits.bodyTimeout = .seconds(bodyTimeout)
         limits.idleTimeout = .seconds(idleTimeout)
         limits.maxConnections = maxConnections
+        limits.catalogueRefresh = .seconds(catalogueRefresh)
+        let store = try (databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"]).map {
+            try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
+        }
         let gateway = try Gateway(
-            keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400, limits: limits)
+            keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400, limits: limits,
+            store: store)
         let host = self.host
+        let kept = store.map { "PostgreSQL at \($0.location)" } ?? "memory"
         let app = gateway.application(
             router: Router(), address: .hostname(host, port: port),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                let line = "dce-gateway: listening on http://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID))\n"
+                let line =
+                    "dce-gateway: listening on http://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID), answers kept in \(kept))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             })
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as GatewayStoreError {
+            FileHandle.standardError.write(Data("dce-gateway: error: \(error.message)\n".utf8))
+            throw ExitCode(3)
+        }
     }
 }
 

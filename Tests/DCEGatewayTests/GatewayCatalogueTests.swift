@@ -9,22 +9,25 @@ import Testing
 struct GatewayCatalogueTests {
     let keys = Gateway.Keys.generate()
 
-    @Test func theGatewayRefusesVersionsThatAreNotNumbersOrNotNewer() throws {
+    @Test func theGatewayRefusesVersionsThatAreNotNumbersOrNotNewer() async throws {
         func code(_ call: () throws -> Void) -> CatalogueError.Code? { #expect(throws: CatalogueError.self, performing: call)?.code }
+        func code(_ call: () async throws -> sending Void) async -> CatalogueError.Code? {
+            await #expect(throws: CatalogueError.self, performing: call)?.code
+        }
         #expect(code { _ = try Gateway(keys: keys, version: "v2") } == .invalidVersion)
         #expect(code { _ = try Gateway(keys: keys, version: "1", catalogueLifetime: 0) } == .invalidExpiry)
         let gateway = try Gateway(keys: keys, version: "2026.11.9")
         let documents = try SchemaSource.bundled.documents()
-        #expect(code { try gateway.publish(documents, version: "2026.11") } == .notNewer)
-        #expect(code { try gateway.publish(documents, version: "2026.11.9") } == .notNewer)
-        #expect(code { try gateway.publish(documents, version: "2026.11.x") } == .invalidVersion)
-        #expect(code { try gateway.publish(documents, version: "2026.12", lifetime: -1) } == .invalidExpiry)
+        #expect(await code { try await gateway.publish(documents, version: "2026.11") } == .notNewer)
+        #expect(await code { try await gateway.publish(documents, version: "2026.11.9") } == .notNewer)
+        #expect(await code { try await gateway.publish(documents, version: "2026.11.x") } == .invalidVersion)
+        #expect(await code { try await gateway.publish(documents, version: "2026.12", lifetime: -1) } == .invalidExpiry)
         #expect(gateway.catalogue.version == "2026.11.9")
-        try gateway.publish(documents, version: "2026.11.10")
+        try await gateway.publish(documents, version: "2026.11.10")
         #expect(gateway.catalogue.version == "2026.11.10")
     }
 
-    @Test func theGatewaySignsTheExpiryWithTheBody() throws {
+    @Test func theGatewaySignsTheExpiryWithTheBody() async throws {
         let gateway = try Gateway(keys: keys, version: "3", catalogueLifetime: 7 * 86_400)
         let served = gateway.catalogue
         let body = try CatalogueBody(json: served.body)
@@ -33,7 +36,7 @@ struct GatewayCatalogueTests {
         #expect(String(decoding: served.body, as: UTF8.self).contains(#""expires":"\#(UTCTimestamp.string(from: served.expires)!)""#))
         let key = try Curve25519.Signing.PublicKey(rawRepresentation: try keys.signingPublicKey)
         #expect(key.isValidSignature(try #require(Data(base64Encoded: served.signature)), for: served.body))
-        try gateway.publish(try SchemaSource.bundled.documents(), version: "4", lifetime: 3_600)
+        try await gateway.publish(try SchemaSource.bundled.documents(), version: "4", lifetime: 3_600)
         #expect(abs(gateway.catalogue.expires.timeIntervalSinceNow - 3_600) < 60)
     }
 }

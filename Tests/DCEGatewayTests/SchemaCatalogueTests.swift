@@ -53,7 +53,7 @@ struct SchemaCatalogueTests {
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "1"))
             let first = gateway.catalogue
-            try gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2")
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try await rules(catalogue) == [.maxLength])
 
@@ -67,7 +67,7 @@ struct SchemaCatalogueTests {
     @Test func aCatalogueOfTheSameVersionIsNotNewerUnlessItIsTheSameCatalogue() async throws {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let catalogue = try catalogue(url)
-            try gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2")
             await refresh(catalogue, expecting: .updated(version: "2"))
             let bundled = try SchemaSource.bundled.documents()
             for version in ["2", "2.0", "02"] {
@@ -86,7 +86,7 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "2026.11.9")) { url, gateway, faults in
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "2026.11.9"))
-            try gateway.publish(try stricterDocuments(), version: "2026.11.10")  // older as text, newer as numbers
+            try await gateway.publish(try stricterDocuments(), version: "2026.11.10")  // older as text, newer as numbers
             await refresh(catalogue, expecting: .updated(version: "2026.11.10"))
             faults.set(.serving(try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "2026.9.30", expires: inAnHour, signingKey: keys.signing)))
             await refresh(catalogue, expecting: .notNewer(offered: "2026.9.30", inForce: "2026.11.10"))
@@ -128,7 +128,7 @@ struct SchemaCatalogueTests {
     @Test func aCatalogueInForceThatExpiresIsNoLongerUsed() async throws {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
             let catalogue = try catalogue(url)
-            try gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600)
+            try await gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600)
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(await catalogue.etag == gateway.catalogue.etag)
             #expect(try await rules(catalogue) == [.maxLength])
@@ -153,7 +153,7 @@ struct SchemaCatalogueTests {
             let first = gateway.catalogue
             let before = try catalogue(url, storage: storage)
             await refresh(before, expecting: .updated(version: "1"))
-            try gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2")
             await refresh(before, expecting: .updated(version: "2"))
             #expect(await before.storageProblem == nil)
 
@@ -192,7 +192,7 @@ struct SchemaCatalogueTests {
             // A reader holding the old file (here: a second link to it) keeps it whole while the new one is written.
             let held = storage.appendingPathComponent("held")
             try FileManager.default.linkItem(at: file, to: held)
-            try gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2")
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try Data(contentsOf: held) == first)
             let record = try CatalogueStore.record(from: [UInt8](try Data(contentsOf: file)))
@@ -209,7 +209,7 @@ struct SchemaCatalogueTests {
         defer { try? FileManager.default.removeItem(at: storage) }
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, _ in
-            try gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2")
             let first = try catalogue(url, storage: storage)
             await refresh(first, expecting: .updated(version: "2"))
             let restarted = try catalogue(url, storage: storage)
@@ -217,7 +217,7 @@ struct SchemaCatalogueTests {
             // The file's place is taken by a directory: the next catalogue cannot be renamed into it.
             try FileManager.default.removeItem(at: file)
             try FileManager.default.createDirectory(at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
-            try gateway.publish(try SchemaSource.bundled.documents(), version: "3", lifetime: 3_600)
+            try await gateway.publish(try SchemaSource.bundled.documents(), version: "3", lifetime: 3_600)
             await refresh(restarted, expecting: .updated(version: "3"))
             #expect(await restarted.storageProblem?.contains("cannot be stored") == true)
             #expect(try await rules(restarted) == [])

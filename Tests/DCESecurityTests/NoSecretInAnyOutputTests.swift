@@ -38,7 +38,7 @@ struct NoSecretInAnyOutputTests {
         ("card-details-response", [:], nil, #"{"pan": "\#(pan)", "cvv": "\#(cvv)", "expiry": "09/29"}"#),
     ]
 
-    @Test func noOutputCarriesAPANPINOrCVVInClear() throws {
+    @Test func noOutputCarriesAPANPINOrCVVInClear() async throws {
         let validator = try Validator(source: .bundled)
         let gatewayKey = Curve25519.KeyAgreement.PrivateKey()
         let sealer = try HPKEFieldSealer(gatewayPublicKey: gatewayKey.publicKey.rawRepresentation, keyID: "gw")
@@ -138,7 +138,7 @@ struct NoSecretInAnyOutputTests {
         for (offset, (schema, context, tenderType, values)) in clearValues.enumerated() {
             let version = try #require(validator.schema(schema)).version
             let body = #"{"requestId":"clear-\#(offset)","createdAt":"\#(RFC3339.string(from: Date()))","schema":"\#(schema)","schemaVersion":"\#(version)","context":\#(context),"tenderType":\#(tenderType),"values":\#(values),"encryptedFields":[]}"#
-            let answer = gateway.handle(envelope: Array(body.utf8))
+            let answer = await gateway.handle(envelope: Array(body.utf8))
             #expect(answer.status == 422)
             #expect(try PDResponse(json: answer.body).errors.map(\.rule.rawValue) == ["notEncrypted"])
             outputs.append(("gateway answer to clear \(schema)", String(decoding: answer.body, as: UTF8.self)))

@@ -1,7 +1,9 @@
-import Foundation
+public import Foundation
+import DCEEnvelope
 
-/// What the gateway remembers of the requests it accepted: each answer under its request id and the digest of
-/// the request's body, long enough that no envelope can be processed twice.
+/// The gateway's store in the process, for a single instance (the default): each accepted request's answer under
+/// its request id and the digest of the request's body, long enough that no envelope can be processed twice, and
+/// the latest catalogue. A restart forgets them; use ``PostgresStore`` for several instances.
 ///
 /// Only accepted requests are remembered (like payment APIs, a request refused by validation leaves no trace, so
 /// an invalid request sent first cannot "poison" its id). While a request is being processed its id is claimed,
@@ -11,21 +13,7 @@ import Foundation
 /// requests are refused (the caller answers 503) rather than an answer forgotten.
 ///
 /// `@unchecked Sendable`: every stored property but the constants is read and written only under `lock`.
-final class IdempotencyStore: @unchecked Sendable {
-    /// What a request id may do.
-    enum Claim: Equatable {
-        /// The id is new: process the request, then ``complete(_:digest:answer:)`` or ``release(_:)``.
-        case claimed
-        /// The same request was answered before: send this answer again.
-        case replay(Gateway.Answer)
-        /// The id belongs to a different request.
-        case conflict
-        /// The same request is being processed right now.
-        case inProgress
-        /// Nothing more can be remembered until the oldest answer expires, in about this many seconds.
-        case full(retryAfter: Int)
-    }
-
+public final class MemoryStore: GatewayStore, @unchecked Sendable {
     private struct Entry {
         var digest: [UInt8]
         /// `nil` while the request is being processed.
@@ -35,10 +23,9 @@ final class IdempotencyStore: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private let keep: TimeInterval
     private let maxEntries: Int
     private let maxBytes: Int
-    private let now: @Sendable () -> Date
+    private var catalogue: Gateway.Catalogue?
     private var entries: [String: Entry] = [:]
     /// Answered ids in the order they were answered (so in order of expiry), from `head` on.
     private var order: [(id: String, expires: Date)] = []
@@ -47,38 +34,75 @@ final class IdempotencyStore: @unchecked Sendable {
     /// What an entry costs beyond its id and answer: the digest, the dictionary's and the queue's storage.
     private static let overhead = 160
 
-    init(keep: TimeInterval, maxEntries: Int, maxBytes: Int, now: @escaping @Sendable () -> Date) {
-        self.keep = keep
+    /// Creates an empty store.
+    ///
+    /// - Parameters:
+    ///   - maxEntries: The most accepted requests remembered at once (``Gateway/Limits/rememberedRequests``).
+    ///   - maxBytes: The most bytes of remembered answers (``Gateway/Limits/rememberedBytes``).
+    public init(maxEntries: Int = Gateway.Limits().rememberedRequests, maxBytes: Int = Gateway.Limits().rememberedBytes) {
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
-        self.now = now
     }
 
-    /// Claims `id` for the request whose body has `digest`, or says why not.
-    func claim(_ id: String, digest: [UInt8]) -> Claim {
+    /// What a request id may do.
+    private enum Claim {
+        case claimed
+        case settled(IdempotencyOutcome)
+    }
+
+    public func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer) async -> IdempotencyOutcome {
+        if case .settled(let outcome) = claim(request) { return outcome }
+        let answer = await process()
+        if answer.status == 200 {
+            complete(request, answer: answer)
+        } else {
+            release(request.id)
+        }
+        return .processed(answer)
+    }
+
+    public func publish(_ catalogue: Gateway.Catalogue) throws {
+        try lock.withLock {
+            if let latest = self.catalogue, try CatalogueVersion(catalogue.version) <= CatalogueVersion(latest.version) {
+                throw CatalogueError(code: .notNewer, message: "catalogue \(catalogue.version) is not newer than catalogue \(latest.version), which is served")
+            }
+            self.catalogue = catalogue
+        }
+    }
+
+    public func latestCatalogueETag() -> String? { lock.withLock { catalogue?.etag } }
+
+    public func latestCatalogue() -> Gateway.Catalogue? { lock.withLock { catalogue } }
+
+    /// `false`: only the gateway it belongs to publishes to it.
+    public var isShared: Bool { false }
+
+    /// Claims the request's id, or says why not.
+    private func claim(_ request: IdempotentRequest) -> Claim {
         lock.withLock {
-            let time = now()
+            let time = request.received
             expire(at: time)
-            if let entry = entries[id] {
-                guard entry.digest == digest else { return .conflict }
-                return entry.answer.map { .replay($0) } ?? .inProgress
+            if let entry = entries[request.id] {
+                guard entry.digest == request.digest else { return .settled(.conflict) }
+                return .settled(entry.answer.map { .replayed($0) } ?? .inProgress)
             }
             if entries.count >= maxEntries || bytes >= maxBytes {
                 let oldest = head < order.count ? order[head].expires.timeIntervalSince(time) : 1
-                return .full(retryAfter: max(1, Int(oldest.rounded(.up))))
+                return .settled(.full(retryAfter: max(1, Int(oldest.rounded(.up)))))
             }
-            let cost = id.utf8.count + Self.overhead
-            entries[id] = Entry(digest: digest, answer: nil, expires: time, bytes: cost)
+            let cost = request.id.utf8.count + Self.overhead
+            entries[request.id] = Entry(digest: request.digest, answer: nil, expires: time, bytes: cost)
             bytes += cost
             return .claimed
         }
     }
 
     /// Remembers the answer to a claimed request.
-    func complete(_ id: String, answer: Gateway.Answer) {
+    private func complete(_ request: IdempotentRequest, answer: Gateway.Answer) {
         lock.withLock {
+            let id = request.id
             guard var entry = entries[id], entry.answer == nil else { return }
-            let expires = now().addingTimeInterval(keep)
+            let expires = request.expires
             entry.answer = answer
             entry.expires = expires
             entry.bytes += answer.body.count
@@ -89,7 +113,7 @@ final class IdempotencyStore: @unchecked Sendable {
     }
 
     /// Forgets a claimed request that was refused: its id stays free for the genuine request.
-    func release(_ id: String) {
+    private func release(_ id: String) {
         lock.withLock {
             guard let entry = entries[id], entry.answer == nil else { return }
             entries[id] = nil
