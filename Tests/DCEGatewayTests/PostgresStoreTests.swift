@@ -1,0 +1,371 @@
+import DCECrypto
+import DCEEngine
+import DCEEnvelope
+@testable import DCEGateway
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Several `dce-gateway` processes on one real PostgreSQL server (started by `scripts/test` through
+/// `scripts/postgres`, which names it in `DCE_TEST_DATABASE_URL` and its data folder in `DCE_TEST_POSTGRES_DIR`):
+/// retries that land on another instance, an instance killed while answering, catalogues published through one
+/// instance, and the database stopped and started again. Each test has a database of its own.
+@Suite(.serialized, .enabled(if: PostgresServer.url != nil, "needs DCE_TEST_DATABASE_URL: scripts/test starts a server"))
+struct PostgresStoreTests {
+    let keys = Gateway.Keys.generate()
+    let validator: Validator
+
+    init() throws {
+        validator = try Validator(source: .bundled)
+    }
+
+    @Test func aRequestAcceptedByOneInstanceIsAnsweredByAnotherByteForByteAndARestartForgetsNothing() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            let a = try GatewayProcess(database: url, keys: keyFolder)
+            let b = try GatewayProcess(database: url, keys: keyFolder)
+            let envelope = try card(requestID: "retry-1")
+            let first = try await post(envelope, to: a)
+            #expect(first.status == 200)
+            let retried = try await post(envelope, to: b)
+            #expect(retried.status == 200)
+            #expect(retried.body == first.body)
+            // The same id with another body is refused at either instance.
+            let other = try card(requestID: "retry-1", program: "SKRILL-VIRTUAL-MC-EEA", currency: "GBP")
+            #expect(try await post(other, to: b).status == 409)
+            a.stop()
+            b.stop()
+            let c = try GatewayProcess(database: url, keys: keyFolder)
+            let afterRestart = try await post(envelope, to: c)
+            #expect(afterRestart.status == 200)
+            #expect(afterRestart.body == first.body)
+            #expect(try await PostgresServer.acceptances(of: "retry-1", in: url) == 1)
+            c.stop()
+        }
+    }
+
+    @Test func anInstanceKilledWhileAnsweringLeavesExactlyOneAcceptanceAfterTheRetry() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            let a = try GatewayProcess(database: url, keys: keyFolder)
+            let b = try GatewayProcess(database: url, keys: keyFolder)
+            let envelope = try card(requestID: "killed-1")
+            // Hold A inside its transaction: it has claimed the id and waits to record the acceptance.
+            let holder = try await PostgresServer.connect(url)
+            try await holder.query("BEGIN", logger: PostgresServer.logger)
+            try await holder.query("LOCK TABLE dce_acceptances IN EXCLUSIVE MODE", logger: PostgresServer.logger)
+            let toA = Task { try? await post(envelope, to: a) }
+            try await PostgresServer.waitForALockWait(on: holder)
+            a.kill()
+            #expect(await toA.value == nil)  // the client saw its connection drop: it retries, at B
+            try await holder.query("COMMIT", logger: PostgresServer.logger)
+            try await holder.close()
+            let retried = try await post(envelope, to: b)
+            #expect(retried.status == 200)
+            let response = try PDResponse(json: Array(retried.body))
+            #expect(response.status == .accepted)
+            #expect(try await PostgresServer.acceptances(of: "killed-1", in: url) == 1)
+            // And the retry's answer is the one kept.
+            #expect(try await post(envelope, to: b).body == retried.body)
+            b.stop()
+        }
+    }
+
+    @Test func aCataloguePublishedThroughOneInstanceIsServedByAnotherWithTheSameETag() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            let a = try GatewayProcess(database: url, keys: keyFolder)
+            let b = try GatewayProcess(database: url, keys: keyFolder)
+            let (firstA, firstB) = (try await catalogue(of: a), try await catalogue(of: b))
+            #expect(firstA.etag == firstB.etag)
+            #expect(firstA.version == "1")
+            // A restarts with a stricter set under version 2: it publishes it.
+            a.stop()
+            let stricter = try writeSchemas(stricterDocuments())
+            let a2 = try GatewayProcess(database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path])
+            let (servedA, servedB) = (try await catalogue(of: a2), try await catalogue(of: b))
+            #expect(servedA.version == "2")
+            #expect(servedB.version == "2")
+            #expect(servedB.etag == servedA.etag)
+            #expect(servedB.signature == servedA.signature)
+            #expect(servedB.body == servedA.body)
+            // B validates with what it serves: a request built against card-create 1.0.0 meets 2.0.0 there.
+            let answer = try await post(try card(requestID: "strict-1"), to: b)
+            #expect(answer.status == 422)
+            let refusal = try #require(try PDResponse(json: Array(answer.body)).errors.first)
+            #expect(refusal.rule.rawValue == "versionMismatch")
+            #expect(refusal.message.contains("this gateway has 2.0.0"))
+            // An instance started later with an older version serves the newest from the database.
+            let c = try GatewayProcess(database: url, keys: keyFolder, arguments: ["--catalogue-version", "1"])
+            #expect(try await catalogue(of: c).etag == servedA.etag)
+            a2.stop()
+            b.stop()
+            c.stop()
+        }
+    }
+
+    @Test func whileTheDatabaseIsDownRequestsGetAClear503AndNothingIsRecordedTwice() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            let a = try GatewayProcess(database: url, keys: keyFolder)
+            let before = try card(requestID: "down-1")
+            let during = try card(requestID: "down-2")
+            let first = try await post(before, to: a)
+            #expect(first.status == 200)
+            try PostgresServer.control("stop")
+            for envelope in [during, before] {
+                let refused = try await post(envelope, to: a)
+                #expect(refused.status == 503)
+                #expect(refused.retryAfter != nil)
+                #expect(try PDResponse(json: Array(refused.body)).errors.map(\.rule) == [.storeUnavailable])
+            }
+            try PostgresServer.control("start")
+            var answer = try await post(during, to: a)
+            let deadline = Date().addingTimeInterval(30)
+            while answer.status == 503, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                answer = try await post(during, to: a)
+            }
+            #expect(answer.status == 200)
+            let replayed = try await post(before, to: a)
+            #expect(replayed.status == 200)
+            #expect(replayed.body == first.body)
+            #expect(try await PostgresServer.acceptances(of: "down-1", in: url) == 1)
+            #expect(try await PostgresServer.acceptances(of: "down-2", in: url) == 1)
+            a.stop()
+        }
+    }
+
+    @Test func aGatewayThatCannotReachItsDatabaseExitsWithAClearMessage() throws {
+        let keyFolder = try writeKeys()
+        let process = try GatewayProcess.start(
+            database: "postgres://dce@127.0.0.1:1/dce?sslmode=disable", keys: keyFolder, arguments: ["--database-timeout", "1"])
+        process.process.waitUntilExit()
+        #expect(process.process.terminationStatus == 3)
+        let message = process.standardError
+        #expect(message.contains("dce-gateway: error: cannot migrate the gateway's tables in the database at 127.0.0.1:1/dce"))
+        #expect(message.contains("refused"))
+    }
+
+    // MARK: - Helpers
+
+    /// A card-create envelope: valid with the bundled schemas, too long a program name for the stricter set.
+    private func card(requestID: String, program: String = "SKRILL-VIRTUAL-MC-EEA", currency: String = "EUR") throws -> [UInt8] {
+        let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
+        let json = #"{"programName": "\#(program)", "currency": "\#(currency)", "cardPin": "8264"}"#
+        let built = try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(
+            json: Array(json.utf8), requestID: requestID, sealer: sealer)
+        guard case .valid(let request) = built else { throw GatewayProcess.Failure("refused locally: \(built)") }
+        return request.json
+    }
+
+    /// The keys every instance shares, in the files `dce-gateway --keys` reads.
+    private func writeKeys() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dce-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try keys.encryption.write(to: folder.appendingPathComponent("encryption.key"))
+        try keys.signing.write(to: folder.appendingPathComponent("signing.key"))
+        return folder
+    }
+
+    private func writeSchemas(_ documents: [String: [UInt8]]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dce-schemas-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (id, bytes) in documents {
+            // Reference data has ids such as `reference/iso4217`: a file in a subfolder, as in Schemas/.
+            let file = folder.appendingPathComponent("\(id).json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: file)
+        }
+        return folder
+    }
+
+    private struct Answer {
+        var status: Int
+        var body: Data
+        var retryAfter: String?
+    }
+
+    private func post(_ envelope: [UInt8], to gateway: GatewayProcess) async throws -> Answer {
+        var request = URLRequest(url: gateway.url.appendingPathComponent("v1/requests"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = 30
+        let (body, response) = try await URLSession.shared.upload(for: request, from: Data(envelope))
+        let http = try #require(response as? HTTPURLResponse)
+        return Answer(status: http.statusCode, body: body, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+    }
+
+    private struct Served {
+        var version: String
+        var etag: String
+        var signature: String
+        var body: Data
+    }
+
+    private func catalogue(of gateway: GatewayProcess) async throws -> Served {
+        let (body, response) = try await URLSession.shared.data(from: gateway.url.appendingPathComponent("v1/schemas"))
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 200)
+        let parsed = try CatalogueBody(json: Array(body))
+        return Served(
+            version: parsed.version.description, etag: http.value(forHTTPHeaderField: "ETag") ?? "",
+            signature: http.value(forHTTPHeaderField: "X-DCE-Signature") ?? "", body: body)
+    }
+}
+
+/// The test server `scripts/test` started, and a database of each test's own on it.
+enum PostgresServer {
+    static let url = ProcessInfo.processInfo.environment["DCE_TEST_DATABASE_URL"]
+    static let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `body` with the URL of a new, empty database, dropped afterwards.
+    static func withDatabase(_ body: (String) async throws -> Void) async throws {
+        let server = try #require(url)
+        let name = "t_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+        let admin = try await connect(server)
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: PostgresServer.logger)
+        try await admin.close()
+        let database = server.replacingOccurrences(of: "/dce?", with: "/\(name)?")
+        do {
+            try await body(database)
+        } catch {
+            try? await drop(name, on: server)
+            throw error
+        }
+        try await drop(name, on: server)
+    }
+
+    private static func drop(_ name: String, on server: String) async throws {
+        let admin = try await connect(server)
+        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: PostgresServer.logger)
+        try await admin.close()
+    }
+
+    static func connect(_ url: String) async throws -> PostgresConnection {
+        try await PostgresConnection.connect(configuration: try DatabaseAddress(url).connection(), id: 1, logger: logger)
+    }
+
+    /// How many acceptances the database records for a request id.
+    static func acceptances(of requestID: String, in url: String) async throws -> Int {
+        let connection = try await connect(url)
+        var count = -1
+        for try await (value) in try await connection.query("SELECT count(*) FROM dce_acceptances WHERE request_id = \(requestID)", logger: PostgresServer.logger).decode(Int.self) {
+            count = value
+        }
+        try await connection.close()
+        return count
+    }
+
+    /// Waits until a gateway's connection waits for a lock (the one `holder` holds).
+    static func waitForALockWait(on holder: PostgresConnection) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let query: PostgresQuery = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dce-gateway' AND wait_event_type = 'Lock'"
+            for try await (waiting) in try await holder.query(query, logger: PostgresServer.logger).decode(Int.self) where waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw GatewayProcess.Failure("no gateway waited for the lock within 30 s")
+    }
+
+    /// `scripts/postgres stop|start` on the test server.
+    static func control(_ command: String) throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["DCE_TEST_POSTGRES_DIR"])
+        let process = Process()
+        process.executableURL = repository.appendingPathComponent("scripts/postgres")
+        process.arguments = [command, directory]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw GatewayProcess.Failure("scripts/postgres \(command) failed") }
+    }
+}
+
+/// A `dce-gateway` process on a free loopback port.
+final class GatewayProcess: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    let process: Process
+    private let output: URL
+    private let errors: URL
+    private(set) var url = URL(fileURLWithPath: "/")
+
+    /// Starts an instance on `database` and waits until it listens.
+    convenience init(database: String, keys: URL, arguments: [String] = []) throws {
+        try self.init(starting: database, keys: keys, arguments: arguments)
+        try waitUntilListening()
+    }
+
+    /// Starts an instance and returns at once.
+    static func start(database: String, keys: URL, arguments: [String] = []) throws -> GatewayProcess {
+        try GatewayProcess(starting: database, keys: keys, arguments: arguments)
+    }
+
+    private init(starting database: String, keys: URL, arguments: [String]) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dce-gateway-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        output = scratch.appendingPathComponent("stdout")
+        errors = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments =
+            ["--port", "0", "--keys", keys.path, "--database-url", database, "--database-timeout", "3", "--catalogue-refresh", "1"] + arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+
+    private func waitUntilListening() throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"listening on (http://127\.0\.0\.1:\d+)"#, options: .regularExpression) {
+                url = URL(string: String(text[range].dropFirst("listening on ".count)))!
+                return
+            }
+            guard process.isRunning else { throw Failure("dce-gateway exited: \(standardError)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw Failure("dce-gateway did not listen within 60 s: \(standardError)")
+    }
+
+    /// SIGKILL: no chance to finish anything.
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, a graceful shutdown.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The binary sits next to the test bundle in the build products directory.
+    static let binary: URL = {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("dce-gateway")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return PostgresServer.repository.appendingPathComponent(".build/debug/dce-gateway")
+    }()
+}
