@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -6,6 +6,12 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+
+// PCRE2, the engine's regular expressions: by default the system's libpcre2-8 (pkg-config), as on Linux and macOS with
+// Homebrew; compiled from its release source (CPCRE2Source) on the Apple platforms where an app has no system PCRE2 to
+// link, and anywhere with the trait PCRE2FromSource. scripts/fetch-pcre2 fetches that source into Vendor/pcre2.
+let pcre2SourcePlatforms: [Platform] = [.iOS, .macCatalyst, .tvOS, .watchOS, .visionOS]
+let systemPCRE2Platforms: [Platform] = [.linux, .macOS, .windows, .android, .openbsd, .wasi]
 
 let package = Package(
     name: "dce-validate",
@@ -22,6 +28,11 @@ let package = Package(
         .executable(name: "dce-gateway", targets: ["dce-gateway"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
         .executable(name: "dce-send", targets: ["dce-send"]),
+    ],
+    traits: [
+        .trait(name: "SystemPCRE2", description: "Link the system's libpcre2-8 (pkg-config) where there is one."),
+        .trait(name: "PCRE2FromSource", description: "Compile PCRE2 from source (scripts/fetch-pcre2) everywhere."),
+        .default(enabledTraits: ["SystemPCRE2"]),
     ],
     dependencies: [
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
@@ -51,9 +62,33 @@ let package = Package(
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
         .target(
+            // Its sources are the files scripts/fetch-pcre2 writes beside include/, one a unit of the library, each
+            // #including the unit from Vendor/pcre2; until then it has none, and its header says what to run.
+            name: "CPCRE2Source",
+            cSettings: [
+                .define("HAVE_CONFIG_H"), .define("PCRE2_CODE_UNIT_WIDTH", to: "8"), .define("SUPPORT_PCRE2_8"),
+                .define("SUPPORT_UNICODE"), .define("HAVE_MEMMOVE"),
+                // Apple forbids an app to write code at run time on iOS and its kin; there PCRE2 interprets.
+                .define("SUPPORT_JIT", .when(platforms: [.linux, .macOS])),
+            ]
+        ),
+        .target(
+            // No code: it brings CPCRE2Source in under the trait. A dependency has one condition, whose platforms and
+            // traits must all hold, and SwiftPM warns of two on one target; DCEPattern's own is the platforms'.
+            name: "CPCRE2SourceTrait",
+            dependencies: ["CPCRE2Source"]
+        ),
+        .target(
             name: "DCEPattern",
-            dependencies: ["CPCRE2"],
-            swiftSettings: strictSettings
+            dependencies: [
+                .target(name: "CPCRE2", condition: .when(platforms: systemPCRE2Platforms, traits: ["SystemPCRE2"])),
+                .target(name: "CPCRE2Source", condition: .when(platforms: pcre2SourcePlatforms)),
+                .target(name: "CPCRE2SourceTrait", condition: .when(traits: ["PCRE2FromSource"])),
+            ],
+            swiftSettings: strictSettings + [
+                .define("DCE_PCRE2_FROM_SOURCE", .when(platforms: pcre2SourcePlatforms)),
+                .define("DCE_PCRE2_FROM_SOURCE", .when(traits: ["PCRE2FromSource"])),
+            ]
         ),
         .target(
             name: "DCEEngine",

@@ -1,4 +1,9 @@
+// The one place that names the PCRE2 module: the system's, or the one compiled from source (see Package.swift).
+#if DCE_PCRE2_FROM_SOURCE
+internal import CPCRE2Source
+#else
 internal import CPCRE2
+#endif
 
 /// A regular expression compiled once by PCRE2 (with JIT where the platform has it) and matched many times.
 ///
@@ -215,4 +220,21 @@ package enum PrefixOutcome: Hashable, Sendable {
     case noMatch
     /// The match gave up at a limit.
     case limitExceeded
+}
+
+/// The PCRE2 library the engine runs on, as it describes itself (`pcre2_config`).
+package enum PCRE2Library {
+    /// Its release and date, such as `10.42 2022-12-11`.
+    package static var version: String {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let length = pcre2_config_8(UInt32(PCRE2_CONFIG_VERSION), &buffer)
+        guard length > 1 else { return "" }
+        return String(decoding: buffer[0..<Int(length - 1)], as: UTF8.self)
+    }
+
+    /// Whether it was built with its JIT compiler; where it was not, every pattern runs on the interpreter.
+    package static var hasJIT: Bool {
+        var available: UInt32 = 0
+        return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) == 0 && available == 1
+    }
 }
