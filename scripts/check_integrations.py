@@ -124,7 +124,7 @@ def check_hook(scratch, env, head):
     run(["git", "checkout", "-q", "--detach", head], bare, env)
     tools = os.path.join(scratch, "tools-without-swift")
     os.makedirs(tools)
-    for tool in ("bash", "dirname", "git", "cat", "mkdir", "rm", "tail", "uname", "id"):
+    for tool in ("bash", "dirname", "find", "cksum", "sort", "cat", "mkdir", "rm", "tail", "uname", "id"):
         if shutil.which(tool):
             os.symlink(shutil.which(tool), os.path.join(tools, tool))
     status, output = run([os.path.join(bare, "scripts", "pre-commit-hook"), "--schema", "card-create",
