@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs what dce-validate needs to build, or says exactly what is missing. Safe to run again.
+# With --check it installs nothing: it only says what is missing (exit 2), as the pre-commit hook needs, which must
+# not run apt-get on a developer's machine.
 set -euo pipefail
+check_only=false
+[ "${1:-}" = "--check" ] && check_only=true
 
 die() { echo "setup: error: $*" >&2; exit 2; }
 
@@ -11,6 +15,9 @@ have_pcre2() {
     [ -f /usr/include/pcre2.h ] || [ -f /usr/local/include/pcre2.h ] || [ -f /opt/homebrew/include/pcre2.h ]
 }
 
+if ! have_pcre2 && $check_only; then
+    die "PCRE2 headers are missing: install libpcre2-dev and pkg-config (Debian/Ubuntu) or pcre2 (Homebrew), or run scripts/setup.sh, which does."
+fi
 if ! have_pcre2; then
     case "$(uname -s)" in
         Linux)
