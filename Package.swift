@@ -52,6 +52,9 @@ let package = Package(
         // The gateway's shared store (idempotency answers and catalogues for several instances): only DCEGateway.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The gateway's metrics (GET /metrics): only DCEGateway.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -142,6 +145,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The SQL that creates and migrates the PostgreSQL store's tables, applied in order at start.
@@ -151,7 +155,8 @@ let package = Package(
         .executableTarget(
             name: "dce-gateway",
             dependencies: [
-                "DCEGateway", "DCEEngine", "DCEEnvelope", .product(name: "Hummingbird", package: "hummingbird"),
+                "DCEGateway", "DCEEngine", "DCEEnvelope", "DCELogging", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

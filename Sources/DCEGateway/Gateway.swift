@@ -109,6 +109,35 @@ public final class Gateway: @unchecked Sendable {
             self.body = body
             self.retryAfter = retryAfter
         }
+
+        /// What the access log and the metrics say of the exchange; not part of the answer's identity.
+        var note = Note()
+
+        public static func == (lhs: Answer, rhs: Answer) -> Bool {
+            lhs.status == rhs.status && lhs.body == rhs.body && lhs.retryAfter == rhs.retryAfter
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(body)
+            hasher.combine(retryAfter)
+        }
+    }
+
+    /// What the access log and the metrics say of an exchange besides its status: ids, schema, rule codes and
+    /// timings, never a value or a message.
+    struct Note: Sendable {
+        var requestID = ""
+        var schema: String?
+        var schemaVersion: String?
+        /// The rule codes of a refusal or rejection; `replayed` for an answer given again.
+        var rules: [String] = []
+        /// Why the request was refused, for the refusal counter: a refusal's rule, or `invalid` after validation.
+        var refusal: String?
+        /// What became of its request id when it was not processed: `replayed`, `conflict`, `inProgress`, `full`.
+        var idempotency: String?
+        /// How long opening, validating and answering it took on a validation thread.
+        var validation: Duration?
     }
 
     /// The bounds in force.
@@ -125,6 +154,8 @@ public final class Gateway: @unchecked Sendable {
     private let store: any GatewayStore
     /// Where requests are validated, off the server's network threads.
     private let pool: ValidationPool
+    /// What `GET /metrics` shows.
+    private let metrics: GatewayMetrics
     /// The longest request id accepted: ids are remembered, so their size is bounded too.
     public static let maxRequestIDBytes = 128
 
@@ -167,6 +198,8 @@ public final class Gateway: @unchecked Sendable {
         }
         self.pool = ValidationPool(
             threads: limits.validationThreads, largeThreads: limits.largeBodyThreads, queueLimit: limits.queuedRequests)
+        self.metrics = GatewayMetrics()
+        metrics.serving(served, previous: nil)
     }
 
     /// Publishes a new catalogue; it is compiled first, and a set that does not compile changes nothing.
@@ -190,6 +223,10 @@ public final class Gateway: @unchecked Sendable {
 
     /// The catalogue being served.
     public var catalogue: Catalogue { lock.withLock { served } }
+
+    /// What `GET /metrics` serves: the gateway's counters, latency histogram and catalogue gauges in the Prometheus
+    /// text format (ids, schema ids, status codes and rule codes as labels, never a value).
+    public var metricsText: String { String(decoding: metrics.exposition(), as: UTF8.self) }
 
     /// Makes this gateway serve what its store holds: publishes the catalogue it serves when the store has none or
     /// an older one, and otherwise takes the store's latest (one published through another instance). The
@@ -237,11 +274,12 @@ public final class Gateway: @unchecked Sendable {
 
     /// Serves `catalogue`, validating with `compiled`, unless a newer one is served already.
     private func serve(_ catalogue: Catalogue, _ compiled: Validator) {
-        lock.withLock {
-            if let new = try? CatalogueVersion(catalogue.version), let old = try? CatalogueVersion(served.version), new < old { return }
-            validator = compiled
-            served = catalogue
+        let previous: Catalogue? = lock.withLock {
+            if let new = try? CatalogueVersion(catalogue.version), let old = try? CatalogueVersion(served.version), new < old { return nil }
+            defer { (validator, served) = (compiled, catalogue) }
+            return served
         }
+        if let previous { metrics.serving(catalogue, previous: previous) }
     }
 
     /// Signs a catalogue body (for a gateway, or a test standing in for one).
@@ -283,6 +321,14 @@ public final class Gateway: @unchecked Sendable {
     /// - Parameter body: The request body.
     /// - Returns: The answer.
     public func handle(envelope body: [UInt8]) async -> Answer {
+        let started = ContinuousClock.now
+        let answer = await respond(to: body)
+        record(answer, method: "POST", path: "/v1/requests", since: started)
+        return answer
+    }
+
+    /// ``handle(envelope:)`` without the access log line and the counters.
+    private func respond(to body: [UInt8]) async -> Answer {
         let isLarge = body.count >= limits.largeBodyBytes
         let admission: Admission
         do {
@@ -310,18 +356,31 @@ public final class Gateway: @unchecked Sendable {
             logger.error("store unavailable", metadata: ["requestId": .string(request.id), "reason": .string(error.message)])
             return refuse(503, requestID: request.id, .storeUnavailable, "the gateway cannot reach its database: retry shortly", retryAfter: 1)
         }
+        var answer: Answer
         switch outcome {
-        case .processed(let answer):
-            return answer
-        case .replayed(let answer):
-            log(answer, requestID: request.id, schema: request.schema, rules: ["replayed"])
-            return answer
+        case .processed(let processed):
+            return processed
+        case .replayed(let replayed):
+            answer = replayed
+            answer.note = Note(requestID: request.id, schema: request.schema, schemaVersion: incoming.header.schemaVersion, rules: ["replayed"])
         case .conflict:
-            return refuse(409, requestID: request.id, .idempotencyConflict, "the request id '\(request.id)' was used for a different request")
+            answer = refuse(409, requestID: request.id, .idempotencyConflict, "the request id '\(request.id)' was used for a different request")
         case .inProgress:
-            return refuse(409, requestID: request.id, .requestInProgress, "the request '\(request.id)' is being processed: retry shortly")
+            answer = refuse(409, requestID: request.id, .requestInProgress, "the request '\(request.id)' is being processed: retry shortly")
         case .full(let seconds):
-            return refuse(503, requestID: request.id, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
+            answer = refuse(503, requestID: request.id, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
+        }
+        answer.note.idempotency = Self.idempotencyLabel(outcome)
+        return answer
+    }
+
+    private static func idempotencyLabel(_ outcome: IdempotencyOutcome) -> String? {
+        switch outcome {
+        case .processed: nil
+        case .replayed: "replayed"
+        case .conflict: "conflict"
+        case .inProgress: "inProgress"
+        case .full: "full"
         }
     }
 
@@ -375,6 +434,16 @@ public final class Gateway: @unchecked Sendable {
 
     /// Opens, validates and, when valid, answers a request whose id is claimed.
     private func process(_ incoming: IncomingRequest) -> Answer {
+        let started = ContinuousClock.now
+        var answer = answerProcessed(incoming)
+        answer.note.schema = incoming.header.schema
+        answer.note.schemaVersion = incoming.header.schemaVersion
+        answer.note.validation = ContinuousClock.now - started
+        return answer
+    }
+
+    /// ``process(_:)`` without the timing.
+    private func answerProcessed(_ incoming: IncomingRequest) -> Answer {
         let header = incoming.header
         let validator = lock.withLock { self.validator }
         let report: ValidationReport
@@ -388,30 +457,51 @@ public final class Gateway: @unchecked Sendable {
             // The report keeps at most the answer's limit of violations; it counts the rest.
             let response = PDResponse(
                 requestID: header.requestID, status: .rejected, errors: report.errors, omittedErrors: report.omittedErrors)
-            let answer = Answer(status: 422, body: response.json)
-            log(answer, requestID: header.requestID, schema: header.schema, rules: report.errors.map(\.rule.rawValue))
+            var answer = Answer(status: 422, body: response.json)
+            answer.note = Note(requestID: header.requestID, rules: report.errors.map(\.rule.rawValue), refusal: "invalid")
             return answer
         }
         let result = backend(header.schema, SchemaValue(document: document, at: document.root))
-        let answer = Answer(status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
-        log(answer, requestID: header.requestID, schema: header.schema, rules: [])
+        var answer = Answer(status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
+        answer.note.requestID = header.requestID
         return answer
     }
 
-    /// A rejected answer with one error, logged.
+    /// A rejected answer with one error.
     private func refuse(_ status: Int, requestID: String, _ rule: ViolationCode, _ message: String, retryAfter: Int? = nil) -> Answer {
         let response = PDResponse(requestID: requestID, status: .rejected, errors: [Violation(path: "", key: "", rule: rule, message: message)])
-        let answer = Answer(status: status, body: response.json, retryAfter: retryAfter)
-        log(answer, requestID: requestID, schema: nil, rules: [rule.rawValue])
+        var answer = Answer(status: status, body: response.json, retryAfter: retryAfter)
+        answer.note = Note(requestID: requestID, rules: [rule.rawValue], refusal: rule.rawValue)
         return answer
     }
 
-    /// One line per answer: ids, status and rule codes; messages and values are never logged.
-    private func log(_ answer: Answer, requestID: String, schema: String?, rules: [String]) {
-        var metadata: Logger.Metadata = ["requestId": .string(requestID), "status": .stringConvertible(answer.status)]
-        if let schema { metadata["schema"] = .string(schema) }
-        if !rules.isEmpty { metadata["rules"] = .array(rules.map { .string($0) }) }
-        logger.log(level: answer.status == 200 ? .info : .notice, "request answered", metadata: metadata)
+    /// The access log line and the counters of one exchange: method, path, status, duration, request id, schema
+    /// and version, rule codes; never a message or a value (and the redacting handler, in `dce-gateway`, in front).
+    private func record(_ answer: Answer, method: String, path: String, since started: ContinuousClock.Instant) {
+        let duration = ContinuousClock.now - started
+        let note = answer.note
+        var metadata: Logger.Metadata = [
+            "method": .string(method), "path": .string(path), "status": .stringConvertible(answer.status),
+            "durationMs": .string(Self.milliseconds(duration)),
+        ]
+        if !note.requestID.isEmpty { metadata["requestId"] = .string(note.requestID) }
+        if let schema = note.schema { metadata["schema"] = .string(schema) }
+        if let version = note.schemaVersion { metadata["schemaVersion"] = .string(version) }
+        if !note.rules.isEmpty { metadata["rules"] = .array(note.rules.map { .string($0) }) }
+        logger.log(level: answer.status < 400 ? .info : answer.status < 500 ? .notice : .warning, "request answered", metadata: metadata)
+        metrics.answered(path: path, status: answer.status, schema: note.schema.flatMap(knownSchema))
+        if let seconds = note.validation, let schema = note.schema.flatMap(knownSchema) { metrics.validated(schema: schema, in: seconds) }
+        if let outcome = note.idempotency { metrics.idempotency(outcome) }
+        if let reason = note.refusal { metrics.refused(reason) }
+    }
+
+    /// A schema id the gateway knows, for a metric's label; anything a client makes up would let it add series at will.
+    private func knownSchema(_ id: String) -> String? {
+        lock.withLock { validator.schema(id) } != nil ? id : "unknown"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.3f", Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15)
     }
 
     /// Adds `POST /v1/requests` and `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`).
@@ -424,7 +514,9 @@ public final class Gateway: @unchecked Sendable {
     /// - Parameter router: The application's router.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.post("v1/requests") { request, _ -> Response in
+            let started = ContinuousClock.now
             let answer = await self.answer(request)
+            self.record(answer, method: "POST", path: "/v1/requests", since: started)
             var headers: HTTPFields = [.contentType: "application/json"]
             if let seconds = answer.retryAfter { headers[.retryAfter] = String(seconds) }
             return Response(
@@ -432,6 +524,7 @@ public final class Gateway: @unchecked Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         router.get("v1/schemas") { request, _ -> Response in
+            let started = ContinuousClock.now
             if self.store.isShared {
                 do {
                     try await self.synchronizeCatalogue()
@@ -442,10 +535,19 @@ public final class Gateway: @unchecked Sendable {
             }
             let catalogue = self.catalogue
             var headers: HTTPFields = [.eTag: catalogue.etag]
-            if request.headers[.ifNoneMatch] == catalogue.etag { return Response(status: .notModified, headers: headers) }
+            if request.headers[.ifNoneMatch] == catalogue.etag {
+                self.record(Answer(status: 304, body: []), method: "GET", path: "/v1/schemas", since: started)
+                return Response(status: .notModified, headers: headers)
+            }
+            self.record(Answer(status: 200, body: []), method: "GET", path: "/v1/schemas", since: started)
             headers[.contentType] = "application/json"
             headers[HTTPField.Name("X-DCE-Signature")!] = catalogue.signature
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: catalogue.body)))
+        }
+        router.get("metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
         }
     }
 
@@ -466,7 +568,7 @@ public final class Gateway: @unchecked Sendable {
         } catch {
             return refuse(400, requestID: "", .json, "the request body could not be read")
         }
-        return await handle(envelope: body)
+        return await respond(to: body)
     }
 
     /// Whether a `Content-Type` names JSON (`application/json`, with or without parameters).

@@ -2,8 +2,10 @@ import ArgumentParser
 import DCEEngine
 import DCEEnvelope
 import DCEGateway
+import DCELogging
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 
 /// The reference gateway: serves the schema catalogue and validates envelopes on loopback.
@@ -15,7 +17,9 @@ struct GatewayCommand: AsyncParsableCommand {
         discussion: """
             Keys are read from --keys (created there on first start): encryption.key and signing.key are private \
             (0600); encryption.pub is the X25519 key clients seal PCI fields to, signing.pub the Ed25519 key they \
-            pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas.
+            pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas, GET /metrics (Prometheus). One \
+            access log line per request on standard output (method, path, status, duration, request id, schema, rule \
+            codes; never a value).
 
             Without a database, answers and the catalogue are kept in the process (one instance). With \
             --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
@@ -121,6 +125,12 @@ struct GatewayCommand: AsyncParsableCommand {
     func run() async throws {
         let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
         let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
+        // Every log line — the access log, the store's, Hummingbird's — passes the redactor first: a value under a
+        // sensitive field's name, or a card number anywhere, is masked before it is written.
+        let redactor = Redactor(validator: try Validator(source: source))
+        LoggingSystem.bootstrap { label in
+            RedactingLogHandler(wrapping: StreamLogHandler.standardOutput(label: label), redactor: redactor)
+        }
         var limits = Gateway.Limits()
         limits.maxBodyBytes = maxBodyBytes
         limits.maxErrorsPerAnswer = maxErrors

@@ -275,6 +275,68 @@ struct GatewayAttackTests {
         }
     }
 
+    // MARK: - What operations sees
+
+    @Test func everyAnswerIsOneAccessLogLineAndTheMetricsCountAKnownMix() async throws {
+        try await withGateway { server in
+            let valid = try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "ops-1")
+            #expect(try await server.post(valid).status == 200)
+            #expect(try await server.post(valid).status == 200)  // replayed
+            #expect(try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "ops-1")).status == 409)
+            #expect(try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EURO"}"#, id: "ops-2")).status == 422)
+            let madeUp = String(decoding: try envelope(#"{"currency": "EUR"}"#, id: "ops-3"), as: UTF8.self)
+                .replacingOccurrences(of: #""schema":"card-create""#, with: #""schema":"made-up""#)
+            #expect(try await server.post(Array(madeUp.utf8)).status == 422)
+            #expect(try await server.post(valid, contentType: "text/plain").status == 415)
+            #expect(try await server.get("/v1/schemas").status == 200)
+            let scraped = try await server.get("/metrics")
+            #expect(scraped.status == 200)
+            let metrics = Self.samples(scraped.text)
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/requests",status="200",schema="card-create"}"#] == 2)
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/requests",status="409",schema=""}"#] == 1)
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/requests",status="422",schema="card-create"}"#] == 1)
+            // A schema a client makes up is counted as unknown, not as a series of its own.
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/requests",status="422",schema="unknown"}"#] == 1)
+            #expect(!scraped.text.contains("made-up"))
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/requests",status="415",schema=""}"#] == 1)
+            #expect(metrics[#"dce_gateway_requests_total{path="/v1/schemas",status="200",schema=""}"#] == 1)
+            #expect(metrics[#"dce_gateway_idempotency_total{outcome="replayed"}"#] == 1)
+            #expect(metrics[#"dce_gateway_idempotency_total{outcome="conflict"}"#] == 1)
+            #expect(metrics[#"dce_gateway_refusals_total{reason="idempotencyConflict"}"#] == 1)
+            #expect(metrics[#"dce_gateway_refusals_total{reason="invalid"}"#] == 1)
+            #expect(metrics[#"dce_gateway_refusals_total{reason="unsupportedMediaType"}"#] == 1)
+            #expect(metrics[#"dce_gateway_validation_duration_seconds_count{schema="card-create"}"#] == 2)
+            #expect(metrics[#"dce_gateway_catalogue_info{version="1"}"#] == 1)
+            #expect((metrics["dce_gateway_catalogue_expiry_timestamp_seconds"] ?? 0) > Date().timeIntervalSince1970)
+
+            // One access log line per answer, with what an operator needs and no message or value.
+            let lines = server.logs.filter { $0.contains("request answered") }
+            #expect(lines.count == 7)
+            let accepted = try #require(lines.first)
+            let fields = [
+                #""method": POST"#, #""path": /v1/requests"#, #""status": 200"#, #""durationMs": "#, #""requestId": ops-1"#,
+                #""schema": card-create"#, #""schemaVersion": 1.0.0"#,
+            ]
+            for field in fields {
+                #expect(accepted.contains(field), "\(field) missing from \(accepted)")
+            }
+            #expect(lines[1].contains("replayed"))
+            #expect(lines[3].contains("format"))  // the rule code of the invalid currency
+            #expect(!lines.joined().contains("EURO"))
+            #expect(lines.last?.contains(#""path": /v1/schemas"#) == true)
+        }
+    }
+
+    /// Prometheus text exposition samples by series (`name{labels}`), comments left out.
+    private static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
     // MARK: - Helpers
 
     /// A running gateway on a loopback port, with a clock the test moves and what the backend and log saw.
@@ -307,6 +369,16 @@ struct GatewayAttackTests {
                 sent: body, status: http.statusCode, body: [UInt8](data),
                 retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
         }
+
+        func get(_ path: String) async throws -> Fetched {
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            return Fetched(status: try #require(response as? HTTPURLResponse).statusCode, text: String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    struct Fetched: Sendable {
+        var status: Int
+        var text: String
     }
 
     struct Reply: Sendable {

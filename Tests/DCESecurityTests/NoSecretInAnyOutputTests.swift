@@ -145,6 +145,7 @@ struct NoSecretInAnyOutputTests {
         }
         #expect(gatewayLog.lines.count == clearValues.count)
         for (index, line) in gatewayLog.lines.enumerated() { outputs.append(("gateway log line \(index)", line)) }
+        outputs.append(("gateway metrics", gateway.metricsText))
 
         for format in ReportFormat.allCases {
             var text = ""
