@@ -14,10 +14,9 @@ struct GatewayCatalogueOptionsTests {
     @Test func theCatalogueExpiresAfterTheLifetimeGivenInDays() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let (process, url) = try SendCommandTests.startGateway(
-            keys: scratch.appendingPathComponent("keys"), options: ["--catalogue-version", "2026.11.10", "--catalogue-lifetime", "2"])
-        defer { process.terminate() }
-        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url.appendingPathComponent("v1/schemas"))
+        let gateway = try GatewayProcess(in: scratch, options: ["--catalogue-version", "2026.11.10", "--catalogue-lifetime", "2"])
+        defer { gateway.stop() }
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: gateway.url.appendingPathComponent("v1/schemas"))
         let body = try CatalogueBody(json: [UInt8](data))
         #expect(body.version.description == "2026.11.10")
         #expect(abs(body.expires.timeIntervalSinceNow - 2 * 86_400) < 120)
