@@ -71,6 +71,9 @@ public actor SchemaCatalogue {
     public nonisolated let overridden: [String]
     /// The ETag of the catalogue in force, sent as `If-None-Match`; `nil` with the bundled schemas.
     public var etag: String? { inForce?.catalogue.etag }
+    /// The exact body of the catalogue in force, as the gateway signed it (`{"version": …, "expires": …, "schemas":
+    /// {…}}`), to hand on once checked; `nil` with the bundled schemas.
+    public var body: [UInt8]? { inForce?.catalogue.body }
     /// Why the stored catalogue was not used at start (corrupt, unsigned, expired, does not compile) or why the
     /// last accepted catalogue could not be stored; `nil` when there was no problem or once a catalogue is stored.
     public private(set) var storageProblem: String?

@@ -35,10 +35,13 @@ package enum ContextOption {
     }
 }
 
-/// Builds the validator for `--schemas`, mapping schema problems to exit status 2.
+/// Builds the validator for `--schemas` (or schemas from elsewhere), mapping schema problems to exit status 2.
 package enum SchemaOption {
     package static func validator(directory: String?, ids: [String]?) throws -> Validator {
-        let source: SchemaSource = directory.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
+        try validator(source: directory.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled, ids: ids)
+    }
+
+    package static func validator(source: SchemaSource, ids: [String]?) throws -> Validator {
         do {
             return try Validator(source: source, schemaIDs: ids)
         } catch {

@@ -16,6 +16,17 @@ package enum Diagnostics {
         write(line + "\n")
     }
 
+    /// A line that says what the run did about something it could not do as asked, such as taking cached schemas
+    /// while the gateway is out of reach.
+    package static func note(_ message: String) {
+        write("\(program): note: \(message)\n")
+    }
+
+    /// A line that says what was refused, and why.
+    package static func warning(_ message: String) {
+        write("\(program): warning: \(message)\n")
+    }
+
     /// Writes to standard error as it is; a failure to write there has nowhere to be reported, so it is ignored.
     package static func write(_ text: String) {
         _ = Descriptor.writeAll(STDERR_FILENO, text)

@@ -9,6 +9,7 @@ package enum ExitStatus {
     /// A usage error, an unknown schema id, a schema that fails to load or compile, a file that cannot be read, or a
     /// report that cannot be written.
     package static let failure = ExitCode(2)
-    /// `send` only: the gateway could not be reached, or answered something that is not a valid response.
+    /// `send`: the gateway could not be reached, or answered something that is not a valid response. `--catalogue`:
+    /// no catalogue to validate against (the gateway's refused or out of reach, and no valid one cached).
     package static let unavailable = ExitCode(3)
 }

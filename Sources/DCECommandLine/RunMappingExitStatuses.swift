@@ -2,11 +2,12 @@ package import ArgumentParser
 import Foundation
 
 extension ParsableCommand {
-    /// Parses the process's arguments and runs the command, mapping ArgumentParser's own exit statuses (64 for usage
-    /// errors, 1 for uncaught errors) onto the documented ones (``ExitStatus``).
-    package static func runMappingExitStatuses() async -> Never {
+    /// Parses the process's arguments (or `arguments`, for a command reached by a word before them) and runs the
+    /// command, mapping ArgumentParser's own exit statuses (64 for usage errors, 1 for uncaught errors) onto the
+    /// documented ones (``ExitStatus``).
+    package static func runMappingExitStatuses(arguments: [String]? = nil) async -> Never {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

@@ -19,6 +19,8 @@ struct DCESend: AsyncParsableCommand {
             <keys>/encryption.pub (as written by dce-gateway). Exit status: 0 accepted, 1 invalid here or rejected \
             by the gateway (errors listed), 2 usage or unreadable input, 3 the gateway could not be reached or \
             answered something invalid.
+
+            'dce-send catalogue --help': print the gateway's verified schema catalogue (what dce-validate --catalogue runs).
             """,
         version: DCEVersion.current)
 
@@ -86,7 +88,12 @@ struct DCESend: AsyncParsableCommand {
         }
     }
 
+    /// Runs `dce-send catalogue …` when that is the first word (as `dce-validate` does with `send`), else the send.
     static func main() async {
+        let arguments = CommandLine.arguments
+        if arguments.count > 1 && arguments[1] == "catalogue" {
+            await CatalogueCommand.runMappingExitStatuses(arguments: Array(arguments.dropFirst(2)))
+        }
         await runMappingExitStatuses()
     }
 }
