@@ -40,6 +40,9 @@ package struct ReportOptions: Sendable {
     package var maxErrors: Int?
     /// The language of the words around messages (the summary line, the note on errors left out).
     package var messages: MessageCatalogue
+    /// The version of the gateway's schema catalogue the payloads were checked against (`--catalogue`), named by
+    /// every report; `nil` for schemas from a directory or the bundled ones.
+    package var catalogueVersion: String?
 
     /// Creates options.
     ///
@@ -49,11 +52,13 @@ package struct ReportOptions: Sendable {
     ///   - toolVersion: The tool's version.
     ///   - maxErrors: The violation limit the run used, if it is to be named.
     ///   - messages: The catalogue of the run's language.
+    ///   - catalogueVersion: The version of the gateway's catalogue the schemas came from, if they did.
     package init(
         color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil,
-        messages: MessageCatalogue = .english
+        messages: MessageCatalogue = .english, catalogueVersion: String? = nil
     ) {
         self.messages = messages
+        self.catalogueVersion = catalogueVersion
         self.color = color
         self.timestamp = timestamp
         self.toolVersion = toolVersion

@@ -81,8 +81,8 @@ package struct ReportWriter {
         case .text:
             emit(
                 TextRenderer(color: options.color).summary(
-                    schema: schema, payloads: payloadCount, invalid: invalidCount, errors: errorCount, omitted: omittedCount,
-                    messages: options.messages))
+                    schema: schema, catalogue: options.catalogueVersion, payloads: payloadCount, invalid: invalidCount,
+                    errors: errorCount, omitted: omittedCount, messages: options.messages))
         case .json: emit("],\"valid\":\(valid)}\n")
         case .junit: emit("</testsuites>\n")
         case .sarif: emit(SARIFRenderer().footer())
@@ -94,9 +94,11 @@ package struct ReportWriter {
         started = true
         switch format {
         case .text, .github: break
-        case .json: emit("{\"schema\":\(SchemaValue.quote(schema)),\"payloads\":[")
+        case .json:
+            let catalogue = options.catalogueVersion.map { ",\"catalogue\":\(SchemaValue.quote($0))" } ?? ""
+            emit("{\"schema\":\(SchemaValue.quote(schema))\(catalogue),\"payloads\":[")
         case .junit: emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n")
-        case .sarif: emit(SARIFRenderer().header(version: options.toolVersion))
+        case .sarif: emit(SARIFRenderer().header(version: options.toolVersion, catalogue: options.catalogueVersion))
         }
     }
 }

@@ -10,7 +10,8 @@ struct JUnitRenderer {
         let tests = max(payload.errors.count, 1)
         var output = "  <testsuite name=\"\(name)\" tests=\"\(tests)\" failures=\"\(payload.errors.count)\" errors=\"0\" "
         output += "time=\"0\" timestamp=\"\(options.timestamp)\" hostname=\"localhost\" id=\"\(id)\" package=\"dce-validate.\(Self.escape(schema))\">\n"
-        output += "    <properties><property name=\"schema\" value=\"\(Self.escape(schema))\"/></properties>\n"
+        let catalogue = options.catalogueVersion.map { "<property name=\"catalogue\" value=\"\(Self.escape($0))\"/>" } ?? ""
+        output += "    <properties><property name=\"schema\" value=\"\(Self.escape(schema))\"/>\(catalogue)</properties>\n"
         if payload.errors.isEmpty {
             output += "    <testcase name=\"valid\" classname=\"\(name)\" time=\"0\"/>\n"
         }

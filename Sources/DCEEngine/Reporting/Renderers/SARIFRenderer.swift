@@ -2,7 +2,9 @@ import Foundation
 
 /// Renders SARIF 2.1.0 as GitHub code scanning reads it: the rule table first, then results streamed.
 struct SARIFRenderer {
-    func header(version: String) -> String {
+    /// The document up to its results: the tool with every rule, and (in the run's property bag) the version of
+    /// the gateway's catalogue the schemas came from, if they did.
+    func header(version: String, catalogue: String? = nil) -> String {
         var rules: [String] = []
         for (code, summary) in ViolationCode.catalogue {
             rules.append(
@@ -15,6 +17,7 @@ struct SARIFRenderer {
         return "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{"
             + "\"tool\":{\"driver\":{\"name\":\"dce-validate\",\"version\":\(q(version)),"
             + "\"informationUri\":\"https://github.com/dce-validate/dce-validate\",\"rules\":[\(rules.joined(separator: ","))]}},"
+            + (catalogue.map { "\"properties\":{\"catalogue\":\(q($0))}," } ?? "")
             + "\"columnKind\":\"unicodeCodePoints\",\"results\":["
     }
 

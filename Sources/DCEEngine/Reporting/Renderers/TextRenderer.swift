@@ -48,10 +48,13 @@ struct TextRenderer {
         return output.string
     }
 
-    /// The last line, in the run's language: payloads, verdicts, and the errors listed, then those left out past the
-    /// limit, if any.
-    func summary(schema: String, payloads: Int, invalid: Int, errors: Int, omitted: Int, messages: MessageCatalogue) -> String {
+    /// The last line, in the run's language: payloads, the schema (and the gateway's catalogue it came from),
+    /// verdicts, and the errors listed, then those left out past the limit, if any.
+    func summary(
+        schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int, messages: MessageCatalogue
+    ) -> String {
         let verdict = invalid == 0 ? paint(messages.phrase("summary.valid"), "1;32") : paint(messages.phrase("summary.invalid"), "1;31")
-        return "\(verdict): " + messages.runCounts(schema: schema, payloads: payloads, invalid: invalid, errors: errors, omitted: omitted) + "\n"
+        let counts = messages.runCounts(schema: schema, catalogue: catalogue, payloads: payloads, invalid: invalid, errors: errors, omitted: omitted)
+        return "\(verdict): \(counts)\n"
     }
 }
