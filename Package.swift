@@ -176,12 +176,14 @@ let package = Package(
         ),
         .executableTarget(
             // Validates and reports; links neither networking nor crypto, so that a run starts fast and an app's CI
-            // does not build BoringSSL. `dce-validate send` hands over to dce-send.
+            // does not build BoringSSL. `dce-validate send` hands over to dce-send; `--catalogue` runs
+            // `dce-send catalogue`, which fetches and checks the signed catalogue, and reads its body (DCEEnvelope).
             name: "dce-validate",
             dependencies: [
                 "DCEBatchInput",
                 "DCECommandLine",
                 "DCEEngine",
+                "DCEEnvelope",
                 "DCEFingerprint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -246,8 +248,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEValidateCLITests",
-            // Depends on the executables so that they are built before the tests run them.
-            dependencies: ["DCEEngine", "DCEEnvelope", "DCEModels", "dce-validate", "dce-send", "dce-gateway"],
+            // Depends on the executables so that they are built before the tests run them; DCEClient and DCEGateway
+            // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
+            dependencies: [
+                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "dce-validate", "dce-send", "dce-gateway",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

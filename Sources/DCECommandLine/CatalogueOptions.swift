@@ -5,7 +5,7 @@ package import ArgumentParser
 /// which fetches and checks the catalogue (networking and crypto stay out of `dce-validate`).
 package struct CatalogueOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Take the schemas from the signed catalogue the gateway at this URL serves, as apps get them (runs dce-send; needs --catalogue-key).",
+        "Take the schemas from the signed catalogue the gateway at this URL serves, as apps get them (needs --catalogue-key).",
         valueName: "url"))
     package var catalogue: String?
 

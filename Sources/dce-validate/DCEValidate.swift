@@ -13,13 +13,15 @@ struct DCEValidate: AsyncParsableCommand {
               dce-validate Examples/card-create/valid-eu-virtual.json --schema card-create
               dce-validate payload.json --schema card-create --context region=US --format json
               cat payload.json | dce-validate - --schema card-tokenize --context scheme=VISA
+              dce-validate fixtures --schema card-create --catalogue https://gateway.example.com --catalogue-key signing.pub
 
-            dce-validate PAYLOAD... --schema ID [--schemas DIR] [--context KEY=VALUE]... [--tender-type TYPE] \
-            [--format text|json] [--output FILE]
+            dce-validate PAYLOAD... --schema ID [--schemas DIR | --catalogue URL --catalogue-key FILE] \
+            [--context KEY=VALUE]... [--tender-type TYPE] [--format text|json] [--output FILE]
 
             Exit status: 0 every payload valid; 1 at least one payload invalid; \
             2 usage error, unknown schema, broken schema, unreadable payload, or a report that cannot be written; \
-            3 (send only) the gateway could not be reached or answered something invalid.
+            3 send: the gateway could not be reached or answered something invalid; --catalogue: no catalogue to \
+            validate against (the served one refused or out of reach, and none valid cached).
             Run 'dce-validate help validate' for every option.
             """,
         version: DCEVersion.current,

@@ -2,8 +2,9 @@ import ArgumentParser
 import DCECommandLine
 import DCEEngine
 
-/// `--schema ID`, `--schemas DIR`, `--context KEY=VALUE`... and `--tender-type TYPE`: the one schema a command works
-/// on, where it comes from, and the call it is prepared for (describe, export, check-input, mask).
+/// `--schema ID`, `--schemas DIR` or `--catalogue URL`, `--context KEY=VALUE`... and `--tender-type TYPE`: the one
+/// schema a command works on, where it comes from, and the call it is prepared for (describe, export, check-input,
+/// mask).
 struct SchemaCallOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
     var schema: String
@@ -11,13 +12,18 @@ struct SchemaCallOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
+    @OptionGroup var catalogue: CatalogueOptions
+
     @OptionGroup var call: CallOptions
+
+    func validate() throws { try catalogue.check(schemas: schemas) }
 
     /// The context values given, checked for form (not yet against the schema).
     func context() throws -> [String: String] { try ContextOption.parse(call.contexts) }
 
-    /// The validator with the schema loaded, or exit status 2 with the schema's problems.
-    func validator() throws -> Validator { try SchemaOption.validator(directory: schemas, ids: [schema]) }
+    /// The validator with the schema loaded, or exit status 2 with the schema's problems (3 when no catalogue can be
+    /// had).
+    func validator() throws -> Validator { try SchemaChoice(catalogue: catalogue, schemas: schemas, ids: [schema]).validator }
 
     /// The schema prepared for the call (its contexts and tender type checked) in the language asked for, or exit
     /// status 2 with the reason.

@@ -17,8 +17,12 @@ struct SchemasCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
+    @OptionGroup var catalogue: CatalogueOptions
+
+    func validate() throws { try catalogue.check(schemas: schemas) }
+
     func run() throws {
-        let validator = try SchemaOption.validator(directory: schemas, ids: nil)
+        let validator = try SchemaChoice(catalogue: catalogue, schemas: schemas, ids: nil).validator
         let ids = validator.schemaIDs
         let width = (ids.map(\.count).max() ?? 0) + 2
         var output = ""

@@ -26,18 +26,26 @@ struct SendCommand: ParsableCommand {
         try Self.handOver(arguments)
     }
 
+    /// `dce-send`, beside this executable (symbolic links resolved).
+    static var executable: String {
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("dce-send").path
+    }
+
     /// Replaces this process with `dce-send` and `arguments`; throws (after a diagnostic) only when it cannot.
     static func handOver(_ arguments: [String]) throws -> Never {
-        let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .resolvingSymlinksInPath().deletingLastPathComponent()
-        let executable = directory.appendingPathComponent("dce-send").path
+        let executable = Self.executable
         var argv = ([executable] + arguments).map { strdup($0) }
         argv.append(nil)
         _ = execv(executable, argv)
-        let failure = errno
+        throw cannotRun(executable, errno)
+    }
+
+    /// Says why `dce-send` cannot be run (and how to build it when it is missing); exit status 2.
+    static func cannotRun(_ executable: String, _ failure: Int32) -> ExitCode {
         Diagnostics.error(
             "cannot run \(executable): \(Descriptor.reason(failure))"
                 + (failure == ENOENT ? " (dce-send is built beside dce-validate: swift build --product dce-send)" : ""))
-        throw ExitStatus.failure
+        return ExitStatus.failure
     }
 }

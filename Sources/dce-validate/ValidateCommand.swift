@@ -41,6 +41,8 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
+    @OptionGroup var catalogue: CatalogueOptions
+
     @OptionGroup var call: CallOptions
 
     @OptionGroup var language: LanguageOption
@@ -99,6 +101,7 @@ struct ValidateCommand: ParsableCommand {
         if maxErrors < 1 { throw ValidationError("--max-errors takes a positive number.") }
         if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
         if replace && original == nil { throw ValidationError("--replace says how to read an update: give the stored record with --original.") }
+        try catalogue.check(schemas: schemas)
         _ = try ContextOption.parse(call.contexts)
         do {
             _ = try OutputTarget.pairs(formats: format, outputs: output, arguments: CommandLine.arguments)
@@ -124,7 +127,8 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let context = try ContextOption.parse(call.contexts)
-        let validator = try SchemaOption.validator(directory: schemas, ids: [schema])
+        let choice = try SchemaChoice(catalogue: catalogue, schemas: schemas, ids: [schema])
+        let validator = choice.validator
         let prepared: PreparedSchema
         do {
             // Checks the call once (schema, contexts, tender type) so that every payload gets a report.
@@ -167,13 +171,14 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
         }
-        let options = ReportOptions(timestamp: Self.timestamp(), maxErrors: maxErrors, messages: prepared.messages)
+        let options = ReportOptions(
+            timestamp: Self.timestamp(), maxErrors: maxErrors, messages: prepared.messages, catalogueVersion: choice.catalogueVersion)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
         if let failure = summary.writeFailure {
             Diagnostics.error(failure)
             throw ExitStatus.failure
         }
-        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema, messages: prepared.messages) }
+        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema, options: options) }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
@@ -194,11 +199,13 @@ extension ReportFormat: ExpressibleByArgument {}
 /// Appends a Markdown summary to `$GITHUB_STEP_SUMMARY`, in the run's language: GitHub shows at most ten annotations
 /// per step and drops the rest, so the step summary lists what the annotations may not.
 enum StepSummary {
-    static func write(_ summary: BatchRunner.Summary, schema: String, messages: MessageCatalogue) throws {
+    static func write(_ summary: BatchRunner.Summary, schema: String, options: ReportOptions) throws {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        let messages = options.messages
         var text = "### dce-validate: \(schema)\n\n"
         text += messages.runCounts(
-            schema: schema, payloads: summary.payloads, invalid: summary.invalid, errors: summary.errors, omitted: summary.omittedErrors)
+            schema: schema, catalogue: options.catalogueVersion, payloads: summary.payloads, invalid: summary.invalid,
+            errors: summary.errors, omitted: summary.omittedErrors)
         text += "\n\n"
         if !summary.firstErrors.isEmpty {
             let columns = ["payload", "line", "path", "rule", "message"].map { messages.phrase("step." + $0) }
