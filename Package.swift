@@ -141,11 +141,16 @@ let package = Package(
             name: "DCEGateway",
             dependencies: [
                 "DCEEngine", "DCEEnvelope", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The SQL that creates and migrates the PostgreSQL store's tables, applied in order at start.
@@ -157,7 +162,8 @@ let package = Package(
             dependencies: [
                 "DCEGateway", "DCEEngine", "DCEEnvelope", "DCELogging", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
@@ -215,7 +221,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEEngineTests",
-            dependencies: ["DCEEngine", "DCEEnvelope", "DCEModels", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "DCEEngine", "DCEEnvelope", "DCEModels",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -231,8 +240,10 @@ let package = Package(
         .testTarget(
             name: "DCEGatewayTests",
             dependencies: [
-                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -251,7 +262,8 @@ let package = Package(
             // Depends on the executables so that they are built before the tests run them; DCEClient and DCEGateway
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
-                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "dce-validate", "dce-send", "dce-gateway",
+                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "dce-validate", "dce-send",
+                "dce-gateway",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -265,7 +277,10 @@ if Context.environment["DCE_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEGateway", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEGateway",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
         ))

@@ -37,7 +37,8 @@ private final class FuzzedGateway: @unchecked Sendable {
     func handle(_ body: [UInt8]) -> Gateway.Answer {
         if gateway == nil || uses == 65_536 {
             gateway = try? Gateway(
-                keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }, now: { fuzzNow })
+                keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() },
+                now: { fuzzNow })
             uses = 0
         }
         uses += 1
@@ -87,7 +88,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             guard let copy = try? prepared.masked(json: bytes), (try? JSONDocument(bytes: copy)) != nil else {
                 fatalError("the masked copy of well-formed JSON is not well-formed")
             }
-            if let object = (try? JSONSerialization.jsonObject(with: Data(copy))) as? [String: Any], let pin = object["cardPin"],
+            if let object = (try? JSONSerialization.jsonObject(with: Data(copy))) as? [String: Any],
+                let pin = object["cardPin"],
                 !(pin is NSNull), pin as? String != PreparedSchema.withheldMarker
             {
                 fatalError("the masked copy shows the card PIN")
@@ -130,7 +132,9 @@ private func fuzzNDJSON(_ bytes: [UInt8]) {
     var lastLine = 0
     var handedOut: [Int: ArraySlice<UInt8>] = [:]
     func handOut(_ line: Int, _ record: ArraySlice<UInt8>) {
-        guard line > lastLine, line <= lines.count else { fatalError("line \(line) after line \(lastLine), of \(lines.count)") }
+        guard line > lastLine, line <= lines.count else {
+            fatalError("line \(line) after line \(lastLine), of \(lines.count)")
+        }
         lastLine = line
         handedOut[line] = record
     }
@@ -148,7 +152,8 @@ private func fuzzNDJSON(_ bytes: [UInt8]) {
         case nil:
             guard blank || line.count > limit else { fatalError("line \(offset + 1) was not handed out") }
         case let record?:
-            guard record.elementsEqual(content) || (line.count > limit && record.elementsEqual(line.prefix(limit + 1))) else {
+            guard record.elementsEqual(content) || (line.count > limit && record.elementsEqual(line.prefix(limit + 1)))
+            else {
                 fatalError("line \(offset + 1) was handed out as other bytes")
             }
         }
@@ -173,7 +178,8 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
 
 /// A schema that reads every kind of reference data: a card number's brand (format and derived context), a currency,
 /// and an address whose parts follow its country.
-private let referenceSchema = Array(#"""
+private let referenceSchema = Array(
+    #"""
     {"id": "s", "contexts": {"brand": {"derive": [{"cardBrandOf": "/card"}]}},
      "postalAddress": {"country": "country", "state": "state", "postalCode": "zip"},
      "fields": [{"key": "card", "dataType": "String", "format": "card-number",
@@ -203,9 +209,16 @@ private func fuzzReference(_ bytes: [UInt8]) {
     let documents = ["reference/\(id)": bytes]
     _ = ReferenceData.problems(in: .documents(documents))
     // Loading compiles no pattern: a file whose patterns PCRE2 refuses still loads, and leaves those values unjudged.
-    guard let validator = try? Validator(source: .documents(documents.merging(["s": referenceSchema]) { $1 })) else { return }
-    guard let report = try? validator.validate(json: referencePayloads[bytes.count % referencePayloads.count], schema: "s") else {
+    guard let validator = try? Validator(source: .documents(documents.merging(["s": referenceSchema]) { $1 })) else {
+        return
+    }
+    guard
+        let report = try? validator.validate(
+            json: referencePayloads[bytes.count % referencePayloads.count], schema: "s")
+    else {
         fatalError("a schema that compiled with this data could not validate")
     }
-    for error in report.errors where error.message.isEmpty || error.rule.rawValue.isEmpty { fatalError("a violation without a message or rule") }
+    for error in report.errors where error.message.isEmpty || error.rule.rawValue.isEmpty {
+        fatalError("a violation without a message or rule")
+    }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Walks folders for payload files, following symbolic links but entering each folder once and listing each file
@@ -24,7 +25,8 @@ enum DirectoryWalk {
         init?(path: String) {
             var status = stat()
             guard stat(path, &status) == 0 else { return nil }
-            identity = Identity(device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
+            identity = Identity(
+                device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
             isDirectory = status.st_mode & S_IFMT == S_IFDIR
         }
     }

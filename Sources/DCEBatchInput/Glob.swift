@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Shell-style globs for quoted patterns: `*`, `?` and `[...]` within a path component (fnmatch), and `**` for any
@@ -17,7 +17,8 @@ enum Glob {
         var walk = Walk(components: components)
         walk.visit(directory: absolute ? "/" : ".", display: absolute ? "/" : "", at: 0)
         var seen: Set<DirectoryWalk.Identity> = []
-        return walk.matches.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }.compactMap { match in
+        return walk.matches.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }.compactMap {
+            match in
             guard let identity = match.identity else { return match.path }
             return seen.insert(identity).inserted ? match.path : nil
         }
@@ -45,8 +46,11 @@ enum Glob {
             let component = components[index]
             if component == "**" {
                 visit(directory: directory, display: display, at: index + 1)
-                for (name, entry) in DirectoryWalk.sortedEntries(of: directory) where !name.hasPrefix(".") && entry?.isDirectory == true {
-                    visit(directory: DirectoryWalk.join(directory, name), display: DirectoryWalk.join(display, name), at: index)
+                for (name, entry) in DirectoryWalk.sortedEntries(of: directory)
+                where !name.hasPrefix(".") && entry?.isDirectory == true {
+                    visit(
+                        directory: DirectoryWalk.join(directory, name), display: DirectoryWalk.join(display, name),
+                        at: index)
                 }
                 return
             }
@@ -58,9 +62,13 @@ enum Glob {
             for (name, entry) in candidates {
                 if index == components.count - 1 {
                     // A listed name that names nothing (a dangling link) is kept: reading it says why it fails.
-                    if entry.map({ !$0.isDirectory }) ?? listed { matches.append((DirectoryWalk.join(display, name), entry?.identity)) }
+                    if entry.map({ !$0.isDirectory }) ?? listed {
+                        matches.append((DirectoryWalk.join(display, name), entry?.identity))
+                    }
                 } else if let entry, entry.isDirectory {
-                    visit(directory: DirectoryWalk.join(directory, name), display: DirectoryWalk.join(display, name), at: index + 1)
+                    visit(
+                        directory: DirectoryWalk.join(directory, name), display: DirectoryWalk.join(display, name),
+                        at: index + 1)
                 }
             }
         }

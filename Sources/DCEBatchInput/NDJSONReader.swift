@@ -1,8 +1,9 @@
 public import DCEEngine
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads an NDJSON file, standard input or bytes in memory in blocks of about 1 MiB and hands out pieces of
@@ -61,7 +62,10 @@ public struct NDJSONReader {
     public static func open(
         _ path: String, maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes
     ) throws(PayloadReadError) -> NDJSONReader {
-        if path == "-" { return NDJSONReader(file: path, source: ByteSource(descriptor: STDIN_FILENO, owned: false), limit: maxLineBytes) }
+        if path == "-" {
+            return NDJSONReader(
+                file: path, source: ByteSource(descriptor: STDIN_FILENO, owned: false), limit: maxLineBytes)
+        }
         let descriptor = try PayloadFile.openRegularFile(path).descriptor
         return NDJSONReader(file: path, source: ByteSource(descriptor: descriptor, owned: true), limit: maxLineBytes)
     }
@@ -75,7 +79,8 @@ public struct NDJSONReader {
     ///   - readSize: The most bytes one read delivers (all that is asked for by default); a small size hands the
     ///     stream over in pieces, as a pipe does.
     public init(
-        name: String, bytes: [UInt8], maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes, readSize: Int = .max
+        name: String, bytes: [UInt8], maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes,
+        readSize: Int = .max
     ) {
         self.init(file: name, source: ByteSource(bytes: bytes, readSize: max(readSize, 1)), limit: maxLineBytes)
     }
@@ -153,7 +158,9 @@ public struct NDJSONReader {
             let end = block[start...].firstIndex(of: UInt8(ascii: "\n")) ?? block.endIndex
             var recordEnd = end
             if recordEnd > start && block[recordEnd - 1] == UInt8(ascii: "\r") { recordEnd -= 1 }
-            if block[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) { try body(line, block[start..<recordEnd]) }
+            if block[start..<recordEnd].contains(where: { $0 != 0x20 && $0 != 0x09 }) {
+                try body(line, block[start..<recordEnd])
+            }
             line += 1
             start = end + 1
         }

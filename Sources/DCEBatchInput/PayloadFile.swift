@@ -1,8 +1,9 @@
 public import DCEEngine
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why an input could not be read: its path as given and the reason, never a byte of its content.
@@ -57,7 +58,9 @@ public enum PayloadFile {
     ///   - limit: The largest payload the caller accepts.
     /// - Returns: The bytes read.
     /// - Throws: ``PayloadReadError`` when the path is not a readable regular file, or reading fails.
-    public static func read(_ path: String, limit: Int = JSONReader.Limits.default.maxDocumentBytes) throws(PayloadReadError) -> [UInt8] {
+    public static func read(_ path: String, limit: Int = JSONReader.Limits.default.maxDocumentBytes)
+        throws(PayloadReadError) -> [UInt8]
+    {
         let (descriptor, size) = path == "-" ? (STDIN_FILENO, 0) : try openRegularFile(path)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var bytes: [UInt8] = []

@@ -99,7 +99,9 @@ public struct PayloadInputs: Sequence, Sendable {
         }
         if argument.contains(where: { "*?[".contains($0) }) {
             let matches = Glob.expand(argument)
-            guard !matches.isEmpty else { throw PayloadReadError(path: argument, reason: "no files match this pattern") }
+            guard !matches.isEmpty else {
+                throw PayloadReadError(path: argument, reason: "no files match this pattern")
+            }
             return matches
         }
         // A file that is not there (or a dangling link): reading it says why.

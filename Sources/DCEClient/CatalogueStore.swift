@@ -1,11 +1,12 @@
 import DCEEngine
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The last catalogue a ``SchemaCatalogue`` took, kept in one file of a directory the app gives it.
@@ -88,7 +89,9 @@ struct CatalogueStore: Sendable {
         } else if fsync(descriptor) != 0 {
             failed = Self.failure(errno, "cannot flush \(temporary.lastPathComponent) to disk")
         }
-        if close(descriptor) != 0, failed == nil { failed = Self.failure(errno, "cannot close \(temporary.lastPathComponent)") }
+        if close(descriptor) != 0, failed == nil {
+            failed = Self.failure(errno, "cannot close \(temporary.lastPathComponent)")
+        }
         if failed == nil, rename(temporary.path, file.path) != 0 {
             failed = Self.failure(errno, "cannot rename \(temporary.lastPathComponent) to \(Self.fileName)")
         }
@@ -107,7 +110,8 @@ struct CatalogueStore: Sendable {
 
     static func bytes(of record: Record) -> [UInt8] {
         let etag = record.etag.flatMap { $0.contains(where: \.isNewline) ? nil : $0 } ?? ""
-        let header = "\(firstLine)\nsignature \(record.signature.base64EncodedString())\netag \(etag)\nlength \(record.body.count)\n\n"
+        let header =
+            "\(firstLine)\nsignature \(record.signature.base64EncodedString())\netag \(etag)\nlength \(record.body.count)\n\n"
         return Array(header.utf8) + record.body
     }
 
@@ -116,7 +120,8 @@ struct CatalogueStore: Sendable {
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
             throw Problem(reason: "the stored catalogue is not a catalogue file (no header)")
         }
-        let lines = String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 4, lines[0] == firstLine, lines[1].hasPrefix("signature "), lines[2].hasPrefix("etag "),
             lines[3].hasPrefix("length "), let length = Int(lines[3].dropFirst("length ".count)), length >= 0
         else {
@@ -126,7 +131,8 @@ struct CatalogueStore: Sendable {
         guard body.count == length else {
             throw Problem(
                 reason: body.count < length
-                    ? "the stored catalogue is truncated: \(body.count) of \(length) bytes" : "the stored catalogue has bytes after its end")
+                    ? "the stored catalogue is truncated: \(body.count) of \(length) bytes"
+                    : "the stored catalogue has bytes after its end")
         }
         let etag = String(lines[2].dropFirst("etag ".count))
         return Record(

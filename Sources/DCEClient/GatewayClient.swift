@@ -1,8 +1,9 @@
 public import DCEEngine
 public import DCEEnvelope
 public import Foundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// Why sending a request failed: three kinds an app handles differently.
@@ -75,7 +76,9 @@ public struct GatewayClient: Sendable {
     ///   - validator: The schemas for checking responses.
     ///   - configuration: Timeouts and retries.
     ///   - session: The URL session (a dedicated ephemeral one by default).
-    public init(baseURL: URL, validator: Validator, configuration: Configuration = Configuration(), session: URLSession? = nil) {
+    public init(
+        baseURL: URL, validator: Validator, configuration: Configuration = Configuration(), session: URLSession? = nil
+    ) {
         self.baseURL = baseURL
         self.validator = validator
         self.configuration = configuration
@@ -105,7 +108,8 @@ public struct GatewayClient: Sendable {
             if attempt > 0 {
                 let backoff = configuration.backoff * Double(1 << (attempt - 1))
                 do {
-                    try await Task.sleep(nanoseconds: UInt64(max(backoff, min(retryAfter, configuration.timeout)) * 1_000_000_000))
+                    try await Task.sleep(
+                        nanoseconds: UInt64(max(backoff, min(retryAfter, configuration.timeout)) * 1_000_000_000))
                 } catch {
                     throw .transport(.cancelled)
                 }
@@ -117,7 +121,10 @@ public struct GatewayClient: Sendable {
                 let (body, response) = try await session.data(for: urlRequest)
                 data = body
                 status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap { TimeInterval($0) } ?? 0
+                retryAfter =
+                    (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap {
+                        TimeInterval($0)
+                    } ?? 0
             } catch {
                 failure = Self.failure(error)
                 if failure == .cancelled || Task.isCancelled { throw .transport(.cancelled) }
@@ -149,12 +156,17 @@ public struct GatewayClient: Sendable {
             throw .invalidResponse(error.message, nil)
         }
         // A body or media type refused before the envelope was read names no request.
-        guard response.requestID == request.header.requestID || (response.requestID.isEmpty && [413, 415].contains(status)) else {
-            throw .invalidResponse("the response answers request '\(response.requestID)', not '\(request.header.requestID)'", nil)
+        guard
+            response.requestID == request.header.requestID
+                || (response.requestID.isEmpty && [413, 415].contains(status))
+        else {
+            throw .invalidResponse(
+                "the response answers request '\(response.requestID)', not '\(request.header.requestID)'", nil)
         }
         guard response.status == .accepted, status == 200 else {
             guard response.status == .rejected, status != 200 else {
-                throw .invalidResponse("HTTP \(status) does not match the response status '\(response.status.rawValue)'", nil)
+                throw .invalidResponse(
+                    "HTTP \(status) does not match the response status '\(response.status.rawValue)'", nil)
             }
             throw .rejected(response)
         }
@@ -163,7 +175,8 @@ public struct GatewayClient: Sendable {
             do {
                 report = try validator.prepare(responseSchema).validate(json: Array(response.payload.description.utf8))
             } catch {
-                throw .invalidResponse("the response schema '\(responseSchema)' is not available: \(error.message)", nil)
+                throw .invalidResponse(
+                    "the response schema '\(responseSchema)' is not available: \(error.message)", nil)
             }
             guard report.valid else {
                 throw .invalidResponse("the response payload breaks \(responseSchema)", report)

@@ -2,8 +2,9 @@ import Crypto
 public import DCEEngine
 import DCEEnvelope
 public import Foundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// The schemas an app validates with, delivered by the gateway so that rules change without an app release.
@@ -113,7 +114,8 @@ public actor SchemaCatalogue {
     ///   - now: The clock that decides whether a catalogue has expired.
     /// - Throws: ``SchemaError`` when the bundled schemas with the overrides do not compile.
     public init(
-        baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], storage: URL? = nil, timeout: TimeInterval = 10,
+        baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], storage: URL? = nil,
+        timeout: TimeInterval = 10,
         session: URLSession? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) throws(SchemaError) {
         self.baseURL = baseURL
@@ -127,7 +129,10 @@ public actor SchemaCatalogue {
         self.store = storage.map { CatalogueStore(directory: $0) }
         do {
             guard let record = try store?.load() else { return }
-            switch Self.accept(record.body, signature: record.signature, etag: record.etag, key: signingKey, overrides: overrides, now: now()) {
+            switch Self.accept(
+                record.body, signature: record.signature, etag: record.etag, key: signingKey, overrides: overrides,
+                now: now())
+            {
             case .success(let catalogue): stored = catalogue
             case .failure(let refusal): storageProblem = "the stored catalogue is not used: \(refusal.reason)"
             }
@@ -155,8 +160,11 @@ public actor SchemaCatalogue {
             return .kept(reason: "the gateway cannot be reached: \(error.localizedDescription)")
         }
         if response.statusCode == 304 { return .notModified }
-        guard response.statusCode == 200 else { return .kept(reason: "the gateway answered HTTP \(response.statusCode)") }
-        let signature = response.value(forHTTPHeaderField: "X-DCE-Signature").flatMap { Data(base64Encoded: $0) } ?? Data()
+        guard response.statusCode == 200 else {
+            return .kept(reason: "the gateway answered HTTP \(response.statusCode)")
+        }
+        let signature =
+            response.value(forHTTPHeaderField: "X-DCE-Signature").flatMap { Data(base64Encoded: $0) } ?? Data()
         let catalogue: Accepted
         switch Self.accept(
             [UInt8](body), signature: signature, etag: response.value(forHTTPHeaderField: "ETag"), key: signingKey,
@@ -193,7 +201,8 @@ public actor SchemaCatalogue {
         var reason: String {
             switch outcome {
             case .kept(let reason): reason
-            case .expired(let version, let at): "catalogue \(version) expired at \(UTCTimestamp.string(from: at) ?? "\(at)")"
+            case .expired(let version, let at):
+                "catalogue \(version) expired at \(UTCTimestamp.string(from: at) ?? "\(at)")"
             case .notNewer(let offered, let inForce): "catalogue \(offered) is not newer than catalogue \(inForce)"
             case .updated, .notModified: ""
             }
@@ -203,10 +212,14 @@ public actor SchemaCatalogue {
     /// Checks a catalogue in order (signature against the pinned key, body, expiry, newer than the one in force)
     /// and compiles it with the overrides on top: what a refresh and a start both do before taking one.
     private static func accept(
-        _ body: [UInt8], signature: Data, etag: String?, key: Data, overrides: [String: [UInt8]], now: Date, inForce: Accepted? = nil
+        _ body: [UInt8], signature: Data, etag: String?, key: Data, overrides: [String: [UInt8]], now: Date,
+        inForce: Accepted? = nil
     ) -> Result<Accepted, Refusal> {
-        guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key), publicKey.isValidSignature(signature, for: body) else {
-            return .failure(Refusal(outcome: .kept(reason: "the catalogue's signature does not verify against the pinned key")))
+        guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key),
+            publicKey.isValidSignature(signature, for: body)
+        else {
+            return .failure(
+                Refusal(outcome: .kept(reason: "the catalogue's signature does not verify against the pinned key")))
         }
         let contents: CatalogueBody
         do {
@@ -215,17 +228,27 @@ public actor SchemaCatalogue {
             return .failure(Refusal(outcome: .kept(reason: error.message)))
         }
         let version = contents.version.description
-        guard contents.expires > now else { return .failure(Refusal(outcome: .expired(version: version, at: contents.expires))) }
+        guard contents.expires > now else {
+            return .failure(Refusal(outcome: .expired(version: version, at: contents.expires)))
+        }
         if let inForce, contents.version <= inForce.version {
             // The very catalogue in force, sent again (a gateway that ignores If-None-Match), is no change.
-            if contents.version == inForce.version, body == inForce.body { return .failure(Refusal(outcome: .notModified)) }
+            if contents.version == inForce.version, body == inForce.body {
+                return .failure(Refusal(outcome: .notModified))
+            }
             return .failure(Refusal(outcome: .notNewer(offered: version, inForce: inForce.version.description)))
         }
         do {
             let validator = try Validator(source: .documents(contents.documents.merging(overrides) { $1 }))
-            return .success(Accepted(version: contents.version, expires: contents.expires, body: body, etag: etag, validator: validator))
+            return .success(
+                Accepted(
+                    version: contents.version, expires: contents.expires, body: body, etag: etag, validator: validator))
         } catch {
-            return .failure(Refusal(outcome: .kept(reason: "catalogue \(version) does not compile: \(error.problems.first.map { "\($0)" } ?? "")")))
+            return .failure(
+                Refusal(
+                    outcome: .kept(
+                        reason: "catalogue \(version) does not compile: \(error.problems.first.map { "\($0)" } ?? "")"))
+            )
         }
     }
 }

@@ -4,19 +4,22 @@ package import ArgumentParser
 /// instead of `--schemas DIR` or the bundled schemas. `dce-validate` takes them and hands them to `dce-send catalogue`,
 /// which fetches and checks the catalogue (networking and crypto stay out of `dce-validate`).
 package struct CatalogueOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Take the schemas from the signed catalogue the gateway at this URL serves, as apps get them (needs --catalogue-key).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Take the schemas from the signed catalogue the gateway at this URL serves, as apps get them (needs --catalogue-key).",
+            valueName: "url"))
     package var catalogue: String?
 
-    @Option(help: ArgumentHelp(
-        "The gateway's signing.pub (32 raw bytes, as dce-gateway --keys writes it): the catalogue's signature must verify against it.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The gateway's signing.pub (32 raw bytes, as dce-gateway --keys writes it): the catalogue's signature must verify against it.",
+            valueName: "file"))
     package var catalogueKey: String?
 
-    @Option(help: ArgumentHelp(
-        "Where the last good catalogue is kept for offline runs (default: $XDG_CACHE_HOME/dce-validate/HOST, else ~/.cache/dce-validate/HOST).",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Where the last good catalogue is kept for offline runs (default: $XDG_CACHE_HOME/dce-validate/HOST, else ~/.cache/dce-validate/HOST).",
+            valueName: "dir"))
     package var catalogueCache: String?
 
     package init() {}
@@ -31,7 +34,9 @@ package struct CatalogueOptions: ParsableArguments {
             return
         }
         if catalogueKey == nil {
-            throw ValidationError("--catalogue needs --catalogue-key FILE: the gateway's signing.pub, which the catalogue's signature must verify against.")
+            throw ValidationError(
+                "--catalogue needs --catalogue-key FILE: the gateway's signing.pub, which the catalogue's signature must verify against."
+            )
         }
         if schemas != nil { throw ValidationError("Take the schemas from --schemas or from --catalogue, not both.") }
     }

@@ -25,7 +25,8 @@ package enum ContextOption {
         var context: [String: String] = [:]
         for entry in entries {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
-                throw ValidationError("\(option) takes KEY=VALUE, such as \(example)\(quoting ? "; got '\(entry)'" : "").")
+                throw ValidationError(
+                    "\(option) takes KEY=VALUE, such as \(example)\(quoting ? "; got '\(entry)'" : "").")
             }
             let key = String(entry[..<equals])
             guard context[key] == nil else { throw ValidationError("\(option) \(key) is given twice.") }

@@ -1,5 +1,5 @@
 public import Crypto
-public import DCEEngine
+import DCEEngine
 public import DCEEnvelope
 public import Foundation
 
@@ -89,16 +89,22 @@ public struct HPKEFieldOpener: FieldOpening {
     /// - Returns: The value.
     /// - Throws: ``FieldEncryptionError`` when the algorithm or key differ, or the value does not authenticate.
     public func open(_ field: EncryptedField, associatedData: [UInt8]) throws -> SensitiveField {
-        guard field.algorithm == HPKEFieldSealer.algorithm else { throw FieldEncryptionError.unsupportedAlgorithm(field.algorithm) }
+        guard field.algorithm == HPKEFieldSealer.algorithm else {
+            throw FieldEncryptionError.unsupportedAlgorithm(field.algorithm)
+        }
         guard field.keyID == keyID else { throw FieldEncryptionError.unknownKey(field.keyID) }
-        guard let encapsulated = Data(base64Encoded: field.encapsulatedKey), let ciphertext = Data(base64Encoded: field.ciphertext) else {
+        guard let encapsulated = Data(base64Encoded: field.encapsulatedKey),
+            let ciphertext = Data(base64Encoded: field.ciphertext)
+        else {
             throw FieldEncryptionError.malformed
         }
         do {
             var recipient = try HPKE.Recipient(
-                privateKey: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey), ciphersuite: HPKEFieldSealer.ciphersuite, info: HPKEFieldSealer.info,
+                privateKey: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKey),
+                ciphersuite: HPKEFieldSealer.ciphersuite, info: HPKEFieldSealer.info,
                 encapsulatedKey: encapsulated)
-            return SensitiveField(pointer: field.pointer, json: [UInt8](try recipient.open(ciphertext, authenticating: associatedData)))
+            return SensitiveField(
+                pointer: field.pointer, json: [UInt8](try recipient.open(ciphertext, authenticating: associatedData)))
         } catch {
             throw FieldEncryptionError.authenticationFailed
         }

@@ -234,12 +234,16 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             case .tooDeep, .tooLarge, .stringTooLong:
                 let rule = ViolationCode(rawValue: error.code.rawValue)
                 violation = Violation(
-                    path: "", key: "", rule: rule, message: messages.message(rule, .init(detail: error.message)), position: error.position)
+                    path: "", key: "", rule: rule, message: messages.message(rule, .init(detail: error.message)),
+                    position: error.position)
             default:
                 violation = Violation(
-                    path: "", key: "", rule: .json, message: messages.message(.json, .init(detail: error.message)), position: error.position)
+                    path: "", key: "", rule: .json, message: messages.message(.json, .init(detail: error.message)),
+                    position: error.position)
             }
-            return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
+            return ValidationReport(
+                schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context,
+                tenderType: tenderType)
         }
         return validate(document)
     }
@@ -283,12 +287,22 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     ///   - replacing: Whether the update is the whole new record rather than a merge patch.
     ///   - limits: The JSON reader's limits, for the update and the stored record alike.
     /// - Returns: The report.
-    public func validate(json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONReader.Limits = .default) -> ValidationReport {
-        guard let update = try? JSONDocument(bytes: json, limits: limits) else { return validate(json: json, limits: limits) }
+    public func validate(
+        json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONReader.Limits = .default
+    ) -> ValidationReport {
+        guard let update = try? JSONDocument(bytes: json, limits: limits) else {
+            return validate(json: json, limits: limits)
+        }
         guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
-            var report = replacing ? validate(update) : ValidationReport(
-                schema: schema.id, schemaVersion: schema.version, errors: [], context: context, tenderType: tenderType)
-            report.errors.append(Violation(path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
+            var report =
+                replacing
+                ? validate(update)
+                : ValidationReport(
+                    schema: schema.id, schemaVersion: schema.version, errors: [], context: context,
+                    tenderType: tenderType)
+            report.errors.append(
+                Violation(
+                    path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
             report.valid = false
             return report
         }
@@ -296,7 +310,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         if replacing {
             record = update
         } else {
-            let merged = Array(SchemaValue(document: stored, at: stored.root).merged(with: SchemaValue(document: update, at: update.root)).json.utf8)
+            let merged = Array(
+                SchemaValue(document: stored, at: stored.root).merged(
+                    with: SchemaValue(document: update, at: update.root)
+                ).json.utf8)
             // Written compactly, the merged record is never larger than the two documents together.
             var recordLimits = limits
             recordLimits.maxDocumentBytes = limits.maxDocumentBytes * 2
@@ -315,7 +332,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         // Violations past the limit were never built, so they cannot be compared with the original: they stay
         // counted (and the report invalid), as do update violations past the limit.
         var result = ValidationReport(
-            schema: report.schema, schemaVersion: report.schemaVersion, errors: Array(kept.prefix(maxErrors)), context: report.context,
+            schema: report.schema, schemaVersion: report.schemaVersion, errors: Array(kept.prefix(maxErrors)),
+            context: report.context,
             tenderType: report.tenderType, omittedErrors: report.omittedErrors + max(kept.count - maxErrors, 0))
         result.reverificationRequired = reverify
         return result
@@ -330,11 +348,15 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     func validate(_ document: JSONDocument, positions: Bool) -> ValidationReport {
-        let result = plan.evaluate(document, positions: positions, month: schema.usesDate ? currentMonth : 0) { effectiveContext($0) }
+        let result = plan.evaluate(document, positions: positions, month: schema.usesDate ? currentMonth : 0) {
+            effectiveContext($0)
+        }
         var errors = result.violations
         var omitted = result.omitted
         if !related.isEmpty {
-            for violation in schema.referenceViolations(document, related: related, messages: messages, positions: positions) {
+            for violation in schema.referenceViolations(
+                document, related: related, messages: messages, positions: positions)
+            {
                 if errors.count < maxErrors { errors.append(violation) } else { omitted += 1 }
             }
         }
@@ -349,7 +371,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// - Parameter reason: Why the payload could not be read, such as `no such file`; never any of its content.
     /// - Returns: The report.
     public func unreadableReport(reason: String) -> ValidationReport {
-        let violation = Violation(path: "", key: "", rule: .unreadable, message: messages.message(.unreadable, .init(detail: reason)))
-        return ValidationReport(schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context, tenderType: tenderType)
+        let violation = Violation(
+            path: "", key: "", rule: .unreadable, message: messages.message(.unreadable, .init(detail: reason)))
+        return ValidationReport(
+            schema: schema.id, schemaVersion: schema.version, errors: [violation], context: context,
+            tenderType: tenderType)
     }
 }

@@ -1,5 +1,5 @@
-public import Foundation
 public import DCEPattern
+public import Foundation
 
 /// Compiled schemas ready to validate requests: build one once, then share it with every task that validates.
 ///
@@ -57,11 +57,15 @@ public struct Validator: Sendable {
         }
         // A gateway accepts only requests: the schema of its answers must say it is a response, or it could be posted.
         for schema in compiled.values.sorted(by: { $0.id < $1.id }) {
-            guard let id = schema.responseSchema, let response = compiled[id], response.kind != .response else { continue }
-            problems.append(SchemaProblem(
-                code: .invalidAttribute,
-                message: "'\(id)' is the responseSchema of '\(schema.id)', so it must say \"kind\": \"response\" (it says '\(response.kind.rawValue)')",
-                location: SchemaLocation(file: response.file, pointer: "/kind", position: nil)))
+            guard let id = schema.responseSchema, let response = compiled[id], response.kind != .response else {
+                continue
+            }
+            problems.append(
+                SchemaProblem(
+                    code: .invalidAttribute,
+                    message:
+                        "'\(id)' is the responseSchema of '\(schema.id)', so it must say \"kind\": \"response\" (it says '\(response.kind.rawValue)')",
+                    location: SchemaLocation(file: response.file, pointer: "/kind", position: nil)))
         }
         guard problems.isEmpty else { throw SchemaError(problems: problems) }
         self.schemas = compiled
@@ -103,9 +107,11 @@ public struct Validator: Sendable {
     /// - Returns: The prepared schema.
     /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
     public func prepare(
-        _ schema: String, context: [String: String] = [:], tenderType: String? = nil, messages: MessageCatalogue = .english
+        _ schema: String, context: [String: String] = [:], tenderType: String? = nil,
+        messages: MessageCatalogue = .english
     ) throws(ValidatorError) -> PreparedSchema {
-        try PreparedSchema(schema: lookUp(schema), context: context, tenderType: tenderType, messages: messages, now: now)
+        try PreparedSchema(
+            schema: lookUp(schema), context: context, tenderType: tenderType, messages: messages, now: now)
     }
 
     /// Validates a JSON payload held in `Data`.

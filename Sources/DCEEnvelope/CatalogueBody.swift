@@ -32,7 +32,8 @@ package struct CatalogueBody: Sendable, Hashable {
     ///   is not JSON.
     package func json() throws(CatalogueError) -> [UInt8] {
         guard let expires = UTCTimestamp.string(from: expires) else {
-            throw CatalogueError(code: .invalidExpiry, message: "the catalogue's expiry is outside the years 0001 to 9999")
+            throw CatalogueError(
+                code: .invalidExpiry, message: "the catalogue's expiry is outside the years 0001 to 9999")
         }
         var schemas: [SchemaValue.Member] = []
         for id in documents.keys.sorted() {
@@ -44,10 +45,12 @@ package struct CatalogueBody: Sendable, Hashable {
             }
             schemas.append(.init(key: id, value: SchemaValue(document: document, at: document.root)))
         }
-        return Array(SchemaValue.object([
-            .init(key: "version", value: .string(version.description)), .init(key: "expires", value: .string(expires)),
-            .init(key: "schemas", value: .object(schemas)),
-        ]).description.utf8)
+        return Array(
+            SchemaValue.object([
+                .init(key: "version", value: .string(version.description)),
+                .init(key: "expires", value: .string(expires)),
+                .init(key: "schemas", value: .object(schemas)),
+            ]).description.utf8)
     }
 
     /// Reads a body.
@@ -56,7 +59,9 @@ package struct CatalogueBody: Sendable, Hashable {
     /// - Throws: ``CatalogueError``: `malformed` when it is not `{"version": "…", "expires": "…", "schemas": {…}}`
     ///   with each member once, `invalidVersion` or `invalidExpiry` when those members are not of their form.
     package init(json: [UInt8]) throws(CatalogueError) {
-        guard let document = try? JSONDocument(bytes: json), case .object(let members) = SchemaValue(document: document, at: document.root) else {
+        guard let document = try? JSONDocument(bytes: json),
+            case .object(let members) = SchemaValue(document: document, at: document.root)
+        else {
             throw CatalogueError(code: .malformed, message: "the catalogue is not a JSON object")
         }
         func member(_ key: String) throws(CatalogueError) -> SchemaValue {
@@ -64,15 +69,19 @@ package struct CatalogueBody: Sendable, Hashable {
             guard found.count == 1 else {
                 throw CatalogueError(
                     code: key == "expires" && found.isEmpty ? .invalidExpiry : .malformed,
-                    message: found.isEmpty ? "the catalogue has no \"\(key)\"" : "the catalogue has \"\(key)\" more than once")
+                    message: found.isEmpty
+                        ? "the catalogue has no \"\(key)\"" : "the catalogue has \"\(key)\" more than once")
             }
             return found[0].value
         }
         guard case .string(let version) = try member("version") else {
             throw CatalogueError(code: .invalidVersion, message: "the catalogue's \"version\" is not a string")
         }
-        guard case .string(let expiresText) = try member("expires"), let expires = UTCTimestamp.date(from: expiresText) else {
-            throw CatalogueError(code: .invalidExpiry, message: "the catalogue's \"expires\" is not a UTC time such as 2026-12-23T00:00:00Z")
+        guard case .string(let expiresText) = try member("expires"), let expires = UTCTimestamp.date(from: expiresText)
+        else {
+            throw CatalogueError(
+                code: .invalidExpiry,
+                message: "the catalogue's \"expires\" is not a UTC time such as 2026-12-23T00:00:00Z")
         }
         guard case .object(let schemas) = try member("schemas") else {
             throw CatalogueError(code: .malformed, message: "the catalogue's \"schemas\" is not an object")
@@ -80,7 +89,8 @@ package struct CatalogueBody: Sendable, Hashable {
         var documents: [String: [UInt8]] = [:]
         for schema in schemas {
             guard documents.updateValue(Array(schema.value.description.utf8), forKey: schema.key) == nil else {
-                throw CatalogueError(code: .malformed, message: "the catalogue has schema '\(schema.key)' more than once")
+                throw CatalogueError(
+                    code: .malformed, message: "the catalogue has schema '\(schema.key)' more than once")
             }
         }
         self.init(version: try CatalogueVersion(version), expires: expires, documents: documents)

@@ -17,7 +17,8 @@ package struct CatalogueVersion: Sendable, Hashable, Comparable, CustomStringCon
     /// - Throws: ``CatalogueError`` (`invalidVersion`) when it is not decimal numbers separated by dots.
     package init(_ text: String) throws(CatalogueError) {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }) else {
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } })
+        else {
             throw CatalogueError(
                 code: .invalidVersion,
                 message: "the catalogue version '\(text)' is not decimal numbers separated by dots, such as 2026.11.1")
@@ -39,7 +40,9 @@ package struct CatalogueVersion: Sendable, Hashable, Comparable, CustomStringCon
             let left = index < lhs.numbers.count ? lhs.numbers[index] : ""
             let right = index < rhs.numbers.count ? rhs.numbers[index] : ""
             // Without leading zeros, the shorter number is the smaller one; equally long ones compare digit by digit.
-            if left != right { return left.utf8.count != right.utf8.count ? left.utf8.count < right.utf8.count : left < right }
+            if left != right {
+                return left.utf8.count != right.utf8.count ? left.utf8.count < right.utf8.count : left < right
+            }
         }
         return false
     }

@@ -91,7 +91,8 @@ public struct EnvelopeHeader: Sendable, Hashable {
     ///   - tenderType: The tender type.
     ///   - createdAt: When the envelope was built (RFC 3339, milliseconds, UTC on the wire).
     public init(
-        requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?, createdAt: Date? = nil
+        requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?,
+        createdAt: Date? = nil
     ) {
         self.requestID = requestID
         self.schema = schema
@@ -102,8 +103,13 @@ public struct EnvelopeHeader: Sendable, Hashable {
     }
 
     /// A header read from the wire, its creation time as sent.
-    init(requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?, createdAtText: String?) {
-        self.init(requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType)
+    init(
+        requestID: String, schema: String, schemaVersion: String, context: [String: String], tenderType: String?,
+        createdAtText: String?
+    ) {
+        self.init(
+            requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType
+        )
         self.createdAtText = createdAtText
     }
 
@@ -123,18 +129,23 @@ public struct EnvelopeHeader: Sendable, Hashable {
             .init(key: "createdAt", value: createdAtText.map { .string($0) } ?? .null),
             .init(key: "schema", value: .string(schema)),
             .init(key: "schemaVersion", value: .string(schemaVersion)),
-            .init(key: "context", value: .object(context.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) })),
+            .init(
+                key: "context",
+                value: .object(context.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: .string($0.value)) })),
             .init(key: "tenderType", value: tenderType.map { .string($0) } ?? .null),
             .init(key: "values", value: values),
-            .init(key: "encryptedFields", value: .array(encryptedFields.map { field in
-                .object([
-                    .init(key: "pointer", value: .string(field.pointer)),
-                    .init(key: "algorithm", value: .string(field.algorithm)),
-                    .init(key: "keyId", value: .string(field.keyID)),
-                    .init(key: "encapsulatedKey", value: .string(field.encapsulatedKey)),
-                    .init(key: "ciphertext", value: .string(field.ciphertext)),
-                ])
-            })),
+            .init(
+                key: "encryptedFields",
+                value: .array(
+                    encryptedFields.map { field in
+                        .object([
+                            .init(key: "pointer", value: .string(field.pointer)),
+                            .init(key: "algorithm", value: .string(field.algorithm)),
+                            .init(key: "keyId", value: .string(field.keyID)),
+                            .init(key: "encapsulatedKey", value: .string(field.encapsulatedKey)),
+                            .init(key: "ciphertext", value: .string(field.ciphertext)),
+                        ])
+                    })),
         ])
     }
 }
@@ -178,7 +189,9 @@ public struct PDRequest: Sendable, Hashable, CustomStringConvertible, CustomDebu
 
 /// An envelope as a gateway receives it: read, not trusted. ``Validator/accept(_:opener:)`` opens its sealed
 /// values and validates the whole request again.
-public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The request id, schema, version, context and tender type, as the sender claims them.
     public let header: EnvelopeHeader
     /// The clear values.
@@ -200,7 +213,9 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
         guard case .object(let members) = SchemaValue(document: document, at: document.root) else {
             throw EnvelopeError(code: .encoding, message: "the envelope is not a JSON object")
         }
-        func member(_ key: String, in members: [SchemaValue.Member] = members) -> SchemaValue? { members.first { $0.key == key }?.value }
+        func member(_ key: String, in members: [SchemaValue.Member] = members) -> SchemaValue? {
+            members.first { $0.key == key }?.value
+        }
         func string(_ key: String, in members: [SchemaValue.Member] = members) throws(EnvelopeError) -> String {
             guard case .string(let text) = member(key, in: members) else {
                 throw EnvelopeError(code: .encoding, message: "the envelope needs a string '\(key)'")
@@ -232,8 +247,11 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
         default: throw EnvelopeError(code: .encoding, message: "the envelope's 'createdAt' must be a string")
         }
         header = EnvelopeHeader(
-            requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context, tenderType: tenderType, createdAtText: createdAt)
-        guard let values = member("values") else { throw EnvelopeError(code: .encoding, message: "the envelope has no 'values'") }
+            requestID: requestID, schema: schema, schemaVersion: schemaVersion, context: context,
+            tenderType: tenderType, createdAtText: createdAt)
+        guard let values = member("values") else {
+            throw EnvelopeError(code: .encoding, message: "the envelope has no 'values'")
+        }
         self.values = values
         var fields: [EncryptedField] = []
         if case .array(let entries) = member("encryptedFields") {
@@ -241,10 +259,12 @@ public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, Cust
                 guard case .object(let entry) = entry else {
                     throw EnvelopeError(code: .encoding, message: "each of 'encryptedFields' must be an object")
                 }
-                fields.append(EncryptedField(
-                    pointer: try string("pointer", in: entry), algorithm: try string("algorithm", in: entry),
-                    keyID: try string("keyId", in: entry), encapsulatedKey: try string("encapsulatedKey", in: entry),
-                    ciphertext: try string("ciphertext", in: entry)))
+                fields.append(
+                    EncryptedField(
+                        pointer: try string("pointer", in: entry), algorithm: try string("algorithm", in: entry),
+                        keyID: try string("keyId", in: entry),
+                        encapsulatedKey: try string("encapsulatedKey", in: entry),
+                        ciphertext: try string("ciphertext", in: entry)))
             }
         } else if member("encryptedFields") != nil {
             throw EnvelopeError(code: .encoding, message: "'encryptedFields' must be an array")
@@ -282,7 +302,9 @@ extension PreparedSchema {
     ///     envelope older than its replay window, so build the envelope when the request is sent.
     /// - Returns: The envelope, or the report of an invalid request.
     /// - Throws: What the sealer throws.
-    public func makeRequest(json: [UInt8], requestID: String, sealer: some FieldSealing, createdAt: Date = Date()) throws -> BuiltRequest {
+    public func makeRequest(json: [UInt8], requestID: String, sealer: some FieldSealing, createdAt: Date = Date())
+        throws -> BuiltRequest
+    {
         let resolved = resolve(json: json)
         guard let payload = resolved.payload, resolved.report.valid else { return .invalid(resolved.report) }
         let (clear, sensitive) = try separatingEncryptedFields(json: payload)
@@ -326,16 +348,20 @@ extension Validator {
         }
         guard compiled.kind == .request else {
             throw EnvelopeError(
-                code: .notARequest, message: "'\(header.schema)' is a \(compiled.kind.rawValue) schema, not a request: it cannot be posted")
+                code: .notARequest,
+                message: "'\(header.schema)' is a \(compiled.kind.rawValue) schema, not a request: it cannot be posted")
         }
         guard compiled.version == header.schemaVersion else {
             throw EnvelopeError(
                 code: .versionMismatch,
-                message: "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)")
+                message:
+                    "the request was validated against \(header.schema) \(header.schemaVersion); this gateway has \(compiled.version)"
+            )
         }
         let prepared: PreparedSchema
         do {
-            prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType).limitingErrors(to: maxErrors)
+            prepared = try prepare(header.schema, context: header.context, tenderType: header.tenderType)
+                .limitingErrors(to: maxErrors)
         } catch {
             throw EnvelopeError(error)
         }
@@ -347,20 +373,25 @@ extension Validator {
             if let first = exposed.first {
                 throw EnvelopeError(
                     code: .notEncrypted,
-                    message: "'\(first.pointer)' is marked pciEncryptionRequired and arrived in clear: it must be sealed to the gateway's key")
+                    message:
+                        "'\(first.pointer)' is marked pciEncryptionRequired and arrived in clear: it must be sealed to the gateway's key"
+                )
             }
         }
         var opened: [SensitiveField] = []
         let binding = request.encryptedFields.isEmpty ? "" : header.binding(values: request.values)
         for field in request.encryptedFields {
             do {
-                let value = try opener.open(field, associatedData: EnvelopeHeader.associatedData(binding: binding, pointer: field.pointer))
+                let value = try opener.open(
+                    field, associatedData: EnvelopeHeader.associatedData(binding: binding, pointer: field.pointer))
                 guard value.pointer == field.pointer else { throw FieldMismatch() }
                 opened.append(value)
             } catch {
                 throw EnvelopeError(
                     code: .tampered,
-                    message: "the encrypted value at '\(field.pointer)' does not open: it was changed, moved, or sealed to another key")
+                    message:
+                        "the encrypted value at '\(field.pointer)' does not open: it was changed, moved, or sealed to another key"
+                )
             }
         }
         let payload: [UInt8]

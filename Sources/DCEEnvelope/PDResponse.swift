@@ -1,4 +1,5 @@
 public import DCEEngine
+
 /// The gateway's answer to a ``PDRequest`` (`PDResponse`, seed 004): accepted with a payload, or rejected with
 /// the gateway's errors in the same model as local validation errors (path, key, rule, message).
 public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
@@ -31,7 +32,10 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
     ///   - payload: The answer.
     ///   - errors: The errors.
     ///   - omittedErrors: How many further errors were left out.
-    public init(requestID: String, status: Status, payload: SchemaValue = .null, errors: [Violation] = [], omittedErrors: Int = 0) {
+    public init(
+        requestID: String, status: Status, payload: SchemaValue = .null, errors: [Violation] = [],
+        omittedErrors: Int = 0
+    ) {
         self.requestID = requestID
         self.status = status
         self.payload = payload
@@ -44,7 +48,8 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
         let errors: [SchemaValue] = errors.map { error in
             var members: [SchemaValue.Member] = [
                 .init(key: "path", value: .string(error.path)), .init(key: "key", value: .string(error.key)),
-                .init(key: "rule", value: .string(error.rule.rawValue)), .init(key: "message", value: .string(error.message)),
+                .init(key: "rule", value: .string(error.rule.rawValue)),
+                .init(key: "message", value: .string(error.message)),
             ]
             if let line = error.line, let column = error.column {
                 members.append(.init(key: "line", value: .number(DecimalNumber(lexeme: "\(line)"))))
@@ -76,7 +81,9 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
         guard case .object(let members) = SchemaValue(document: document, at: document.root) else {
             throw ValidatorError(code: .encoding, message: "the response is not a JSON object")
         }
-        func member(_ key: String, in members: [SchemaValue.Member]) -> SchemaValue? { members.first { $0.key == key }?.value }
+        func member(_ key: String, in members: [SchemaValue.Member]) -> SchemaValue? {
+            members.first { $0.key == key }?.value
+        }
         func string(_ key: String, in members: [SchemaValue.Member]) throws(ValidatorError) -> String {
             guard case .string(let text) = member(key, in: members) else {
                 throw ValidatorError(code: .encoding, message: "the response needs a string '\(key)'")
@@ -85,7 +92,8 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
         }
         requestID = try string("requestId", in: members)
         guard let status = Status(rawValue: try string("status", in: members)) else {
-            throw ValidatorError(code: .encoding, message: "the response's 'status' is neither 'accepted' nor 'rejected'")
+            throw ValidatorError(
+                code: .encoding, message: "the response's 'status' is neither 'accepted' nor 'rejected'")
         }
         self.status = status
         payload = member("payload", in: members) ?? .null
@@ -97,8 +105,11 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
                 }
                 var violation = Violation(
                     path: try string("path", in: fields), key: try string("key", in: fields),
-                    rule: ViolationCode(rawValue: try string("rule", in: fields)), message: try string("message", in: fields))
-                if case .number(let line)? = member("line", in: fields), case .number(let column)? = member("column", in: fields) {
+                    rule: ViolationCode(rawValue: try string("rule", in: fields)),
+                    message: try string("message", in: fields))
+                if case .number(let line)? = member("line", in: fields),
+                    case .number(let column)? = member("column", in: fields)
+                {
                     violation.line = Int(line.lexeme)
                     violation.column = Int(column.lexeme)
                 }
@@ -106,7 +117,9 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.errors = errors
-        if case .number(let count)? = member("omittedErrors", in: members), let omitted = Int(count.lexeme), omitted >= 0 {
+        if case .number(let count)? = member("omittedErrors", in: members), let omitted = Int(count.lexeme),
+            omitted >= 0
+        {
             omittedErrors = omitted
         } else {
             omittedErrors = 0
@@ -116,6 +129,7 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
     /// The request id, status and error count.
     public var description: String {
         let omitted = omittedErrors > 0 ? " (\(omittedErrors) more not listed)" : ""
-        return "PDResponse(\(requestID), \(status.rawValue), \(errors.count) error\(errors.count == 1 ? "" : "s")\(omitted))"
+        return
+            "PDResponse(\(requestID), \(status.rawValue), \(errors.count) error\(errors.count == 1 ? "" : "s")\(omitted))"
     }
 }

@@ -2,7 +2,9 @@ public import DCEEngine
 
 /// The value of a field marked `pciEncryptionRequired`, taken out of a payload so that it can be encrypted on
 /// its own. It prints as `<redacted>`; only an encryptor should read ``json``.
-public struct SensitiveField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SensitiveField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// Where the value was, as a JSON Pointer (`/cardPin`, `/owners/0/ssn`).
     public let pointer: String
     /// The value as compact JSON text (a string value keeps its quotes).
@@ -33,7 +35,9 @@ extension PreparedSchema {
     /// - Parameter json: The payload, normally ``ResolvedRequest/payload``.
     /// - Returns: The clear payload and the sensitive values, in document order.
     /// - Throws: ``ValidatorError`` with code `encoding` when the payload is not JSON.
-    public func separatingEncryptedFields(json: [UInt8]) throws(ValidatorError) -> (clear: [UInt8], fields: [SensitiveField]) {
+    public func separatingEncryptedFields(json: [UInt8]) throws(ValidatorError) -> (
+        clear: [UInt8], fields: [SensitiveField]
+    ) {
         guard let document = try? JSONDocument(bytes: json) else {
             throw ValidatorError(code: .encoding, message: "the payload to split is not well-formed JSON")
         }
@@ -61,10 +65,14 @@ extension PreparedSchema {
                 schema.isSentEncrypted(at: field.pointer),
                 let value = try? JSONDocument(bytes: field.json)
             else {
-                throw ValidatorError(code: .unknownField, message: "'\(field.pointer)' is not a field that is sent encrypted")
+                throw ValidatorError(
+                    code: .unknownField, message: "'\(field.pointer)' is not a field that is sent encrypted")
             }
-            guard root.inserting(SchemaValue(document: value, at: value.root), at: tokens[...]).map({ root = $0 }) != nil else {
-                throw ValidatorError(code: .unknownField, message: "'\(field.pointer)' has no empty place in the clear payload")
+            guard
+                root.inserting(SchemaValue(document: value, at: value.root), at: tokens[...]).map({ root = $0 }) != nil
+            else {
+                throw ValidatorError(
+                    code: .unknownField, message: "'\(field.pointer)' has no empty place in the clear payload")
             }
         }
         return Array(root.json.utf8)

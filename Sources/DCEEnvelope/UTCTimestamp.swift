@@ -25,7 +25,8 @@ package enum UTCTimestamp {
             bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             bytes[19] == UInt8(ascii: "Z"),
             let year = number(bytes[0..<4]), let month = number(bytes[5..<7]), let day = number(bytes[8..<10]),
-            let hours = number(bytes[11..<13]), let minutes = number(bytes[14..<16]), let seconds = number(bytes[17..<19]),
+            let hours = number(bytes[11..<13]), let minutes = number(bytes[14..<16]),
+            let seconds = number(bytes[17..<19]),
             year >= 1, (1...12).contains(month), (1...31).contains(day), hours <= 23, minutes <= 59, seconds <= 59
         else { return nil }
         let days = RFC3339.days(year: year, month: month, day: day)

@@ -28,7 +28,11 @@ public struct HMACFingerprinter: ValueFingerprinter {
     /// - Returns: `hmac:` and 16 hex digits.
     public func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String {
         let digits = Array("0123456789abcdef")
-        return "hmac:" + String(HMACSHA256.code(for: value, key: key).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        return "hmac:"
+            + String(
+                HMACSHA256.code(for: value, key: key).prefix(8).flatMap {
+                    [digits[Int($0 >> 4)], digits[Int($0 & 15)]]
+                })
     }
 }
 

@@ -51,8 +51,12 @@ struct SHA256 {
         let bits = count &* 8
         var tail = pending + [0x80]
         while tail.count % Self.blockSize != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: Self.blockSize) { compress(tail[start..<(start + Self.blockSize)]) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
+        for start in stride(from: 0, to: tail.count, by: Self.blockSize) {
+            compress(tail[start..<(start + Self.blockSize)])
+        }
         pending.removeAll()
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
@@ -66,8 +70,12 @@ struct SHA256 {
             schedule[index] = word
         }
         for index in 16..<64 {
-            let s0 = schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18) ^ (schedule[index - 15] >> 3)
-            let s1 = schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19) ^ (schedule[index - 2] >> 10)
+            let s0 =
+                schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
+                ^ (schedule[index - 15] >> 3)
+            let s1 =
+                schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
+                ^ (schedule[index - 2] >> 10)
             schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])

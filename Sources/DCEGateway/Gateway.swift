@@ -59,7 +59,9 @@ public final class Gateway: @unchecked Sendable {
 
         /// The X25519 public key clients seal to (32 bytes).
         public var encryptionPublicKey: Data {
-            get throws { try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: encryption).publicKey.rawRepresentation }
+            get throws {
+                try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: encryption).publicKey.rawRepresentation
+            }
         }
 
         /// The Ed25519 public key clients pin to check the catalogue (32 bytes).
@@ -176,8 +178,10 @@ public final class Gateway: @unchecked Sendable {
     /// - Throws: ``SchemaError`` when the schemas do not compile; ``CatalogueError`` for a version that is not
     ///   decimal numbers or a lifetime that is not positive; key errors.
     public init(
-        keys: Keys, source: SchemaSource = .bundled, version: String, catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
-        limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"), now: @escaping @Sendable () -> Date = { Date() },
+        keys: Keys, source: SchemaSource = .bundled, version: String,
+        catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
+        limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"),
+        now: @escaping @Sendable () -> Date = { Date() },
         backend: @escaping Backend = ReferenceBackend.answer, store: (any GatewayStore)? = nil
     ) throws {
         self.keys = keys
@@ -188,7 +192,8 @@ public final class Gateway: @unchecked Sendable {
         self.now = now
         let documents = try source.documents()
         self.validator = try Validator(source: .documents(documents))
-        self.served = try Self.catalogue(documents, version: version, expires: Self.expiry(after: catalogueLifetime), signingKey: keys.signing)
+        self.served = try Self.catalogue(
+            documents, version: version, expires: Self.expiry(after: catalogueLifetime), signingKey: keys.signing)
         if let store {
             self.store = store
         } else {
@@ -214,9 +219,12 @@ public final class Gateway: @unchecked Sendable {
     /// - Throws: ``SchemaError`` when the set does not compile; ``CatalogueError`` for a version that is not decimal
     ///   numbers or not newer than the one served, or a lifetime that is not positive; ``GatewayStoreError`` when
     ///   the store cannot be reached.
-    public func publish(_ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime) async throws {
+    public func publish(
+        _ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime
+    ) async throws {
         let compiled = try Validator(source: .documents(documents))
-        let catalogue = try Self.catalogue(documents, version: version, expires: Self.expiry(after: lifetime), signingKey: keys.signing)
+        let catalogue = try Self.catalogue(
+            documents, version: version, expires: Self.expiry(after: lifetime), signingKey: keys.signing)
         try await store.publish(catalogue)
         serve(catalogue, compiled)
     }
@@ -261,21 +269,31 @@ public final class Gateway: @unchecked Sendable {
         let previous = catalogue.version
         do {
             let key = try Curve25519.Signing.PrivateKey(rawRepresentation: keys.signing).publicKey
-            guard let signature = Data(base64Encoded: latest.signature), key.isValidSignature(signature, for: latest.body) else {
+            guard let signature = Data(base64Encoded: latest.signature),
+                key.isValidSignature(signature, for: latest.body)
+            else {
                 throw CatalogueError(code: .malformed, message: "its signature is not this gateway's")
             }
             let compiled = try Validator(source: .documents(try CatalogueBody(json: latest.body).documents))
             serve(latest, compiled)
-            logger.notice("catalogue taken from the store", metadata: ["version": .string(latest.version), "previous": .string(previous)])
+            logger.notice(
+                "catalogue taken from the store",
+                metadata: ["version": .string(latest.version), "previous": .string(previous)])
         } catch {
-            logger.error("catalogue in the store not served", metadata: ["version": .string(latest.version), "reason": .string("\(error)")])
+            logger.error(
+                "catalogue in the store not served",
+                metadata: ["version": .string(latest.version), "reason": .string("\(error)")])
         }
     }
 
     /// Serves `catalogue`, validating with `compiled`, unless a newer one is served already.
     private func serve(_ catalogue: Catalogue, _ compiled: Validator) {
         let previous: Catalogue? = lock.withLock {
-            if let new = try? CatalogueVersion(catalogue.version), let old = try? CatalogueVersion(served.version), new < old { return nil }
+            if let new = try? CatalogueVersion(catalogue.version), let old = try? CatalogueVersion(served.version),
+                new < old
+            {
+                return nil
+            }
             defer { (validator, served) = (compiled, catalogue) }
             return served
         }
@@ -292,19 +310,23 @@ public final class Gateway: @unchecked Sendable {
     /// - Returns: The catalogue.
     /// - Throws: ``CatalogueError`` for a version that is not decimal numbers, an expiry outside the years 0001 to
     ///   9999, or a document that is not JSON; key errors.
-    public static func catalogue(_ documents: [String: [UInt8]], version: String, expires: Date, signingKey: Data) throws -> Catalogue {
+    public static func catalogue(_ documents: [String: [UInt8]], version: String, expires: Date, signingKey: Data)
+        throws -> Catalogue
+    {
         let contents = CatalogueBody(version: try CatalogueVersion(version), expires: expires, documents: documents)
         let body = try contents.json()
         let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: signingKey).signature(for: body)
         let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
         return Catalogue(
-            version: version, expires: contents.expires, body: body, etag: "\"\(digest)\"", signature: signature.base64EncodedString())
+            version: version, expires: contents.expires, body: body, etag: "\"\(digest)\"",
+            signature: signature.base64EncodedString())
     }
 
     /// The expiry of a catalogue signed now that clients may use for `lifetime` seconds.
     private static func expiry(after lifetime: TimeInterval) throws(CatalogueError) -> Date {
         guard lifetime > 0, lifetime.isFinite else {
-            throw CatalogueError(code: .invalidExpiry, message: "a catalogue's lifetime must be a positive number of seconds")
+            throw CatalogueError(
+                code: .invalidExpiry, message: "a catalogue's lifetime must be a positive number of seconds")
         }
         return Date(timeIntervalSinceNow: lifetime)
     }
@@ -353,8 +375,11 @@ public final class Gateway: @unchecked Sendable {
                 }
             }
         } catch {
-            logger.error("store unavailable", metadata: ["requestId": .string(request.id), "reason": .string(error.message)])
-            return refuse(503, requestID: request.id, .storeUnavailable, "the gateway cannot reach its database: retry shortly", retryAfter: 1)
+            logger.error(
+                "store unavailable", metadata: ["requestId": .string(request.id), "reason": .string(error.message)])
+            return refuse(
+                503, requestID: request.id, .storeUnavailable, "the gateway cannot reach its database: retry shortly",
+                retryAfter: 1)
         }
         var answer: Answer
         switch outcome {
@@ -362,13 +387,21 @@ public final class Gateway: @unchecked Sendable {
             return processed
         case .replayed(let replayed):
             answer = replayed
-            answer.note = Note(requestID: request.id, schema: request.schema, schemaVersion: incoming.header.schemaVersion, rules: ["replayed"])
+            answer.note = Note(
+                requestID: request.id, schema: request.schema, schemaVersion: incoming.header.schemaVersion,
+                rules: ["replayed"])
         case .conflict:
-            answer = refuse(409, requestID: request.id, .idempotencyConflict, "the request id '\(request.id)' was used for a different request")
+            answer = refuse(
+                409, requestID: request.id, .idempotencyConflict,
+                "the request id '\(request.id)' was used for a different request")
         case .inProgress:
-            answer = refuse(409, requestID: request.id, .requestInProgress, "the request '\(request.id)' is being processed: retry shortly")
+            answer = refuse(
+                409, requestID: request.id, .requestInProgress,
+                "the request '\(request.id)' is being processed: retry shortly")
         case .full(let seconds):
-            answer = refuse(503, requestID: request.id, .overloaded, "the gateway cannot take more requests now: retry later", retryAfter: seconds)
+            answer = refuse(
+                503, requestID: request.id, .overloaded, "the gateway cannot take more requests now: retry later",
+                retryAfter: seconds)
         }
         answer.note.idempotency = Self.idempotencyLabel(outcome)
         return answer
@@ -401,10 +434,16 @@ public final class Gateway: @unchecked Sendable {
         let header = incoming.header
         let requestID = header.requestID
         guard !requestID.isEmpty, requestID.utf8.count <= Self.maxRequestIDBytes else {
-            return .refused(refuse(422, requestID: "", .json, "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes"))
+            return .refused(
+                refuse(
+                    422, requestID: "", .json,
+                    "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes"))
         }
         guard let created = header.createdAt else {
-            return .refused(refuse(422, requestID: requestID, .replayWindow, "the envelope has no 'createdAt': it cannot be told from a replay"))
+            return .refused(
+                refuse(
+                    422, requestID: requestID, .replayWindow,
+                    "the envelope has no 'createdAt': it cannot be told from a replay"))
         }
         let received = now()
         let age = received.timeIntervalSince(created)
@@ -412,19 +451,23 @@ public final class Gateway: @unchecked Sendable {
             return .refused(
                 refuse(
                     422, requestID: requestID, .replayWindow,
-                    "the envelope was created \(Int(age)) s ago, outside the replay window of \(Int(limits.replayWindow.seconds)) s: build a new one"))
+                    "the envelope was created \(Int(age)) s ago, outside the replay window of \(Int(limits.replayWindow.seconds)) s: build a new one"
+                ))
         }
         if -age > limits.clockSkew.seconds {
             return .refused(
                 refuse(
                     422, requestID: requestID, .replayWindow,
-                    "the envelope was created \(Int(-age)) s in the future, more than the allowed clock skew of \(Int(limits.clockSkew.seconds)) s"))
+                    "the envelope was created \(Int(-age)) s in the future, more than the allowed clock skew of \(Int(limits.clockSkew.seconds)) s"
+                ))
         }
         // Kept for the replay window plus the skew from now: any copy of the envelope arriving later is refused by age.
         let expires = received.addingTimeInterval((limits.replayWindow + limits.clockSkew).seconds)
         return .admitted(
             incoming,
-            IdempotentRequest(id: requestID, digest: Array(SHA256.hash(data: body)), schema: header.schema, received: received, expires: expires))
+            IdempotentRequest(
+                id: requestID, digest: Array(SHA256.hash(data: body)), schema: header.schema, received: received,
+                expires: expires))
     }
 
     /// The answer when the validation threads are saturated.
@@ -456,20 +499,27 @@ public final class Gateway: @unchecked Sendable {
         guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
             // The report keeps at most the answer's limit of violations; it counts the rest.
             let response = PDResponse(
-                requestID: header.requestID, status: .rejected, errors: report.errors, omittedErrors: report.omittedErrors)
+                requestID: header.requestID, status: .rejected, errors: report.errors,
+                omittedErrors: report.omittedErrors)
             var answer = Answer(status: 422, body: response.json)
-            answer.note = Note(requestID: header.requestID, rules: report.errors.map(\.rule.rawValue), refusal: "invalid")
+            answer.note = Note(
+                requestID: header.requestID, rules: report.errors.map(\.rule.rawValue), refusal: "invalid")
             return answer
         }
         let result = backend(header.schema, SchemaValue(document: document, at: document.root))
-        var answer = Answer(status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
+        var answer = Answer(
+            status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
         answer.note.requestID = header.requestID
         return answer
     }
 
     /// A rejected answer with one error.
-    private func refuse(_ status: Int, requestID: String, _ rule: ViolationCode, _ message: String, retryAfter: Int? = nil) -> Answer {
-        let response = PDResponse(requestID: requestID, status: .rejected, errors: [Violation(path: "", key: "", rule: rule, message: message)])
+    private func refuse(
+        _ status: Int, requestID: String, _ rule: ViolationCode, _ message: String, retryAfter: Int? = nil
+    ) -> Answer {
+        let response = PDResponse(
+            requestID: requestID, status: .rejected,
+            errors: [Violation(path: "", key: "", rule: rule, message: message)])
         var answer = Answer(status: status, body: response.json, retryAfter: retryAfter)
         answer.note = Note(requestID: requestID, rules: [rule.rawValue], refusal: rule.rawValue)
         return answer
@@ -488,9 +538,13 @@ public final class Gateway: @unchecked Sendable {
         if let schema = note.schema { metadata["schema"] = .string(schema) }
         if let version = note.schemaVersion { metadata["schemaVersion"] = .string(version) }
         if !note.rules.isEmpty { metadata["rules"] = .array(note.rules.map { .string($0) }) }
-        logger.log(level: answer.status < 400 ? .info : answer.status < 500 ? .notice : .warning, "request answered", metadata: metadata)
+        logger.log(
+            level: answer.status < 400 ? .info : answer.status < 500 ? .notice : .warning, "request answered",
+            metadata: metadata)
         metrics.answered(path: path, status: answer.status, schema: note.schema.flatMap(knownSchema))
-        if let seconds = note.validation, let schema = note.schema.flatMap(knownSchema) { metrics.validated(schema: schema, in: seconds) }
+        if let seconds = note.validation, let schema = note.schema.flatMap(knownSchema) {
+            metrics.validated(schema: schema, in: seconds)
+        }
         if let outcome = note.idempotency { metrics.idempotency(outcome) }
         if let reason = note.refusal { metrics.refused(reason) }
     }
@@ -501,7 +555,9 @@ public final class Gateway: @unchecked Sendable {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.3f", Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15)
+        String(
+            format: "%.3f", Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        )
     }
 
     /// Adds `POST /v1/requests` and `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`).
@@ -542,7 +598,8 @@ public final class Gateway: @unchecked Sendable {
             self.record(Answer(status: 200, body: []), method: "GET", path: "/v1/schemas", since: started)
             headers[.contentType] = "application/json"
             headers[HTTPField.Name("X-DCE-Signature")!] = catalogue.signature
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: catalogue.body)))
+            return Response(
+                status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: catalogue.body)))
         }
         router.get("metrics") { _, _ -> Response in
             Response(
@@ -554,7 +611,8 @@ public final class Gateway: @unchecked Sendable {
     /// Reads a request's body within the limits and answers it on a validation thread.
     private func answer(_ request: Request) async -> Answer {
         guard Self.isJSON(request.headers[.contentType]) else {
-            return refuse(415, requestID: "", .unsupportedMediaType, "the request body must be sent as application/json")
+            return refuse(
+                415, requestID: "", .unsupportedMediaType, "the request body must be sent as application/json")
         }
         let tooLarge = "the request body is larger than the gateway's limit of \(limits.maxBodyBytes) bytes"
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.maxBodyBytes {
@@ -574,7 +632,8 @@ public final class Gateway: @unchecked Sendable {
     /// Whether a `Content-Type` names JSON (`application/json`, with or without parameters).
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let type =
+            contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return type.lowercased() == "application/json"
     }
 
@@ -609,7 +668,8 @@ public final class Gateway: @unchecked Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        RequestDeadlines(header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
+                        RequestDeadlines(
+                            header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
                     ],
                     idleTimeout: TimeAmount(limits.idleTimeout))),
             configuration: .init(

@@ -65,7 +65,8 @@ extension Gateway {
             maxBodyBytes: Int = 1 << 20, maxErrorsPerAnswer: Int = 100, replayWindow: Duration = .seconds(300),
             clockSkew: Duration = .seconds(60), rememberedRequests: Int = 100_000, rememberedBytes: Int = 64 << 20,
             validationThreads: Int = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount),
-            largeBodyThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), largeBodyBytes: Int = 64 << 10,
+            largeBodyThreads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
+            largeBodyBytes: Int = 64 << 10,
             queuedRequests: Int = 256, headerTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30),
             idleTimeout: Duration = .seconds(30), maxConnections: Int = 1_024, catalogueRefresh: Duration = .seconds(5)
         ) {

@@ -19,27 +19,33 @@ final class GatewayMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         // Validation takes micro- to milliseconds: the default buckets start at 5 ms.
         factory.durationHistogramBuckets["dce_gateway_validation_duration_seconds"] = [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
-            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+            .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .seconds(1),
         ]
         self.factory = factory
     }
 
     func answered(path: String, status: Int, schema: String?) {
         Counter(
-            label: "dce_gateway_requests_total", dimensions: [("path", path), ("status", String(status)), ("schema", schema ?? "")],
+            label: "dce_gateway_requests_total",
+            dimensions: [("path", path), ("status", String(status)), ("schema", schema ?? "")],
             factory: factory
         ).increment()
     }
 
     func validated(schema: String, in duration: Duration) {
         let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-        CoreMetrics.Timer(label: "dce_gateway_validation_duration_seconds", dimensions: [("schema", schema)], factory: factory)
-            .recordNanoseconds(nanoseconds)
+        CoreMetrics.Timer(
+            label: "dce_gateway_validation_duration_seconds", dimensions: [("schema", schema)], factory: factory
+        )
+        .recordNanoseconds(nanoseconds)
     }
 
     func idempotency(_ outcome: String) {
-        Counter(label: "dce_gateway_idempotency_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        Counter(label: "dce_gateway_idempotency_total", dimensions: [("outcome", outcome)], factory: factory)
+            .increment()
     }
 
     func refused(_ reason: String) {
@@ -48,10 +54,13 @@ final class GatewayMetrics: Sendable {
 
     func serving(_ catalogue: Gateway.Catalogue, previous: Gateway.Catalogue?) {
         if let previous, previous.version != catalogue.version {
-            Gauge(label: "dce_gateway_catalogue_info", dimensions: [("version", previous.version)], factory: factory).record(0)
+            Gauge(label: "dce_gateway_catalogue_info", dimensions: [("version", previous.version)], factory: factory)
+                .record(0)
         }
-        Gauge(label: "dce_gateway_catalogue_info", dimensions: [("version", catalogue.version)], factory: factory).record(1)
-        Gauge(label: "dce_gateway_catalogue_expiry_timestamp_seconds", factory: factory).record(catalogue.expires.timeIntervalSince1970)
+        Gauge(label: "dce_gateway_catalogue_info", dimensions: [("version", catalogue.version)], factory: factory)
+            .record(1)
+        Gauge(label: "dce_gateway_catalogue_expiry_timestamp_seconds", factory: factory).record(
+            catalogue.expires.timeIntervalSince1970)
     }
 
     /// The Prometheus text exposition of everything counted.

@@ -18,7 +18,8 @@ public protocol GatewayStore: Sendable {
     ///   - process: Validates and answers the request.
     /// - Returns: What became of the request.
     /// - Throws: ``GatewayStoreError`` when the store cannot be reached or fails; nothing is kept then.
-    func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer) async throws(GatewayStoreError)
+    func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer)
+        async throws(GatewayStoreError)
         -> IdempotencyOutcome
 
     /// Keeps `catalogue` as the latest, if it is newer than the latest kept.

@@ -1,5 +1,5 @@
-public import Foundation
 import DCEEnvelope
+public import Foundation
 
 /// The gateway's store in the process, for a single instance (the default): each accepted request's answer under
 /// its request id and the digest of the request's body, long enough that no envelope can be processed twice, and
@@ -39,7 +39,8 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
     /// - Parameters:
     ///   - maxEntries: The most accepted requests remembered at once (``Gateway/Limits/rememberedRequests``).
     ///   - maxBytes: The most bytes of remembered answers (``Gateway/Limits/rememberedBytes``).
-    public init(maxEntries: Int = Gateway.Limits().rememberedRequests, maxBytes: Int = Gateway.Limits().rememberedBytes) {
+    public init(maxEntries: Int = Gateway.Limits().rememberedRequests, maxBytes: Int = Gateway.Limits().rememberedBytes)
+    {
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1, maxBytes)
     }
@@ -50,7 +51,9 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
         case settled(IdempotencyOutcome)
     }
 
-    public func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer) async -> IdempotencyOutcome {
+    public func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer) async
+        -> IdempotencyOutcome
+    {
         if case .settled(let outcome) = claim(request) { return outcome }
         let answer = await process()
         if answer.status == 200 {
@@ -63,8 +66,12 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
 
     public func publish(_ catalogue: Gateway.Catalogue) throws {
         try lock.withLock {
-            if let latest = self.catalogue, try CatalogueVersion(catalogue.version) <= CatalogueVersion(latest.version) {
-                throw CatalogueError(code: .notNewer, message: "catalogue \(catalogue.version) is not newer than catalogue \(latest.version), which is served")
+            if let latest = self.catalogue, try CatalogueVersion(catalogue.version) <= CatalogueVersion(latest.version)
+            {
+                throw CatalogueError(
+                    code: .notNewer,
+                    message:
+                        "catalogue \(catalogue.version) is not newer than catalogue \(latest.version), which is served")
             }
             self.catalogue = catalogue
         }

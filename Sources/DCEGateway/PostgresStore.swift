@@ -47,13 +47,16 @@ public final class PostgresStore: GatewayStore, Service {
     ///   - logger: Where the connection pool logs.
     /// - Throws: ``GatewayStoreError`` for a URL that is not of that form.
     public init(
-        url: String, instance: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)",
+        url: String,
+        instance: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)",
         timeout: Duration = .seconds(5), logger: Logger = Logger(label: "dce-gateway.postgres")
     ) throws(GatewayStoreError) {
         let address = try DatabaseAddress(url)
-        let milliseconds = Int(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(
+            timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         self.parameters = [
-            ("application_name", "dce-gateway"), ("statement_timeout", String(milliseconds)), ("lock_timeout", String(milliseconds)),
+            ("application_name", "dce-gateway"), ("statement_timeout", String(milliseconds)),
+            ("lock_timeout", String(milliseconds)),
             // A transaction left open by an instance that hangs (not dies) is rolled back, freeing its request ids.
             ("idle_in_transaction_session_timeout", String(max(30_000, milliseconds * 6))),
         ]
@@ -100,27 +103,33 @@ public final class PostgresStore: GatewayStore, Service {
     }
 
     /// Applies the migrations not applied yet, one instance at a time (the others find the work done).
-    private static func migrate(_ migrations: [(Int, [String])], on connection: PostgresConnection, logger: Logger) async throws {
+    private static func migrate(_ migrations: [(Int, [String])], on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         try await transaction(on: connection, logger: logger) {
             try await connection.query("SELECT pg_advisory_xact_lock(7103431046913)", logger: logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS dce_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
                 logger: logger)
             var applied = 0
-            for try await (version) in try await connection.query("SELECT coalesce(max(version), 0) FROM dce_migrations", logger: logger)
-                .decode(Int.self)
-            {
+            for try await (version) in try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM dce_migrations", logger: logger
+            )
+            .decode(Int.self) {
                 applied = version
             }
             for (version, statements) in migrations where version > applied {
-                for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
                 try await connection.query("INSERT INTO dce_migrations (version) VALUES (\(version))", logger: logger)
             }
             return ((), commit: true)
         }
     }
 
-    public func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer) async throws(GatewayStoreError)
+    public func once(_ request: IdempotentRequest, process: @escaping @Sendable () async -> Gateway.Answer)
+        async throws(GatewayStoreError)
         -> IdempotencyOutcome
     {
         let purge = claims.next() % 1_024 == 0
@@ -129,9 +138,12 @@ public final class PostgresStore: GatewayStore, Service {
             try await client.withConnection { connection in
                 do {
                     return try await Self.transaction(on: connection, logger: logger) {
-                        let outcome = try await Self.once(request, process: process, instance: instance, purge: purge, on: connection, logger: logger)
+                        let outcome = try await Self.once(
+                            request, process: process, instance: instance, purge: purge, on: connection, logger: logger)
                         // Only an accepted answer is kept; anything else leaves no trace.
-                        guard case .processed(let answer) = outcome, answer.status == 200 else { return (outcome, commit: false) }
+                        guard case .processed(let answer) = outcome, answer.status == 200 else {
+                            return (outcome, commit: false)
+                        }
                         return (outcome, commit: true)
                     }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
@@ -149,7 +161,8 @@ public final class PostgresStore: GatewayStore, Service {
     ) async throws -> IdempotencyOutcome {
         let digest = Data(request.digest)
         if purge {
-            try await connection.query("DELETE FROM dce_idempotency WHERE expires_at <= \(request.received)", logger: logger)
+            try await connection.query(
+                "DELETE FROM dce_idempotency WHERE expires_at <= \(request.received)", logger: logger)
         }
         // A row whose answer has expired is taken over; a live one stays as it is.
         let claimed = try await connection.query(
@@ -190,9 +203,12 @@ public final class PostgresStore: GatewayStore, Service {
                 try await Self.transaction(on: connection, logger: logger) {
                     // Publications are one at a time, so that "newer than the latest" holds when the row is written.
                     try await connection.query("LOCK TABLE dce_catalogues IN SHARE ROW EXCLUSIVE MODE", logger: logger)
-                    let latest = try await connection.query("SELECT version FROM dce_catalogues ORDER BY id DESC LIMIT 1", logger: logger)
+                    let latest = try await connection.query(
+                        "SELECT version FROM dce_catalogues ORDER BY id DESC LIMIT 1", logger: logger)
                     for try await (version) in latest.decode(String.self) {
-                        if try CatalogueVersion(catalogue.version) <= CatalogueVersion(version) { return (version, commit: false) }
+                        if try CatalogueVersion(catalogue.version) <= CatalogueVersion(version) {
+                            return (version, commit: false)
+                        }
                     }
                     try await connection.query(
                         """
@@ -205,15 +221,18 @@ public final class PostgresStore: GatewayStore, Service {
             }
         }
         if let refused {
-            throw CatalogueError(code: .notNewer, message: "catalogue \(catalogue.version) is not newer than catalogue \(refused), which is served")
+            throw CatalogueError(
+                code: .notNewer,
+                message: "catalogue \(catalogue.version) is not newer than catalogue \(refused), which is served")
         }
     }
 
     public func latestCatalogueETag() async throws(GatewayStoreError) -> String? {
         try await bounded("read the catalogue's ETag", timeout: timeout) { client, logger in
-            for try await (etag) in try await client.query("SELECT etag FROM dce_catalogues ORDER BY id DESC LIMIT 1", logger: logger)
-                .decode(String.self)
-            {
+            for try await (etag) in try await client.query(
+                "SELECT etag FROM dce_catalogues ORDER BY id DESC LIMIT 1", logger: logger
+            )
+            .decode(String.self) {
                 return etag
             }
             return nil
@@ -223,9 +242,13 @@ public final class PostgresStore: GatewayStore, Service {
     public func latestCatalogue() async throws(GatewayStoreError) -> Gateway.Catalogue? {
         try await bounded("read the catalogue", timeout: timeout) { client, logger in
             let rows = try await client.query(
-                "SELECT version, expires_at, body, etag, signature FROM dce_catalogues ORDER BY id DESC LIMIT 1", logger: logger)
-            for try await (version, expires, body, etag, signature) in rows.decode((String, Date, Data, String, String).self) {
-                return Gateway.Catalogue(version: version, expires: expires, body: Array(body), etag: etag, signature: signature)
+                "SELECT version, expires_at, body, etag, signature FROM dce_catalogues ORDER BY id DESC LIMIT 1",
+                logger: logger)
+            for try await (version, expires, body, etag, signature) in rows.decode(
+                (String, Date, Data, String, String).self)
+            {
+                return Gateway.Catalogue(
+                    version: version, expires: expires, body: Array(body), etag: etag, signature: signature)
             }
             return nil
         }
@@ -263,12 +286,16 @@ public final class PostgresStore: GatewayStore, Service {
             do {
                 race.finish(.success(try await operation(client, logger)))
             } catch {
-                race.finish(.failure(GatewayStoreError("cannot \(what) in the database at \(location): \(Self.describe(error))")))
+                race.finish(
+                    .failure(
+                        GatewayStoreError("cannot \(what) in the database at \(location): \(Self.describe(error))")))
             }
         }
         let clock = Task {
             try await Task.sleep(for: timeout)
-            race.finish(.failure(GatewayStoreError("cannot \(what) in the database at \(location): no answer within \(timeout)")))
+            race.finish(
+                .failure(
+                    GatewayStoreError("cannot \(what) in the database at \(location): no answer within \(timeout)")))
             work.cancel()
         }
         let result = await race.result()
@@ -283,7 +310,8 @@ public final class PostgresStore: GatewayStore, Service {
             return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
         }
         switch error.code {
-        case .connectionError: return "the connection failed: \(error.underlying.map { String(describing: $0) } ?? "no reason given")"
+        case .connectionError:
+            return "the connection failed: \(error.underlying.map { String(describing: $0) } ?? "no reason given")"
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown: return "the connection was closed"
         default: return "\(error.code)"
         }
@@ -298,7 +326,9 @@ public final class PostgresStore: GatewayStore, Service {
         }
         var migrations: [(Int, [String])] = []
         for url in urls where url.pathExtension == "sql" {
-            guard let number = Int(url.lastPathComponent.prefix { $0.isNumber }), let text = try? String(contentsOf: url, encoding: .utf8) else {
+            guard let number = Int(url.lastPathComponent.prefix { $0.isNumber }),
+                let text = try? String(contentsOf: url, encoding: .utf8)
+            else {
                 throw GatewayStoreError("the migration \(url.lastPathComponent) cannot be read")
             }
             let sql = text.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n")
@@ -367,10 +397,12 @@ struct DatabaseAddress: Sendable {
     var tls: String
 
     init(_ url: String) throws(GatewayStoreError) {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
+        else {
             throw GatewayStoreError("the database URL must be postgres://user:password@host:port/database")
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         username = components.user ?? "postgres"
         password = components.password
         database = components.path.count > 1 ? String(components.path.dropFirst()) : nil
@@ -396,7 +428,9 @@ struct DatabaseAddress: Sendable {
     /// The pool's configuration.
     var client: PostgresClient.Configuration {
         if let socketDirectory {
-            return .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+            return .init(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password,
+                database: database)
         }
         let mode: PostgresClient.Configuration.TLS =
             switch tls {
@@ -410,7 +444,9 @@ struct DatabaseAddress: Sendable {
     /// A single connection's configuration.
     func connection() throws(GatewayStoreError) -> PostgresConnection.Configuration {
         if let socketDirectory {
-            return .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+            return .init(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password,
+                database: database)
         }
         let mode: PostgresConnection.Configuration.TLS
         do {

@@ -66,9 +66,12 @@ public struct RedactingLogHandler: LogHandler {
         if let own = event.metadata { merged.merge(own) { _, new in new } }
         var redacted = event
         redacted.message = "\(redactor.redact(event.message.description))"
-        redacted.metadata = merged.isEmpty ? nil : merged.reduce(into: [:]) { result, entry in
-            result[entry.key] = redact(entry.value, sensitive: redactor.isSensitive(key: entry.key))
-        }
+        redacted.metadata =
+            merged.isEmpty
+            ? nil
+            : merged.reduce(into: [:]) { result, entry in
+                result[entry.key] = redact(entry.value, sensitive: redactor.isSensitive(key: entry.key))
+            }
         // The error's description may quote a value too; it travels only through the redacted message.
         redacted.error = nil
         inner.log(event: redacted)
@@ -78,10 +81,16 @@ public struct RedactingLogHandler: LogHandler {
         switch value {
         case .string(let text): .string(sensitive ? String(repeating: "X", count: text.count) : redactor.redact(text))
         case .stringConvertible(let convertible):
-            .string(sensitive ? String(repeating: "X", count: convertible.description.count) : redactor.redact(convertible.description))
+            .string(
+                sensitive
+                    ? String(repeating: "X", count: convertible.description.count)
+                    : redactor.redact(convertible.description))
         case .array(let values): .array(values.map { redact($0, sensitive: sensitive) })
         case .dictionary(let entries):
-            .dictionary(entries.reduce(into: [:]) { $0[$1.key] = redact($1.value, sensitive: sensitive || redactor.isSensitive(key: $1.key)) })
+            .dictionary(
+                entries.reduce(into: [:]) {
+                    $0[$1.key] = redact($1.value, sensitive: sensitive || redactor.isSensitive(key: $1.key))
+                })
         }
     }
 }

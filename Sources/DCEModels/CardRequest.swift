@@ -70,7 +70,8 @@ public struct CardRequest: ValidatableRequest, Codable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case programName, currency, mobile, cardPin, externalId, deliveryAddress, termsAndConditionsAccepted, eDisclosureAccepted
+        case programName, currency, mobile, cardPin, externalId, deliveryAddress, termsAndConditionsAccepted,
+            eDisclosureAccepted
     }
 }
 
@@ -82,7 +83,9 @@ extension KeyedDecodingContainer {
         case nil: return nil
         case 0: return false
         case 1: return true
-        default: throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "a Boolean is true, false, 0 or 1")
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "a Boolean is true, false, 0 or 1")
         }
     }
 }

@@ -100,7 +100,9 @@ public enum CardEventType: OpenEnum {
     case unknown(String)
 
     /// The types these models know, in the seed's order.
-    public static let allKnownCases: [CardEventType] = [.purchased, .fundsLoaded, .sent, .activated, .declined, .expired]
+    public static let allKnownCases: [CardEventType] = [
+        .purchased, .fundsLoaded, .sent, .activated, .declined, .expired,
+    ]
 
     /// The raw value: the seed's, or the one sent for ``unknown(_:)``.
     public var rawValue: String {
@@ -189,7 +191,9 @@ public struct GiftCardsResponse: ValidatableRequest, Codable, Hashable {
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: When the array does not decode.
-    public init(from decoder: any Decoder) throws { entries = try decoder.singleValueContainer().decode([GiftCardEntry].self) }
+    public init(from decoder: any Decoder) throws {
+        entries = try decoder.singleValueContainer().decode([GiftCardEntry].self)
+    }
     /// Encodes the array.
     ///
     /// - Parameter encoder: The encoder.

@@ -28,7 +28,9 @@ public struct Address: ValidatableRequest, Codable, Hashable {
     ///   - state: The state.
     ///   - zipCode: The zip code.
     ///   - country: The country code.
-    public init(line1: String, line2: String? = nil, city: String, state: String? = nil, zipCode: String, country: String) {
+    public init(
+        line1: String, line2: String? = nil, city: String, state: String? = nil, zipCode: String, country: String
+    ) {
         self.line1 = line1
         self.line2 = line2
         self.city = city
@@ -98,7 +100,8 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
     ///   - billingAddress: The billing address.
     ///   - accountType: What the account is.
     public init(
-        cardNumber: SensitiveString, expiry: String? = nil, securityCode: SensitiveString? = nil, cardholderName: String? = nil,
+        cardNumber: SensitiveString, expiry: String? = nil, securityCode: SensitiveString? = nil,
+        cardholderName: String? = nil,
         nickname: String? = nil, billingAddress: Address? = nil, accountType: AccountType? = nil
     ) {
         self.accountType = accountType

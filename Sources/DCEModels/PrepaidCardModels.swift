@@ -293,7 +293,9 @@ public struct MobileWallet: ValidatableRequest, Codable, Hashable {
     ///   - walletId: The Google Pay wallet id.
     ///   - walletType: The wallet.
     ///   - status: The new status.
-    public init(dpanRef: String, walletId: String? = nil, walletType: MobileWalletType? = nil, status: MobileWalletStatus) {
+    public init(
+        dpanRef: String, walletId: String? = nil, walletType: MobileWalletType? = nil, status: MobileWalletStatus
+    ) {
         self.dpanRef = dpanRef
         self.walletId = walletId
         self.walletType = walletType

@@ -26,7 +26,10 @@ public struct BillingAddress: Codable, Sendable, Hashable {
     ///   - state: The state.
     ///   - postalCode: The postal code.
     ///   - country: The country code.
-    public init(addressLine1: String, addressLine2: String? = nil, city: String, state: String, postalCode: String, country: String) {
+    public init(
+        addressLine1: String, addressLine2: String? = nil, city: String, state: String, postalCode: String,
+        country: String
+    ) {
         self.addressLine1 = addressLine1
         self.addressLine2 = addressLine2
         self.city = city

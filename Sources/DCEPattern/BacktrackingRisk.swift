@@ -40,7 +40,10 @@ package enum BacktrackingRisk {
             let character = characters[index]
             switch character {
             case "\\":
-                guard index + 1 < characters.count else { index += 1; continue }
+                guard index + 1 < characters.count else {
+                    index += 1
+                    continue
+                }
                 let next = characters[index + 1]
                 if ("1"..."9").contains(next) || next == "g" || next == "k" {
                     reasons.append("a backreference (\\\(next)) can make matching exponential")
@@ -63,7 +66,9 @@ package enum BacktrackingRisk {
                 if index < characters.count, characters[index] == "?" {
                     // Skip the group's kind: (?:  (?=  (?!  (?<=  (?<!  (?>  (?<name>  (?i)
                     while index < characters.count, !":=!>)".unicodeScalars.contains(characters[index]) {
-                        if characters[index] == "<", index + 1 < characters.count, "=!".unicodeScalars.contains(characters[index + 1]) {
+                        if characters[index] == "<", index + 1 < characters.count,
+                            "=!".unicodeScalars.contains(characters[index + 1])
+                        {
                             index += 1
                             break
                         }
@@ -73,16 +78,23 @@ package enum BacktrackingRisk {
                 }
                 continue
             case ")":
-                guard stack.count > 1 else { index += 1; continue }
+                guard stack.count > 1 else {
+                    index += 1
+                    continue
+                }
                 let group = stack.removeLast()
                 index += 1
                 if isUnboundedQuantifier(at: index) {
                     if group.repeats {
-                        reasons.append("a repeated group contains a repeat of its own (as in (a+)+): nested unbounded quantifiers backtrack exponentially")
+                        reasons.append(
+                            "a repeated group contains a repeat of its own (as in (a+)+): nested unbounded quantifiers backtrack exponentially"
+                        )
                     } else if group.branchHeads.count > 1 {
                         let heads = group.branchHeads.filter { !$0.isEmpty }
                         if Set(heads).count < heads.count || heads.contains(where: { $0.hasPrefix("[") || $0 == "." }) {
-                            reasons.append("a repeated alternation whose branches can begin alike (as in (a|ab)*) backtracks exponentially")
+                            reasons.append(
+                                "a repeated alternation whose branches can begin alike (as in (a|ab)*) backtracks exponentially"
+                            )
                         }
                     }
                     stack[stack.count - 1].repeats = true
@@ -116,9 +128,12 @@ package enum BacktrackingRisk {
         {
             return "lookaround can make matching exponential"
         }
-        let relativeCall = (starts("(?+") || starts("(?-")) && index + 3 < characters.count && ("0"..."9").contains(characters[index + 3])
+        let relativeCall =
+            (starts("(?+") || starts("(?-")) && index + 3 < characters.count
+            && ("0"..."9").contains(characters[index + 3])
         if starts("(?R)") || starts("(?&") || starts("(?P>") || relativeCall
-            || (index + 2 < characters.count && characters[index + 1] == "?" && ("0"..."9").contains(characters[index + 2]))
+            || (index + 2 < characters.count && characters[index + 1] == "?"
+                && ("0"..."9").contains(characters[index + 2]))
         {
             return "recursion and subroutine calls can make matching exponential"
         }
@@ -136,7 +151,9 @@ package enum BacktrackingRisk {
             if characters[index] == "\\" {
                 let next = characters[index + 1]
                 if next == "C" { reasons.append("\\C matches a single code unit and can split UTF-8") }
-                if next == "g", index + 2 < characters.count, characters[index + 2] == "<" || characters[index + 2] == "'" {
+                if next == "g", index + 2 < characters.count,
+                    characters[index + 2] == "<" || characters[index + 2] == "'"
+                {
                     reasons.append("recursion and subroutine calls can make matching exponential")
                 }
                 index += 2

@@ -1,8 +1,8 @@
 // The one place that names the PCRE2 module: the system's, or the one compiled from source (see Package.swift).
 #if DCE_PCRE2_FROM_SOURCE
-internal import CPCRE2Source
+    internal import CPCRE2Source
 #else
-internal import CPCRE2
+    internal import CPCRE2
 #endif
 
 /// A regular expression compiled once by PCRE2 (with JIT where the platform has it) and matched many times.
@@ -40,12 +40,16 @@ package final class CompiledPattern: @unchecked Sendable {
         self.limits = limits
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let options = UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C) | (unicodeClasses ? UInt32(PCRE2_UCP) : 0)
-        let compiled: OpaquePointer? = source.utf8.withContiguousStorageIfAvailable { buffer in
-            pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
-        } ?? Array(source.utf8).withUnsafeBufferPointer { buffer in
-            pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
-        }
+        let options =
+            UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C)
+            | (unicodeClasses ? UInt32(PCRE2_UCP) : 0)
+        let compiled: OpaquePointer? =
+            source.utf8.withContiguousStorageIfAvailable { buffer in
+                pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
+            }
+            ?? Array(source.utf8).withUnsafeBufferPointer { buffer in
+                pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
+            }
         guard let compiled else {
             throw PatternError(code: errorCode, reason: Self.message(for: errorCode), offset: errorOffset)
         }
@@ -100,13 +104,16 @@ package final class CompiledPattern: @unchecked Sendable {
     ///   - scratch: Match data owned by the calling thread.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)  // this pattern is alive while its method runs
+        // this pattern is alive while its method runs
+        handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
     }
 
     /// The pattern as plain values, for a table of rules that must not take a reference count to match: valid only
     /// while this pattern is alive, which whoever stores the handle guarantees.
     package var handle: PatternHandle {
-        PatternHandle(code: code, matchContext: matchContext, interpreterContext: interpreterContext, isJITCompiled: isJITCompiled)
+        PatternHandle(
+            code: code, matchContext: matchContext, interpreterContext: interpreterContext, isJITCompiled: isJITCompiled
+        )
     }
 
     /// Whether a string could still match if more characters were typed after it: `.match` when it matches now,
@@ -123,7 +130,8 @@ package final class CompiledPattern: @unchecked Sendable {
             return empty.withUnsafeBufferPointer { fallback in
                 pcre2_match_8(
                     code, buffer.baseAddress ?? fallback.baseAddress, buffer.count, 0,
-                    UInt32(PCRE2_PARTIAL_SOFT) | UInt32(PCRE2_NO_JIT) | UInt32(PCRE2_NO_UTF_CHECK), matchData, interpreterContext)
+                    UInt32(PCRE2_PARTIAL_SOFT) | UInt32(PCRE2_NO_JIT) | UInt32(PCRE2_NO_UTF_CHECK), matchData,
+                    interpreterContext)
             }
         }
         if result >= 0 { return .match }
@@ -165,7 +173,8 @@ package struct PatternHandle: @unchecked Sendable {
             // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
             let empty: [UInt8] = [0]
             let result = empty.withUnsafeBufferPointer { fallback in
-                pcre2_jit_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
+                pcre2_jit_match_8(
+                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
             }
             if result != PCRE2_ERROR_JIT_STACKLIMIT { return CompiledPattern.outcome(of: result) }
         }
@@ -173,7 +182,8 @@ package struct PatternHandle: @unchecked Sendable {
         // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
         let empty: [UInt8] = [0]
         var result = empty.withUnsafeBufferPointer { fallback in
-            pcre2_match_8(code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
+            pcre2_match_8(
+                code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
         }
         if result == PCRE2_ERROR_JIT_STACKLIMIT {
             // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours

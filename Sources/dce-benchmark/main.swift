@@ -3,10 +3,11 @@
 // and schema size. Every figure is the median of several runs; results are printed as JSON for the script.
 import DCEEngine
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct Generator: RandomNumberGenerator {
@@ -63,7 +64,9 @@ enum Corpus {
             }
         }
         if fields["programName"]?.contains("PHYSICAL") ?? true {
-            fields["deliveryAddress"] = "{" + address.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+            fields["deliveryAddress"] =
+                "{" + address.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+                + "}"
         }
         return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }
@@ -83,9 +86,12 @@ enum Corpus {
         if Double.random(in: 0..<1, using: &random) < 0.4 {
             let mutations: [(inout [String: String]) -> Void] = [
                 { $0["walletType"] = "\"PAYPAL\"" }, { $0["nonce"] = "\"w1koQg=\"" }, { $0["clientDeviceId"] = "\"\"" },
-                { $0["leafCertificate"] = "\"not a certificate!\"" }, { $0["extra"] = "1" }, { $0["clientWalletAccountId"] = "7" },
+                { $0["leafCertificate"] = "\"not a certificate!\"" }, { $0["extra"] = "1" },
+                { $0["clientWalletAccountId"] = "7" },
             ]
-            for mutation in mutations.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) { mutation(&fields) }
+            for mutation in mutations.shuffled(using: &random).prefix(Int.random(in: 1...4, using: &random)) {
+                mutation(&fields)
+            }
         }
         return "{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
     }
@@ -93,7 +99,8 @@ enum Corpus {
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -174,7 +181,9 @@ case "generate":
     for _ in 0..<count {
         text += (schema == "card-tokenize" ? Corpus.cardTokenize(&random) : Corpus.cardCreate(&random)) + "\n"
     }
-    guard FileManager.default.createFile(atPath: option("out", "corpus.ndjson"), contents: Data(text.utf8)) else { fail("cannot write the corpus") }
+    guard FileManager.default.createFile(atPath: option("out", "corpus.ndjson"), contents: Data(text.utf8)) else {
+        fail("cannot write the corpus")
+    }
 
 case "parsed":
     // parsed --schema ID --corpus FILE: median ns per payload to validate payloads already read, all errors.
@@ -189,7 +198,8 @@ case "catalogue":
 case "scaling":
     // scaling: ns per payload against string size, and against the number of fields of a schema.
     var sizes: [String] = []
-    let stringSchema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^[a-z]*$"}]}]}"#
+    let stringSchema =
+        #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^[a-z]*$"}]}]}"#
     let stringValidator = try Validator(source: .documents(["s": Array(stringSchema.utf8)]))
     let prepared = try stringValidator.prepare("s")
     for size in [100, 1_000, 10_000, 100_000, 1_000_000] {
@@ -209,7 +219,8 @@ case "scaling":
         let time = measure(runs: runs) { for _ in 0..<repeats { _ = wide.validate(json: payload) } }
         fieldCounts.append(#"{"fields": \#(count), "ns": \#(time / Double(repeats) * 1e9)}"#)
     }
-    print(#"{"stringSize": [\#(sizes.joined(separator: ","))], "schemaSize": [\#(fieldCounts.joined(separator: ","))]}"#)
+    print(
+        #"{"stringSize": [\#(sizes.joined(separator: ","))], "schemaSize": [\#(fieldCounts.joined(separator: ","))]}"#)
 
 case "spawn":
     // spawn COMMAND ARGUMENTS...: runs a command with posix_spawn from this small process and reports its wall time

@@ -38,7 +38,8 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The directory of the gateway's keys (created if missing).", valueName: "dir"))
     var keys = ".gateway-keys"
 
-    @Option(help: ArgumentHelp("A directory of schema files to serve (default: the bundled schemas).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("A directory of schema files to serve (default: the bundled schemas).", valueName: "dir"))
     var schemas: String?
 
     @Option(help: "The catalogue version served: decimal numbers separated by dots (clients take only newer versions).")
@@ -56,7 +57,10 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most violations one answer lists; the rest are counted.", valueName: "n"))
     var maxErrors = Gateway.Limits().maxErrorsPerAnswer
 
-    @Option(help: ArgumentHelp("How old an envelope may be and still be processed, in seconds; accepted requests are remembered as long.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "How old an envelope may be and still be processed, in seconds; accepted requests are remembered as long.",
+            valueName: "seconds"))
     var replayWindow = Int(Gateway.Limits().replayWindow.components.seconds)
 
     @Option(help: ArgumentHelp("The most accepted requests remembered at once (503 when full).", valueName: "n"))
@@ -65,13 +69,17 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most bytes of remembered answers (503 when full).", valueName: "bytes"))
     var rememberedBytes = Gateway.Limits().rememberedBytes
 
-    @Option(help: ArgumentHelp("Threads that validate requests (default: twice the cores, at least 4).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Threads that validate requests (default: twice the cores, at least 4).", valueName: "n"))
     var validationThreads = Gateway.Limits().validationThreads
 
-    @Option(help: ArgumentHelp("Requests that may wait for a validation thread (503 with Retry-After beyond).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Requests that may wait for a validation thread (503 with Retry-After beyond).", valueName: "n"))
     var queuedRequests = Gateway.Limits().queuedRequests
 
-    @Option(help: ArgumentHelp("Seconds a new connection may take to send a complete request head.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds a new connection may take to send a complete request head.", valueName: "seconds"))
     var headerTimeout = Int(Gateway.Limits().headerTimeout.components.seconds)
 
     @Option(help: ArgumentHelp("Seconds a request body may take to arrive after its head.", valueName: "seconds"))
@@ -89,10 +97,14 @@ struct GatewayCommand: AsyncParsableCommand {
             valueName: "url"))
     var databaseURL: String?
 
-    @Option(help: ArgumentHelp("Seconds a request may wait for the database before it is answered 503.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request may wait for the database before it is answered 503.", valueName: "seconds"))
     var databaseTimeout = 5
 
-    @Option(help: ArgumentHelp("Seconds between looks for a catalogue published through another instance.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between looks for a catalogue published through another instance.", valueName: "seconds"))
     var catalogueRefresh = Int(Gateway.Limits().catalogueRefresh.components.seconds)
 
     func validate() throws {
@@ -107,8 +119,10 @@ struct GatewayCommand: AsyncParsableCommand {
         let positive: [(String, Int)] = [
             ("--max-body-bytes", maxBodyBytes), ("--max-errors", maxErrors), ("--replay-window", replayWindow),
             ("--remembered-requests", rememberedRequests), ("--remembered-bytes", rememberedBytes),
-            ("--validation-threads", validationThreads), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
-            ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections), ("--database-timeout", databaseTimeout),
+            ("--validation-threads", validationThreads), ("--header-timeout", headerTimeout),
+            ("--body-timeout", bodyTimeout),
+            ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections),
+            ("--database-timeout", databaseTimeout),
             ("--catalogue-refresh", catalogueRefresh),
         ]
         for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
@@ -149,7 +163,8 @@ struct GatewayCommand: AsyncParsableCommand {
             try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
         }
         let gateway = try Gateway(
-            keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400, limits: limits,
+            keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400,
+            limits: limits,
             store: store)
         let host = self.host
         let kept = store.map { "PostgreSQL at \($0.location)" } ?? "memory"
@@ -178,9 +193,11 @@ enum KeyFiles {
         let signing = directory.appendingPathComponent("signing.key")
         if manager.fileExists(atPath: encryption.path), manager.fileExists(atPath: signing.path) {
             return Gateway.Keys(
-                encryption: try Data(contentsOf: encryption), encryptionKeyID: "gw-1", signing: try Data(contentsOf: signing))
+                encryption: try Data(contentsOf: encryption), encryptionKeyID: "gw-1",
+                signing: try Data(contentsOf: signing))
         }
-        try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try manager.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keys = Gateway.Keys.generate(keyID: "gw-1")
         for (url, data, mode) in [
             (encryption, keys.encryption, 0o600), (signing, keys.signing, 0o600),

@@ -3,10 +3,11 @@ import DCEClient
 import DCECommandLine
 import DCEEnvelope
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `dce-send catalogue`: the gateway's schema catalogue, refreshed as an app refreshes it (`SchemaCatalogue`: signature
@@ -16,7 +17,8 @@ import Darwin
 struct CatalogueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dce-send catalogue",
-        abstract: "Print the gateway's schema catalogue once its signature, expiry and version are checked (what dce-validate --catalogue runs).",
+        abstract:
+            "Print the gateway's schema catalogue once its signature, expiry and version are checked (what dce-validate --catalogue runs).",
         discussion: """
             The catalogue is fetched from GET <url>/v1/schemas and taken only if its signature verifies against \
             --catalogue-key, it has not expired, it is not older than the one cached (a rollback) and it compiles; \
@@ -33,7 +35,9 @@ struct CatalogueCommand: AsyncParsableCommand {
     func validate() throws {
         try options.check()
         guard options.catalogue != nil else { throw ValidationError("Give the gateway's URL with --catalogue.") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout takes a positive number of seconds.") }
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout takes a positive number of seconds.")
+        }
     }
 
     func run() async throws {
@@ -53,7 +57,8 @@ struct CatalogueCommand: AsyncParsableCommand {
         case .kept(let reason): refusal = reason
         case .expired(let version, let at): refusal = "catalogue \(version) expired at \(Self.time(at))"
         case .notNewer(let offered, let inForce):
-            refusal = "catalogue \(offered) is not newer than catalogue \(inForce) in the cache (versions only move forward)"
+            refusal =
+                "catalogue \(offered) is not newer than catalogue \(inForce) in the cache (versions only move forward)"
         }
         guard let body = await catalogue.body, let contents = try? CatalogueBody(json: body) else {
             let cached = cacheProblem ?? "none is cached in \(cache.path)"
@@ -62,7 +67,9 @@ struct CatalogueCommand: AsyncParsableCommand {
         }
         if let refusal {
             Diagnostics.warning("the catalogue of \(shown) is not used: \(refusal)")
-            Diagnostics.note("using catalogue \(contents.version) from the cache in \(cache.path) (it expires at \(Self.time(contents.expires)))")
+            Diagnostics.note(
+                "using catalogue \(contents.version) from the cache in \(cache.path) (it expires at \(Self.time(contents.expires)))"
+            )
         } else if let problem = await catalogue.storageProblem {
             Diagnostics.warning("\(problem); the next run without the gateway has no catalogue")
         }
@@ -73,7 +80,9 @@ struct CatalogueCommand: AsyncParsableCommand {
 
     /// The gateway's URL, its pinned key and the cache directory, or exit status 2 with the reason.
     private func inputs() throws -> (URL, Data, URL) {
-        guard let text = options.catalogue, let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+        guard let text = options.catalogue, let url = URL(string: text), url.scheme == "http" || url.scheme == "https",
+            url.host != nil
+        else {
             Diagnostics.error("--catalogue must be an http or https URL, such as https://gateway.example.com")
             throw ExitStatus.failure
         }
@@ -87,11 +96,14 @@ struct CatalogueCommand: AsyncParsableCommand {
         }
         guard key.count == 32 else {
             Diagnostics.error(
-                "'\(keyPath)' is not an Ed25519 public key: 32 raw bytes, as dce-gateway writes signing.pub (it has \(key.count) bytes)")
+                "'\(keyPath)' is not an Ed25519 public key: 32 raw bytes, as dce-gateway writes signing.pub (it has \(key.count) bytes)"
+            )
             throw ExitStatus.failure
         }
         guard let cache = options.catalogueCache.map({ URL(fileURLWithPath: $0) }) ?? Self.defaultCache(for: url) else {
-            Diagnostics.error("no cache directory for the catalogue: give --catalogue-cache DIR (neither XDG_CACHE_HOME nor HOME is set)")
+            Diagnostics.error(
+                "no cache directory for the catalogue: give --catalogue-cache DIR (neither XDG_CACHE_HOME nor HOME is set)"
+            )
             throw ExitStatus.failure
         }
         return (url, key, cache)
@@ -99,7 +111,8 @@ struct CatalogueCommand: AsyncParsableCommand {
 
     /// `$XDG_CACHE_HOME/dce-validate/<host>[_port][_path]`, or under `~/.cache` when that is not set: one directory a
     /// gateway, so that two gateways' catalogues never meet.
-    static func defaultCache(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    static func defaultCache(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL?
+    {
         let base: URL
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg)
@@ -108,11 +121,15 @@ struct CatalogueCommand: AsyncParsableCommand {
         } else {
             return nil
         }
-        let parts = [url.host ?? ""] + (url.port.map { [String($0)] } ?? []) + url.path.split(separator: "/").map(String.init)
-        let name = String(parts.joined(separator: "_").unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-.".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "_"
-        })
+        let parts =
+            [url.host ?? ""] + (url.port.map { [String($0)] } ?? []) + url.path.split(separator: "/").map(String.init)
+        let name = String(
+            parts.joined(separator: "_").unicodeScalars.map { scalar -> Character in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "-.".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
         return base.appendingPathComponent("dce-validate").appendingPathComponent(name)
     }
 

@@ -55,8 +55,10 @@ struct DCESend: AsyncParsableCommand {
             url = parsed
             let key = try Data(contentsOf: URL(fileURLWithPath: gatewayKeys).appendingPathComponent("encryption.pub"))
             let sealer = try HPKEFieldSealer(gatewayPublicKey: key, keyID: keyID)
-            let prepared = try validator.prepare(schema, context: try ContextOption.parse(call.contexts), tenderType: call.tenderType)
-            built = try prepared.makeRequest(json: try PayloadFile.read(payload), requestID: UUID().uuidString, sealer: sealer)
+            let prepared = try validator.prepare(
+                schema, context: try ContextOption.parse(call.contexts), tenderType: call.tenderType)
+            built = try prepared.makeRequest(
+                json: try PayloadFile.read(payload), requestID: UUID().uuidString, sealer: sealer)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
@@ -64,7 +66,8 @@ struct DCESend: AsyncParsableCommand {
         switch built {
         case .invalid(let report):
             for error in report.errors { print("\(payload): error: \(error.path): \(error.message) [\(error.rule)]") }
-            print("not sent: the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s"))")
+            print(
+                "not sent: the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s"))")
             throw ExitStatus.invalid
         case .valid(let request):
             let client = GatewayClient(baseURL: url, validator: validator, configuration: .init(timeout: timeout))
@@ -74,8 +77,12 @@ struct DCESend: AsyncParsableCommand {
             } catch {
                 switch error {
                 case .rejected(let response):
-                    for error in response.errors { print("gateway: error: \(error.path): \(error.message) [\(error.rule)]") }
-                    print("rejected by the gateway (\(response.errors.count) error\(response.errors.count == 1 ? "" : "s"))")
+                    for error in response.errors {
+                        print("gateway: error: \(error.path): \(error.message) [\(error.rule)]")
+                    }
+                    print(
+                        "rejected by the gateway (\(response.errors.count) error\(response.errors.count == 1 ? "" : "s"))"
+                    )
                     throw ExitStatus.invalid
                 case .transport(let failure):
                     Diagnostics.error("the gateway at \(url) could not be used: \(failure)")

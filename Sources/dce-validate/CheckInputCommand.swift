@@ -9,7 +9,8 @@ import Foundation
 struct CheckInputCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-input",
-        abstract: "Judge one field's partial input: valid, incomplete (more characters can still make it valid) or invalid.",
+        abstract:
+            "Judge one field's partial input: valid, incomplete (more characters can still make it valid) or invalid.",
         discussion: """
             The value is never printed. Give - to read it from standard input (one trailing line break is dropped), \
             so that a card number does not appear in the process list.
@@ -33,12 +34,16 @@ struct CheckInputCommand: ParsableCommand {
 
     @OptionGroup var target: SchemaCallOptions
 
-    @Option(help: ArgumentHelp("The field's JSON Pointer (/billingAddress/zipCode; an item of a list by index or -).", valueName: "pointer"))
+    @Option(
+        help: ArgumentHelp(
+            "The field's JSON Pointer (/billingAddress/zipCode; an item of a list by index or -).", valueName: "pointer"
+        ))
     var field: String
 
-    @Option(help: ArgumentHelp(
-        "What another field already holds, such as /countryCode=BG, so that rules reading it apply; repeat for several.",
-        valueName: "pointer=value"))
+    @Option(
+        help: ArgumentHelp(
+            "What another field already holds, such as /countryCode=BG, so that rules reading it apply; repeat for several.",
+            valueName: "pointer=value"))
     var given: [String] = []
 
     @Option(help: "The output format: json or text.")
@@ -46,7 +51,8 @@ struct CheckInputCommand: ParsableCommand {
 
     @OptionGroup var language: LanguageOption
 
-    @Argument(help: ArgumentHelp("What has been typed so far, or - to read it from standard input.", valueName: "value"))
+    @Argument(
+        help: ArgumentHelp("What has been typed so far, or - to read it from standard input.", valueName: "value"))
     var value: String
 
     func run() throws {
@@ -74,15 +80,23 @@ struct CheckInputCommand: ParsableCommand {
             if let rule { members.append(#""rule":"\#(rule.rawValue)""#) }
             if let brand {
                 members.append(#""brand":\#(Self.quoted(brand.id))"#)
-                members.append(#""securityCode":{"name":\#(Self.quoted(brand.securityCodeName)),"length":\#(brand.securityCodeLength)}"#)
+                members.append(
+                    #""securityCode":{"name":\#(Self.quoted(brand.securityCodeName)),"length":\#(brand.securityCodeLength)}"#
+                )
             }
             if let masked = feedback.masked { members.append(#""masked":\#(Self.quoted(masked))"#) }
             try StandardOutput.write("{" + members.joined(separator: ",") + "}\n")
         case .text:
-            let brandText = brand.map {
-                " (" + messages.phrase("input.brand", ["brand": $0.name, "code": $0.securityCodeName, "count": String($0.securityCodeLength)]) + ")"
-            } ?? ""
-            try StandardOutput.write("\(field): \(messages.phrase("input." + state))\(rule.map { " [\($0.rawValue)]" } ?? "")\(brandText)\n")
+            let brandText =
+                brand.map {
+                    " ("
+                        + messages.phrase(
+                            "input.brand",
+                            ["brand": $0.name, "code": $0.securityCodeName, "count": String($0.securityCodeLength)])
+                        + ")"
+                } ?? ""
+            try StandardOutput.write(
+                "\(field): \(messages.phrase("input." + state))\(rule.map { " [\($0.rawValue)]" } ?? "")\(brandText)\n")
         }
         throw feedback.verdict == .valid ? ExitStatus.valid : ExitStatus.invalid
     }

@@ -25,7 +25,10 @@ struct DCEValidate: AsyncParsableCommand {
             Run 'dce-validate help validate' for every option.
             """,
         version: DCEVersion.current,
-        subcommands: [ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self, CheckInputCommand.self, MaskCommand.self, SendCommand.self],
+        subcommands: [
+            ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self,
+            CheckInputCommand.self, MaskCommand.self, SendCommand.self,
+        ],
         defaultSubcommand: ValidateCommand.self
     )
 

@@ -6,7 +6,8 @@ import Foundation
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a schema directory: every schema and reference data file loads and compiles, no regex is prone to catastrophic backtracking, and every example gives the verdict its name promises.",
+        abstract:
+            "Check a schema directory: every schema and reference data file loads and compiles, no regex is prone to catastrophic backtracking, and every example gives the verdict its name promises.",
         discussion: """
             Examples live in EXAMPLES/<schema-id>/: valid-*.json must be valid, invalid-<rule>-*.json must be \
             invalid with that rule. EXAMPLES/manifest.json may give an example its context and tender type, and an \
@@ -18,10 +19,12 @@ struct LintCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The schema directory (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp("The schema directory (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var directory: String?
 
-    @Option(help: ArgumentHelp("The examples directory (default: Examples beside the schema directory).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("The examples directory (default: Examples beside the schema directory).", valueName: "dir"))
     var examples: String?
 
     func run() throws {
@@ -54,28 +57,35 @@ struct LintCommand: ParsableCommand {
             for id in ids {
                 guard let validator = validators[id] else { continue }
                 let folder = examplesDirectory.appendingPathComponent(id)
-                let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+                let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                    $0.hasSuffix(".json")
+                }.sorted()
                 for file in files {
                     checked += 1
-                    if let problem = check(folder.appendingPathComponent(file), named: file, schema: id, validator: validator,
-                                           entry: manifest["\(id)/\(file)"]) {
+                    if let problem = check(
+                        folder.appendingPathComponent(file), named: file, schema: id, validator: validator,
+                        entry: manifest["\(id)/\(file)"])
+                    {
                         problems.append(problem)
                     }
                 }
             }
         }
         for problem in problems { print(problem) }
-        print("lint: \(ids.count) schema\(ids.count == 1 ? "" : "s") and \(checked) example\(checked == 1 ? "" : "s") checked, "
-              + "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        print(
+            "lint: \(ids.count) schema\(ids.count == 1 ? "" : "s") and \(checked) example\(checked == 1 ? "" : "s") checked, "
+                + "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
         throw problems.isEmpty ? ExitStatus.valid : ExitStatus.invalid
     }
 
     private func examplesDirectory() -> URL? {
         if let examples { return URL(fileURLWithPath: examples) }
         guard let directory else { return nil }
-        let sibling = URL(fileURLWithPath: directory).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("Examples")
+        let sibling = URL(fileURLWithPath: directory).standardizedFileURL.deletingLastPathComponent()
+            .appendingPathComponent("Examples")
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: sibling.path, isDirectory: &isDirectory) && isDirectory.boolValue ? sibling : nil
+        return FileManager.default.fileExists(atPath: sibling.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? sibling : nil
     }
 
     /// The problem with one example, or `nil` when it gives the verdict its name promises.
@@ -84,7 +94,8 @@ struct LintCommand: ParsableCommand {
     ) -> SchemaProblem? {
         let path = examples.map { "\($0)/\(schema)/\(file)" } ?? url.path
         func problem(_ message: String) -> SchemaProblem {
-            SchemaProblem(code: .example, message: message, location: SchemaLocation(file: path, pointer: "", position: nil))
+            SchemaProblem(
+                code: .example, message: message, location: SchemaLocation(file: path, pointer: "", position: nil))
         }
         let expected: String?
         if file.hasPrefix("valid-") {
@@ -94,14 +105,17 @@ struct LintCommand: ParsableCommand {
         } else {
             return problem("an example's name starts with valid- or invalid-<rule>-")
         }
-        guard let bytes = FileManager.default.contents(atPath: url.path) else { return problem("cannot read the example") }
+        guard let bytes = FileManager.default.contents(atPath: url.path) else {
+            return problem("cannot read the example")
+        }
         let report: ValidationReport
         do {
             let prepared = try validator.prepare(schema, context: entry?.context ?? [:], tenderType: entry?.tenderType)
             if let original = entry?.original {
                 // An update example: a merge patch onto the stored record the manifest names.
                 let folder = url.deletingLastPathComponent().deletingLastPathComponent()
-                guard let stored = FileManager.default.contents(atPath: folder.appendingPathComponent(original).path) else {
+                guard let stored = FileManager.default.contents(atPath: folder.appendingPathComponent(original).path)
+                else {
                     return problem("cannot read the stored record '\(original)' the manifest names")
                 }
                 report = prepared.validate(json: [UInt8](bytes), original: [UInt8](stored))
@@ -116,7 +130,10 @@ struct LintCommand: ParsableCommand {
         case nil where !report.valid:
             return problem("expected valid, got \(rules.joined(separator: ", "))")
         case let rule? where !rules.contains(rule):
-            return problem(report.valid ? "expected rule '\(rule)', but the payload is valid" : "expected rule '\(rule)', got \(rules.joined(separator: ", "))")
+            return problem(
+                report.valid
+                    ? "expected rule '\(rule)', but the payload is valid"
+                    : "expected rule '\(rule)', got \(rules.joined(separator: ", "))")
         default:
             return nil
         }

@@ -6,7 +6,8 @@ import DCEEngine
 struct MaskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mask",
-        abstract: "Print a copy of a payload that is safe to show: sensitive values masked or withheld as the schema marks them.",
+        abstract:
+            "Print a copy of a payload that is safe to show: sensitive values masked or withheld as the schema marks them.",
         discussion: """
             A value of a field marked pciEncryptionRequired or storageRestricted becomes "\(PreparedSchema.withheldMarker)"; a \
             maskingRequired one shows at most its last four characters (a card number in its brand's groups); a \
@@ -38,7 +39,9 @@ struct MaskCommand: ParsableCommand {
         do {
             copy = try prepared.masked(json: bytes)
         } catch {
-            Diagnostics.error("\(file):\(error.position.line):\(error.position.column): not well-formed JSON, nothing printed: \(error.message)")
+            Diagnostics.error(
+                "\(file):\(error.position.line):\(error.position.column): not well-formed JSON, nothing printed: \(error.message)"
+            )
             throw ExitStatus.failure
         }
         try StandardOutput.write(String(decoding: copy, as: UTF8.self))

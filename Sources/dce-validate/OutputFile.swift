@@ -1,9 +1,9 @@
 import DCECommandLine
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file a report or export is written to, complete or not at all.

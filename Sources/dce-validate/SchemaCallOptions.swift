@@ -9,7 +9,9 @@ struct SchemaCallOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The schema id.", valueName: "id"))
     var schema: String
 
-    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
     @OptionGroup var catalogue: CatalogueOptions
@@ -23,7 +25,9 @@ struct SchemaCallOptions: ParsableArguments {
 
     /// The validator with the schema loaded, or exit status 2 with the schema's problems (3 when no catalogue can be
     /// had).
-    func validator() throws -> Validator { try SchemaChoice(catalogue: catalogue, schemas: schemas, ids: [schema]).validator }
+    func validator() throws -> Validator {
+        try SchemaChoice(catalogue: catalogue, schemas: schemas, ids: [schema]).validator
+    }
 
     /// The schema prepared for the call (its contexts and tender type checked) in the language asked for, or exit
     /// status 2 with the reason.
@@ -31,7 +35,8 @@ struct SchemaCallOptions: ParsableArguments {
         let context = try context()
         let validator = try validator()
         do {
-            return try validator.prepare(schema, context: context, tenderType: call.tenderType, messages: language?.catalogue() ?? .english)
+            return try validator.prepare(
+                schema, context: context, tenderType: call.tenderType, messages: language?.catalogue() ?? .english)
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure

@@ -14,7 +14,9 @@ struct SchemasCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
     @OptionGroup var catalogue: CatalogueOptions

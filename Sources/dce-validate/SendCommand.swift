@@ -1,10 +1,11 @@
 import ArgumentParser
 import DCECommandLine
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `dce-validate send`: the process becomes `dce-send`, installed beside `dce-validate`, so that validating never
@@ -12,7 +13,8 @@ import Darwin
 struct SendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Validate a payload, seal its PCI fields to the gateway's key, and send the envelope (runs dce-send).",
+        abstract:
+            "Validate a payload, seal its PCI fields to the gateway's key, and send the envelope (runs dce-send).",
         discussion: """
             Every argument goes to dce-send, installed beside dce-validate: 'dce-validate send --help' lists its \
             options. Exit status: 0 accepted, 1 invalid here or rejected by the gateway, 2 usage or unreadable input \

@@ -3,10 +3,11 @@ import DCECommandLine
 import DCEEngine
 import DCEEnvelope
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The schemas of a command: the gateway's catalogue with `--catalogue`, else `--schemas DIR` or the bundled ones.
@@ -80,11 +81,11 @@ enum ServedCatalogue {
     /// input from /dev/null, standard output into `output`, standard error shared, and no signal blocked.
     private static func spawn(_ executable: String, arguments: [String], output: Int32) throws -> pid_t {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -109,7 +110,9 @@ enum ServedCatalogue {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count)) }
+            let count = chunk.withUnsafeMutableBytes {
+                read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count))
+            }
             if count > 0 {
                 bytes += chunk[..<count]
             } else if count < 0 && errno == EINTR {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The temporary files reports are written to before they are renamed into place, removed when a signal ends
@@ -110,20 +110,20 @@ enum TemporaryFiles {
     }
 
     #if canImport(Darwin)
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-    }
+        private static func isIgnored(_ action: sigaction) -> Bool {
+            unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        }
 
-    private static func setHandler(_ action: inout sigaction) {
-        action.__sigaction_u.__sa_handler = handler
-    }
+        private static func setHandler(_ action: inout sigaction) {
+            action.__sigaction_u.__sa_handler = handler
+        }
     #else
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-    }
+        private static func isIgnored(_ action: sigaction) -> Bool {
+            unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        }
 
-    private static func setHandler(_ action: inout sigaction) {
-        action.__sigaction_handler.sa_handler = handler
-    }
+        private static func setHandler(_ action: inout sigaction) {
+            action.__sigaction_handler.sa_handler = handler
+        }
     #endif
 }

@@ -4,10 +4,11 @@ import DCECommandLine
 import DCEEngine
 import DCEFingerprint
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct ValidateCommand: ParsableCommand {
@@ -32,13 +33,16 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("JSON payload files, directories or globs; '-' reads standard input.", valueName: "payload"))
+    @Argument(
+        help: ArgumentHelp("JSON payload files, directories or globs; '-' reads standard input.", valueName: "payload"))
     var payloads: [String]
 
     @Option(help: ArgumentHelp("The schema id (a file name in the schema directory, without .json).", valueName: "id"))
     var schema: String
 
-    @Option(help: ArgumentHelp("A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "A directory of schema files (default: the schemas shipped with dce-validate).", valueName: "dir"))
     var schemas: String?
 
     @OptionGroup var catalogue: CatalogueOptions
@@ -47,17 +51,22 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var language: LanguageOption
 
-    @Option(help: ArgumentHelp(
-        "Check only the fields of this dataGroup (one step of a form); repeat for several. Conditions still read the whole payload.",
-        valueName: "group"))
+    @Option(
+        help: ArgumentHelp(
+            "Check only the fields of this dataGroup (one step of a form); repeat for several. Conditions still read the whole payload.",
+            valueName: "group"))
     var dataGroup: [String] = []
 
-    @Option(help: ArgumentHelp("Check only this field, by its JSON Pointer (/deliveryAddress/postalCode); repeat for several.", valueName: "pointer"))
+    @Option(
+        help: ArgumentHelp(
+            "Check only this field, by its JSON Pointer (/deliveryAddress/postalCode); repeat for several.",
+            valueName: "pointer"))
     var field: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Give each rejected value a keyed fingerprint (HMAC-SHA256 with the key in this file, at least 16 bytes) so two rejected values can be told apart; never the value.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Give each rejected value a keyed fingerprint (HMAC-SHA256 with the key in this file, at least 16 bytes) so two rejected values can be told apart; never the value.",
+            valueName: "file"))
     var fingerprintKey: String?
 
     @Flag(help: "Read each payload file (or standard input) as NDJSON: one payload per line.")
@@ -70,37 +79,55 @@ struct ValidateCommand: ParsableCommand {
             valueName: "id=file"))
     var related: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Validate each payload as an update of this stored record, a merge patch (absent: kept, null: removed, arrays replaced whole): fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Validate each payload as an update of this stored record, a merge patch (absent: kept, null: removed, arrays replaced whole): fields with updatesAllowed false may not change, changes needing reverification are listed, unchanged values are not failed.",
+            valueName: "file"))
     var original: String?
 
-    @Flag(help: "With --original: each payload is the whole new record, not a merge patch (a member it leaves out is removed).")
+    @Flag(
+        help:
+            "With --original: each payload is the whole new record, not a merge patch (a member it leaves out is removed)."
+    )
     var replace = false
 
-    @Flag(help: ArgumentHelp(
-        "Attach each failing payload's masked copy (as `mask` prints it, never the payload) to the junit report (the suite's system-out) and the sarif report (the first result's properties.maskedPayload)."))
+    @Flag(
+        help: ArgumentHelp(
+            "Attach each failing payload's masked copy (as `mask` prints it, never the payload) to the junit report (the suite's system-out) and the sarif report (the first result's properties.maskedPayload)."
+        ))
     var attachMasked = false
 
     @Option(help: ArgumentHelp("How many payloads to validate at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp(
-        "The most errors listed per payload (default 200); every report says how many more there were.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "The most errors listed per payload (default 200); every report says how many more there were.",
+            valueName: "n"))
     var maxErrors = 200
 
-    @Option(help: ArgumentHelp("A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "A report format: text, json, junit, sarif or github; repeat for several reports.", valueName: "format"))
     var format: [ReportFormat] = []
 
-    @Option(help: ArgumentHelp("Write the report of the --format before it to this file instead of standard output.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the report of the --format before it to this file instead of standard output.", valueName: "file"))
     var output: [String] = []
 
     func validate() throws {
-        guard !payloads.isEmpty else { throw ValidationError("Give at least one payload file, or '-' for standard input.") }
+        guard !payloads.isEmpty else {
+            throw ValidationError("Give at least one payload file, or '-' for standard input.")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number.") }
         if maxErrors < 1 { throw ValidationError("--max-errors takes a positive number.") }
-        if !dataGroup.isEmpty && !field.isEmpty { throw ValidationError("Select by --data-group or by --field, not both.") }
-        if replace && original == nil { throw ValidationError("--replace says how to read an update: give the stored record with --original.") }
+        if !dataGroup.isEmpty && !field.isEmpty {
+            throw ValidationError("Select by --data-group or by --field, not both.")
+        }
+        if replace && original == nil {
+            throw ValidationError("--replace says how to read an update: give the stored record with --original.")
+        }
         try catalogue.check(schemas: schemas)
         _ = try ContextOption.parse(call.contexts)
         do {
@@ -119,7 +146,8 @@ struct ValidateCommand: ParsableCommand {
             do {
                 documents[id] = try JSONDocument(bytes: bytes)
             } catch {
-                throw DiagnosticError("\(path):\(error.position.line):\(error.position.column): not well-formed JSON: \(error.message)")
+                throw DiagnosticError(
+                    "\(path):\(error.position.line):\(error.position.column): not well-formed JSON: \(error.message)")
             }
         }
         return documents
@@ -135,7 +163,8 @@ struct ValidateCommand: ParsableCommand {
             let messages = try language.catalogue()
             let whole = try validator.prepare(schema, context: context, tenderType: call.tenderType, messages: messages)
             let step =
-                !dataGroup.isEmpty ? try whole.restricted(to: .dataGroups(dataGroup))
+                !dataGroup.isEmpty
+                ? try whole.restricted(to: .dataGroups(dataGroup))
                 : !field.isEmpty ? try whole.restricted(to: .fields(field)) : whole
             let limited = try step.limitingErrors(to: maxErrors).relating(relatedDocuments())
             if let fingerprintKey {
@@ -172,13 +201,16 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         let options = ReportOptions(
-            timestamp: Self.timestamp(), maxErrors: maxErrors, messages: prepared.messages, catalogueVersion: choice.catalogueVersion)
+            timestamp: Self.timestamp(), maxErrors: maxErrors, messages: prepared.messages,
+            catalogueVersion: choice.catalogueVersion)
         let summary = runner.run(PayloadInputs(arguments: payloads, ndjson: ndjson), targets: targets, options: options)
         if let failure = summary.writeFailure {
             Diagnostics.error(failure)
             throw ExitStatus.failure
         }
-        if targets.contains(where: { $0.format == .github }) { try StepSummary.write(summary, schema: schema, options: options) }
+        if targets.contains(where: { $0.format == .github }) {
+            try StepSummary.write(summary, schema: schema, options: options)
+        }
         if summary.unreadable > 0 { throw ExitStatus.failure }
         throw summary.invalid == 0 ? ExitStatus.valid : ExitStatus.invalid
     }
@@ -190,7 +222,8 @@ struct ValidateCommand: ParsableCommand {
         var utc = tm()
         gmtime_r(&seconds, &utc)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(utc.tm_year + 1900)-\(two(utc.tm_mon + 1))-\(two(utc.tm_mday))T\(two(utc.tm_hour)):\(two(utc.tm_min)):\(two(utc.tm_sec))"
+        return
+            "\(utc.tm_year + 1900)-\(two(utc.tm_mon + 1))-\(two(utc.tm_mday))T\(two(utc.tm_hour)):\(two(utc.tm_min)):\(two(utc.tm_sec))"
     }
 }
 
@@ -211,8 +244,12 @@ enum StepSummary {
             let columns = ["payload", "line", "path", "rule", "message"].map { messages.phrase("step." + $0) }
             text += "| " + columns.joined(separator: " | ") + " |\n|---|---|---|---|---|\n"
             for (file, violation) in summary.firstErrors {
-                let cells = [file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue, violation.message]
-                text += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+                let cells = [
+                    file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue,
+                    violation.message,
+                ]
+                text +=
+                    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
             }
             if summary.errors > summary.firstErrors.count {
                 text += "\n" + messages.phrase("step.more", count: summary.errors - summary.firstErrors.count) + "\n"

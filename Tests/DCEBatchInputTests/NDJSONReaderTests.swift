@@ -12,7 +12,9 @@ import Testing
             switch item {
             case .block(let file, let firstLine, let bytes):
                 #expect(file == "s")
-                NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) { records.append(($0, String(decoding: $1, as: UTF8.self))) }
+                NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) {
+                    records.append(($0, String(decoding: $1, as: UTF8.self)))
+                }
             case .record(_, let line, let bytes): records.append((line, "<\(bytes.count) bytes>"))
             case .file, .unreadable: Issue.record("unexpected \(item)")
             }
@@ -20,7 +22,9 @@ import Testing
         return records
     }
 
-    private func expect(_ actual: [(Int, String)], _ expected: [(Int, String)], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expect(
+        _ actual: [(Int, String)], _ expected: [(Int, String)], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(actual.map(\.0) == expected.map(\.0), sourceLocation: sourceLocation)
         #expect(actual.map(\.1) == expected.map(\.1), sourceLocation: sourceLocation)
     }
@@ -43,7 +47,9 @@ import Testing
     /// rest is skipped, however long; the lines after it keep their numbers.
     @Test func anUnfinishedLinePastTheLimitIsHandedOutCutAndTheRestSkipped() {
         let long = String(repeating: "x", count: 3 << 20)
-        expect(records("1\n\(long)\n3\n\(long)", maxLineBytes: 10), [(1, "1"), (2, "<11 bytes>"), (3, "3"), (4, "<11 bytes>")])
+        expect(
+            records("1\n\(long)\n3\n\(long)", maxLineBytes: 10),
+            [(1, "1"), (2, "<11 bytes>"), (3, "3"), (4, "<11 bytes>")])
         expect(records(long + "\r\n\n5\r\n", maxLineBytes: 10), [(1, "<11 bytes>"), (3, "5")])
     }
 
@@ -68,11 +74,14 @@ import Testing
     }
 
     @Test func aLineOfAMillionBytesIsOversizedAtTheDefaultLimitOnlyPastIt() {
-        var reader = NDJSONReader(name: "s", bytes: Array(repeating: UInt8(ascii: "z"), count: (1 << 20) + 5) + [0x0A, 0x31])
+        var reader = NDJSONReader(
+            name: "s", bytes: Array(repeating: UInt8(ascii: "z"), count: (1 << 20) + 5) + [0x0A, 0x31])
         var kinds: [String] = []
         while let item = reader.next() {
             if case .block(_, let firstLine, let bytes) = item {
-                NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) { line, record in kinds.append("\(line):\(record.count)") }
+                NDJSONReader.forEachRecord(in: bytes, firstLine: firstLine) { line, record in
+                    kinds.append("\(line):\(record.count)")
+                }
             }
         }
         #expect(kinds == ["1:1048581", "2:1"])

@@ -1,10 +1,11 @@
 import DCEBatchInput
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Directory walks and globs: sorted order, link loops, files reached by several paths, and arguments that name
@@ -15,11 +16,13 @@ import Darwin
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dce-inputs-\(UUID().uuidString)")
         for file in files {
             let url = root.appendingPathComponent(file)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: url)
         }
         for (name, destination) in links {
-            try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent(name).path, withDestinationPath: destination)
+            try FileManager.default.createSymbolicLink(
+                atPath: root.appendingPathComponent(name).path, withDestinationPath: destination)
         }
         return root
     }
@@ -29,16 +32,21 @@ import Darwin
     }
 
     @Test func aDirectoryListsItsJSONFilesInSortedPathOrder() throws {
-        let root = try folder(files: ["b.json", "a/z.json", "a.json", "a.b/y.json", "c.txt", "A/x.json", "n/deep/er/w.json"])
+        let root = try folder(files: [
+            "b.json", "a/z.json", "a.json", "a.b/y.json", "c.txt", "A/x.json", "n/deep/er/w.json",
+        ])
         defer { try? FileManager.default.removeItem(at: root) }
         let files = try PayloadInputs.files(for: root.path, ndjson: false)
-        #expect(relative(files, to: root) == ["A/x.json", "a.b/y.json", "a.json", "a/z.json", "b.json", "n/deep/er/w.json"])
+        #expect(
+            relative(files, to: root) == ["A/x.json", "a.b/y.json", "a.json", "a/z.json", "b.json", "n/deep/er/w.json"])
         #expect(files == files.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         #expect(try PayloadInputs.files(for: root.path + "/", ndjson: false) == files)
     }
 
     @Test func linksToTheFolderItselfOrItsParentEndTheWalk() throws {
-        let root = try folder(files: ["l/a.json", "l/sub/b.json"], links: [("l/self", "."), ("l/again", "."), ("l/sub/up", ".."), ("l/sub/top", "../..")])
+        let root = try folder(
+            files: ["l/a.json", "l/sub/b.json"],
+            links: [("l/self", "."), ("l/again", "."), ("l/sub/up", ".."), ("l/sub/top", "../..")])
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = try PayloadInputs.files(for: root.appendingPathComponent("l").path, ndjson: false)
         #expect(relative(directory, to: root) == ["l/a.json", "l/sub/b.json"])
@@ -47,7 +55,9 @@ import Darwin
     }
 
     @Test func aFileReachedByTwoPathsIsListedOnceUnderTheFirst() throws {
-        let root = try folder(files: ["d/real/p.json"], links: [("d/alias", "real"), ("d/link.json", "real/p.json"), ("d/0-first.json", "real/p.json")])
+        let root = try folder(
+            files: ["d/real/p.json"],
+            links: [("d/alias", "real"), ("d/link.json", "real/p.json"), ("d/0-first.json", "real/p.json")])
         defer { try? FileManager.default.removeItem(at: root) }
         link(root.appendingPathComponent("d/real/p.json").path, root.appendingPathComponent("d/hard.json").path)
         let files = try PayloadInputs.files(for: root.appendingPathComponent("d").path, ndjson: false)
@@ -65,9 +75,14 @@ import Darwin
     @Test func globsMatchNamesAndSkipHiddenFoldersUnderDoubleStars() throws {
         let root = try folder(files: ["x/a1.json", "x/a2.json", "x/b.json", "x/.hidden/a3.json", "x/y/a4.json"])
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(relative(try PayloadInputs.files(for: root.path + "/x/a?.json", ndjson: false), to: root) == ["x/a1.json", "x/a2.json"])
         #expect(
-            relative(try PayloadInputs.files(for: root.path + "/x/**/a*.json", ndjson: false), to: root) == ["x/a1.json", "x/a2.json", "x/y/a4.json"])
+            relative(try PayloadInputs.files(for: root.path + "/x/a?.json", ndjson: false), to: root) == [
+                "x/a1.json", "x/a2.json",
+            ])
+        #expect(
+            relative(try PayloadInputs.files(for: root.path + "/x/**/a*.json", ndjson: false), to: root) == [
+                "x/a1.json", "x/a2.json", "x/y/a4.json",
+            ])
     }
 
     @Test func argumentsThatNameNothing() throws {
@@ -86,10 +101,16 @@ import Darwin
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(throws: PayloadReadError(path: fifo, reason: "it is a FIFO")) { try PayloadFile.read(fifo) }
         #expect(throws: PayloadReadError(path: fifo, reason: "it is a FIFO")) { try NDJSONReader.open(fifo) }
-        #expect(throws: PayloadReadError(path: root.path, reason: "it is a directory")) { try PayloadFile.read(root.path) }
-        #expect(throws: PayloadReadError(path: "/no/such.json", reason: "no such file")) { try PayloadFile.read("/no/such.json") }
+        #expect(throws: PayloadReadError(path: root.path, reason: "it is a directory")) {
+            try PayloadFile.read(root.path)
+        }
+        #expect(throws: PayloadReadError(path: "/no/such.json", reason: "no such file")) {
+            try PayloadFile.read("/no/such.json")
+        }
         if FileManager.default.fileExists(atPath: "/dev/zero") {
-            #expect(throws: PayloadReadError(path: "/dev/zero", reason: "it is a character device")) { try PayloadFile.read("/dev/zero") }
+            #expect(throws: PayloadReadError(path: "/dev/zero", reason: "it is a character device")) {
+                try PayloadFile.read("/dev/zero")
+            }
         }
         let file = root.appendingPathComponent("big.json")
         try Data(repeating: UInt8(ascii: " "), count: 100).write(to: file)

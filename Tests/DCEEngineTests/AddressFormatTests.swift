@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 /// Addresses for every country: the parts an address object holds (`postalAddress`) follow the country it names, as
 /// Google's address metadata describes it (`Schemas/reference/addresses.json`). The verdicts are compared with the
@@ -17,7 +18,8 @@ import Testing
 
     private func check(_ members: String, language: String = "en") throws -> [String] {
         let validator = try Validator(source: .documents(["a": Array(Self.schema.utf8)]))
-        let report = try validator.prepare("a", messages: .bundled(language: language)).validate(json: Array("{\(members)}".utf8))
+        let report = try validator.prepare("a", messages: .bundled(language: language)).validate(
+            json: Array("{\(members)}".utf8))
         return report.errors.map { "\($0.path) \($0.rule.rawValue): \($0.message)" }
     }
 
@@ -26,7 +28,9 @@ import Testing
         let codes = Set(formats.countries.map(\.code))
         #expect(ReferenceData.bundled.countries.codes.allSatisfy { codes.contains($0.code) })
         let us = try #require(formats.country("US"))
-        #expect(us.requires(.state) && us.requires(.postalCode) && us.postalCodeName == "zip" && us.subdivisionName == "state")
+        #expect(
+            us.requires(.state) && us.requires(.postalCode) && us.postalCodeName == "zip"
+                && us.subdivisionName == "state")
         #expect(us.subdivision(named: "  california ").map { us.subdivisions[$0].key } == "CA")
         #expect(us.subdivision(named: "Californie") == nil)
         let bulgaria = try #require(formats.country("BG"))
@@ -38,53 +42,77 @@ import Testing
     }
 
     @Test func messagesNameTheCountryAndGiveAnExampleFromTheData() throws {
-        #expect(try check(#""country": "BG", "street": "a", "city": "Sofia", "zip": "10000""#)
-            == ["/zip format: Postal code must look like 1000 for Bulgaria"])
+        #expect(
+            try check(#""country": "BG", "street": "a", "city": "Sofia", "zip": "10000""#)
+                == ["/zip format: Postal code must look like 1000 for Bulgaria"])
         #expect(try check(#""country": "BG", "street": "a", "city": "Sofia", "zip": "1000""#) == [])
-        #expect(try check(#""country": "DE", "street": "a", "city": "Berlin""#) == ["/zip required: Postal code is required for an address in Germany"])
-        #expect(try check(#""country": "DE", "street": "a", "city": "Berlin", "zip": null"#)
-            == ["/zip required: Postal code is required for an address in Germany"])
-        #expect(try check(#""country": "US", "street": "a", "city": "X", "region": "Cal", "zip": "94103""#)
-            == ["/region enum: Region must be a state of United States, such as AL (Alabama)"])
-        #expect(try check(#""country": "US", "street": "a", "city": "X", "region": "ca", "zip": "10001""#)
-            == ["/zip format: Postal code must look like 90000 for California, United States"])
-        #expect(try check(#""country": "DE", "street": "a", "city": "Berlin", "zip": "1""#, language: "de")
-            == ["/zip format: Postal code muss wie 26133 aussehen (Deutschland)"])  // the country as German names it
+        #expect(
+            try check(#""country": "DE", "street": "a", "city": "Berlin""#) == [
+                "/zip required: Postal code is required for an address in Germany"
+            ])
+        #expect(
+            try check(#""country": "DE", "street": "a", "city": "Berlin", "zip": null"#)
+                == ["/zip required: Postal code is required for an address in Germany"])
+        #expect(
+            try check(#""country": "US", "street": "a", "city": "X", "region": "Cal", "zip": "94103""#)
+                == ["/region enum: Region must be a state of United States, such as AL (Alabama)"])
+        #expect(
+            try check(#""country": "US", "street": "a", "city": "X", "region": "ca", "zip": "10001""#)
+                == ["/zip format: Postal code must look like 90000 for California, United States"])
+        #expect(
+            try check(#""country": "DE", "street": "a", "city": "Berlin", "zip": "1""#, language: "de")
+                // the country as German names it
+                == ["/zip format: Postal code muss wie 26133 aussehen (Deutschland)"])
     }
 
     @Test func partsTheCountryDoesNotUseAreNotJudgedByIt() throws {
         // The Emirates have no postal codes: one sent is neither required nor matched.
-        #expect(try check(#""country": "AE", "street": "a", "city": "Dubai", "region": "Dubai", "zip": "anything""#) == [])
+        #expect(
+            try check(#""country": "AE", "street": "a", "city": "Dubai", "region": "Dubai", "zip": "anything""#) == [])
         // Andorra's addresses do not show the parish, but a parish given still decides the postal code's prefix.
-        #expect(try check(#""country": "AD", "street": "a", "city": "Canillo", "region": "Canillo", "zip": "AD100""#) == [])
-        #expect(try check(#""country": "AD", "street": "a", "city": "Canillo", "region": "Canillo", "zip": "AD500""#).count == 1)
+        #expect(
+            try check(#""country": "AD", "street": "a", "city": "Canillo", "region": "Canillo", "zip": "AD100""#) == [])
+        #expect(
+            try check(#""country": "AD", "street": "a", "city": "Canillo", "region": "Canillo", "zip": "AD500""#).count
+                == 1)
         // A country the data does not know (or no country) leaves the parts to their own rules.
         #expect(try check(#""country": "QQ", "street": "a""#) == [])
         #expect(try check(#""street": "a""#) == [])
     }
 
     @Test func schemasNamingMembersThatAreNotThereAreRefused() {
-        let missing = #"{"id": "s", "postalAddress": {"country": "country", "postalCode": "zipp"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "zip", "dataType": "String"}]}"#
-        #expect(Fixtures.problems(of: missing).contains { $0.contains("'postalAddress' names 'zipp' as the postalCode") && $0.contains("'zip'") })
-        let number = #"{"id": "s", "postalAddress": {"country": "country", "postalCode": "zip"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "zip", "dataType": "Integer"}]}"#
+        let missing =
+            #"{"id": "s", "postalAddress": {"country": "country", "postalCode": "zipp"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "zip", "dataType": "String"}]}"#
+        #expect(
+            Fixtures.problems(of: missing).contains {
+                $0.contains("'postalAddress' names 'zipp' as the postalCode") && $0.contains("'zip'")
+            })
+        let number =
+            #"{"id": "s", "postalAddress": {"country": "country", "postalCode": "zip"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "zip", "dataType": "Integer"}]}"#
         #expect(Fixtures.problems(of: number).contains { $0.contains("but it is Integer, not String") })
-        let unknownPart = #"{"id": "s", "postalAddress": {"country": "country", "province": "p"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "p", "dataType": "String"}]}"#
+        let unknownPart =
+            #"{"id": "s", "postalAddress": {"country": "country", "province": "p"}, "fields": [{"key": "country", "dataType": "String"}, {"key": "p", "dataType": "String"}]}"#
         #expect(Fixtures.problems(of: unknownPart).contains { $0.contains("unknown attribute 'province'") })
-        let group = #"{"id": "s", "fields": [{"key": "c", "dataType": "String"}, {"key": "d", "dataType": "String", "overrides": [{"when": {"field": "/c", "countryGroup": "EEZ"}, "maxLength": 2}]}]}"#
+        let group =
+            #"{"id": "s", "fields": [{"key": "c", "dataType": "String"}, {"key": "d", "dataType": "String", "overrides": [{"when": {"field": "/c", "countryGroup": "EEZ"}, "maxLength": 2}]}]}"#
         #expect(Fixtures.problems(of: group).contains { $0.contains("no country group 'EEZ'") && $0.contains("EEA") })
     }
 
     @Test func aBrokenAddressFileIsReportedWhereItIsBroken() throws {
         let url = Fixtures.schemas.appendingPathComponent("reference/addresses.json")
         let text = try String(contentsOf: url, encoding: .utf8)
-            .replacingOccurrences(of: #""code": "AD", "parts": ["streetAddress", "city", "postalCode"]"#, with: #""code": "AD", "parts": ["streetAddress", "town", "postalCode"]"#)
+            .replacingOccurrences(
+                of: #""code": "AD", "parts": ["streetAddress", "city", "postalCode"]"#,
+                with: #""code": "AD", "parts": ["streetAddress", "town", "postalCode"]"#)
         #expect(text.contains("town"))
         do {
-            _ = try Validator(source: .documents(["a": Array(Self.schema.utf8), "reference/addresses": Array(text.utf8)]))
+            _ = try Validator(
+                source: .documents(["a": Array(Self.schema.utf8), "reference/addresses": Array(text.utf8)]))
             Issue.record("a broken address file must be refused")
         } catch {
             let problems = error.problems.map { "\($0.location.pointer) \($0.message)" }
-            #expect(problems.contains { $0.hasPrefix("/countries/1/parts/1 unknown address part 'town'") }, "\(problems)")
+            #expect(
+                problems.contains { $0.hasPrefix("/countries/1/parts/1 unknown address part 'town'") }, "\(problems)")
         }
     }
 
@@ -92,7 +120,9 @@ import Testing
     @Test func manyTasksCheckingAddressesAtOnceAgree() async throws {
         let validator = try Validator(source: .documents(["a": Array(Self.schema.utf8)]))
         let prepared = try validator.prepare("a")
-        let payloads = ["GB": "SW1A 1AA", "NL": "1234 AB", "JP": "100-0001", "BR": "01310-100", "IN": "110001", "CA": "K1A 0B1"]
+        let payloads = [
+            "GB": "SW1A 1AA", "NL": "1234 AB", "JP": "100-0001", "BR": "01310-100", "IN": "110001", "CA": "K1A 0B1",
+        ]
         let verdicts = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
                 for (country, zip) in payloads {
@@ -145,12 +175,14 @@ import Testing
         #expect(Array(definitions.keys) == ["postalAddress-deliveryAddress"])
         func references(in value: Any) -> Int {
             if let object = value as? [String: Any] {
-                return (object["$ref"] as? String == "#/$defs/postalAddress-deliveryAddress" ? 1 : 0) + object.values.map(references).reduce(0, +)
+                return (object["$ref"] as? String == "#/$defs/postalAddress-deliveryAddress" ? 1 : 0)
+                    + object.values.map(references).reduce(0, +)
             }
             return (value as? [Any])?.map(references).reduce(0, +) ?? 0
         }
         #expect(references(in: document) == 2)
-        let countries = try #require((definitions["postalAddress-deliveryAddress"] as? [String: Any])?["allOf"] as? [Any])
+        let countries = try #require(
+            (definitions["postalAddress-deliveryAddress"] as? [String: Any])?["allOf"] as? [Any])
         #expect(countries.count > 200)
     }
 }

@@ -32,8 +32,10 @@ struct CardCreateRulesTests {
         #expect(try validate(#"{"programName": "P", "currency": "\#(code)"}"#).summary == ["format@/currency"])
     }
 
-    @Test(arguments: [("+1 123456789", true), ("+359 888123456", true), ("+1123456789", false), ("1 123456789", false),
-                      ("+1 12345678901234567", false), ("+1 123 456", false), ("+1 123456789\n", false)])
+    @Test(arguments: [
+        ("+1 123456789", true), ("+359 888123456", true), ("+1123456789", false), ("1 123456789", false),
+        ("+1 12345678901234567", false), ("+1 123 456", false), ("+1 123456789\n", false),
+    ])
     func mobileHasThePlusCountryCodeSpaceNumberForm(mobile: String, valid: Bool) throws {
         let escaped = mobile.replacingOccurrences(of: "\n", with: "\\n")
         let report = try validate(#"{"programName": "P", "currency": "EUR", "mobile": "\#(escaped)"}"#)
@@ -44,19 +46,24 @@ struct CardCreateRulesTests {
     @Test func externalIdIsOptionalAndNullable() throws {
         #expect(try validate(#"{"programName": "P", "currency": "EUR", "externalId": "a2322550"}"#).valid)
         #expect(try validate(#"{"programName": "P", "currency": "EUR", "externalId": null}"#).valid)
-        #expect(try validate(#"{"programName": "P", "currency": "EUR", "externalId": 7}"#).summary == ["type@/externalId"])
+        #expect(
+            try validate(#"{"programName": "P", "currency": "EUR", "externalId": 7}"#).summary == ["type@/externalId"])
     }
 
     @Test func euCustomersMaySendAFourDigitPin() throws {
-        #expect(try validate(#"{"programName": "P", "currency": "EUR", "cardPin": "1234"}"#, context: ["region": "EU"]).valid)
+        #expect(
+            try validate(#"{"programName": "P", "currency": "EUR", "cardPin": "1234"}"#, context: ["region": "EU"])
+                .valid)
         for pin in ["123", "12345", "12a4", "١٢٣٤"] {
-            let report = try validate(#"{"programName": "P", "currency": "EUR", "cardPin": "\#(pin)"}"#, context: ["region": "EU"])
+            let report = try validate(
+                #"{"programName": "P", "currency": "EUR", "cardPin": "\#(pin)"}"#, context: ["region": "EU"])
             #expect(report.summary == ["regex@/cardPin"], "\(pin)")
         }
     }
 
     @Test func usCustomersMustNotSendAPin() throws {
-        let request = #"{"programName": "P", "currency": "USD", "cardPin": "1234", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true}"#
+        let request =
+            #"{"programName": "P", "currency": "USD", "cardPin": "1234", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true}"#
         let report = try validate(request, context: ["region": "US"])
         #expect(report.summary == ["forbidden@/cardPin"])
         // Absent, not null: a null PIN is still a PIN member that US requests must not carry.
@@ -69,7 +76,8 @@ struct CardCreateRulesTests {
         #expect(try validate(euVirtual).valid)
         let us = try validate(#"{"programName": "P", "currency": "USD"}"#, context: ["region": "US"])
         #expect(us.summary == ["required@/eDisclosureAccepted", "required@/termsAndConditionsAccepted"])
-        let accepted = #"{"programName": "P", "currency": "USD", "termsAndConditionsAccepted": true, "eDisclosureAccepted": false}"#
+        let accepted =
+            #"{"programName": "P", "currency": "USD", "termsAndConditionsAccepted": true, "eDisclosureAccepted": false}"#
         #expect(try validate(accepted, context: ["region": "US"]).valid)
     }
 
@@ -88,15 +96,23 @@ struct CardCreateRulesTests {
 
     @Test func deliveryAddressRequiresAddress1CityAndCountryAndWhatTheCountryRequires() throws {
         let report = try validate(address(""))
-        #expect(report.summary == ["required@/deliveryAddress/address1", "required@/deliveryAddress/city", "required@/deliveryAddress/countryCode"])
+        #expect(
+            report.summary == [
+                "required@/deliveryAddress/address1", "required@/deliveryAddress/city",
+                "required@/deliveryAddress/countryCode",
+            ])
         // The postal code follows the country: Germany requires one, Bulgaria and the Emirates do not (the Emirates
         // have no postal codes, and require the emirate instead).
-        #expect(try validate(address(#""address1": "a", "city": "Berlin", "countryCode": "DE""#)).summary == ["required@/deliveryAddress/postalCode"])
+        #expect(
+            try validate(address(#""address1": "a", "city": "Berlin", "countryCode": "DE""#)).summary == [
+                "required@/deliveryAddress/postalCode"
+            ])
         #expect(try validate(address(#""address1": "a", "city": "Sofia", "countryCode": "BG""#)).valid)
         let emirates = try validate(address(#""address1": "a", "city": "Dubai", "countryCode": "AE""#))
         #expect(emirates.summary == ["required@/deliveryAddress/state"])
         #expect(emirates.errors[0].message == "State is required for an address in United Arab Emirates")
-        #expect(try validate(address(#""address1": "a", "city": "Dubai", "countryCode": "AE", "state": "Dubai""#)).valid)
+        #expect(
+            try validate(address(#""address1": "a", "city": "Dubai", "countryCode": "AE", "state": "Dubai""#)).valid)
         // Empty is missing, for the country's rules as for the data's own validator.
         let empty = try validate(address(#""address1": "a", "city": "Berlin", "countryCode": "DE", "postalCode": """#))
         #expect(empty.summary == ["required@/deliveryAddress/postalCode"])
@@ -108,7 +124,10 @@ struct CardCreateRulesTests {
         #expect(try validate(address(base + #""St. Martin-im-Innkreis""#)).valid)
         #expect(try validate(address(base + #""São Paulo""#)).valid)
         #expect(try validate(address(base + #""\#(String(repeating: "a", count: 30))""#)).valid)
-        #expect(try validate(address(base + #""\#(String(repeating: "a", count: 31))""#)).summary == ["maxLength@/deliveryAddress/city"])
+        #expect(
+            try validate(address(base + #""\#(String(repeating: "a", count: 31))""#)).summary == [
+                "maxLength@/deliveryAddress/city"
+            ])
         #expect(try validate(address(base + #""Sofia 1000""#)).summary == ["regex@/deliveryAddress/city"])
         #expect(try validate(address(base + #""Zürich/ZH""#)).summary == ["regex@/deliveryAddress/city"])
     }
@@ -121,10 +140,15 @@ struct CardCreateRulesTests {
         #expect(try validate(address(base + #""\#(thirty)e""#)).summary == ["maxLength@/deliveryAddress/city"])
     }
 
-    @Test(arguments: [("BG", "1000", "Sofia-grad"), ("US", "10001", "NY"), ("DE", "10115", "Berlin"), ("GB", "SW1A 1AA", "London"), ("JP", "100-0001", "Tokyo")])
+    @Test(arguments: [
+        ("BG", "1000", "Sofia-grad"), ("US", "10001", "NY"), ("DE", "10115", "Berlin"), ("GB", "SW1A 1AA", "London"),
+        ("JP", "100-0001", "Tokyo"),
+    ])
     func countryCodeIsISO3166Alpha2(code: String, postalCode: String, state: String) throws {
-        let members = #""address1": "a", "city": "X", "countryCode": "\#(code)", "postalCode": "\#(postalCode)", "state": "\#(state)""#
-        let report = try validate(address(members, extra: #", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true"#))
+        let members =
+            #""address1": "a", "city": "X", "countryCode": "\#(code)", "postalCode": "\#(postalCode)", "state": "\#(state)""#
+        let report = try validate(
+            address(members, extra: #", "termsAndConditionsAccepted": true, "eDisclosureAccepted": true"#))
         #expect(report.valid, "\(report.summary)")
     }
 
@@ -137,7 +161,10 @@ struct CardCreateRulesTests {
         let members = #""address1": "a", "city": "Austin", "countryCode": "US", "state": "TX", "postalCode": "78701""#
         let report = try validate(address(members, extra: #", "cardPin": "1234""#))
         #expect(report.context == ["region": "US"])
-        #expect(report.summary == ["forbidden@/cardPin", "required@/eDisclosureAccepted", "required@/termsAndConditionsAccepted"])
+        #expect(
+            report.summary == [
+                "forbidden@/cardPin", "required@/eDisclosureAccepted", "required@/termsAndConditionsAccepted",
+            ])
         // An explicit region wins over the derived one.
         let explicit = try validate(address(members, extra: #", "cardPin": "1234""#), context: ["region": "EU"])
         #expect(explicit.valid)
@@ -170,15 +197,24 @@ struct CardCreateRulesTests {
         let dc = #", "state": "DC""#
         #expect(try validate(address(members("US", "20500-0003") + dc, extra: usExtra)).valid)
         // The seed's own rules first (US pattern, EU maximum 16), one message per field; then the country's.
-        #expect(try validate(address(members("US", "20500_0003") + dc, extra: usExtra)).summary == ["regex@/deliveryAddress/postalCode"])
-        #expect(try validate(address(members("DE", String(repeating: "9", count: 17)))).summary == ["maxLength@/deliveryAddress/postalCode"])
+        #expect(
+            try validate(address(members("US", "20500_0003") + dc, extra: usExtra)).summary == [
+                "regex@/deliveryAddress/postalCode"
+            ])
+        #expect(
+            try validate(address(members("DE", String(repeating: "9", count: 17)))).summary == [
+                "maxLength@/deliveryAddress/postalCode"
+            ])
         let british = try validate(address(members("US", "SW1A 1AA") + dc, extra: usExtra))
         #expect(british.summary == ["format@/deliveryAddress/postalCode"])
         #expect(british.errors[0].message == "Postal code must look like 95014 for United States")
         let german = try validate(address(members("DE", "1000_1")))
         #expect(german.errors.map(\.message) == ["Postal code must look like 26133 for Germany"])
         #expect(try validate(address(members("BG", "1000"))).valid)
-        #expect(try validate(address(members("BG", "10000"))).errors.map(\.message) == ["Postal code must look like 1000 for Bulgaria"])
+        #expect(
+            try validate(address(members("BG", "10000"))).errors.map(\.message) == [
+                "Postal code must look like 1000 for Bulgaria"
+            ])
         // Codes the post writes in capitals are compared in capitals.
         #expect(try validate(address(members("GB", "sw1a 1aa"))).valid)
     }
@@ -194,7 +230,8 @@ struct CardCreateRulesTests {
         #expect(wrong.errors[0].message == "Postal code must look like 90000 for California, United States")
         #expect(try validate(address(members("NY", "10001"), extra: usExtra)).valid)
         // Canada: by name in either language, any case; the province's postal codes start with its letters.
-        let canada = #""address1": "a", "city": "X", "countryCode": "CA", "state": "colombie-britannique", "postalCode": "#
+        let canada =
+            #""address1": "a", "city": "X", "countryCode": "CA", "state": "colombie-britannique", "postalCode": "#
         #expect(try validate(address(canada + #""V8X 3X4""#)).valid)
         #expect(try validate(address(canada + #""K1A 0B1""#)).summary == ["format@/deliveryAddress/postalCode"])
     }
@@ -204,7 +241,9 @@ struct CardCreateRulesTests {
             let members = #""address1": "a", "city": "X", "countryCode": "\#(code)""#
             #expect(try validate(address(members)).context == ["region": "EU"], "\(code)")
         }
-        #expect(try validate(address(#""address1": "a", "city": "X", "countryCode": "CH", "postalCode": "8001""#)).context == [:])
+        #expect(
+            try validate(address(#""address1": "a", "city": "X", "countryCode": "CH", "postalCode": "8001""#)).context
+                == [:])
     }
 
     @Test func rejectsUnknownFieldsWithASuggestion() throws {
@@ -220,13 +259,15 @@ struct CardCreateRulesTests {
     }
 
     @Test func reportsEveryErrorAtOnceSortedByPath() throws {
-        let json = #"{"programName": 5, "currency": "EURO", "mobile": "123", "deliveryAddress": {"city": "Sofia 1", "countryCode": "XX"}, "extra": 1}"#
+        let json =
+            #"{"programName": 5, "currency": "EURO", "mobile": "123", "deliveryAddress": {"city": "Sofia 1", "countryCode": "XX"}, "extra": 1}"#
         let report = try validate(json)
-        #expect(report.summary == [
-            "format@/currency", "required@/deliveryAddress/address1", "regex@/deliveryAddress/city",
-            "format@/deliveryAddress/countryCode", "unknownField@/extra",
-            "regex@/mobile", "type@/programName",
-        ])
+        #expect(
+            report.summary == [
+                "format@/currency", "required@/deliveryAddress/address1", "regex@/deliveryAddress/city",
+                "format@/deliveryAddress/countryCode", "unknownField@/extra",
+                "regex@/mobile", "type@/programName",
+            ])
     }
 
     @Test func aPayloadThatIsNotJSONIsInvalidWithRuleJSON() throws {
@@ -242,11 +283,16 @@ struct CardCreateRulesTests {
         #expect(try validator.validate(request, context: ["region": "EU"]).valid)
         let us = CardRequest(
             programName: "SKRILL-PHYSICAL-MC-US", currency: "USD", cardPin: "1234",
-            deliveryAddress: DeliveryAddress(address1: "1 Main St", city: "Austin", countryCode: "US", state: "TX", postalCode: "78701"))
+            deliveryAddress: DeliveryAddress(
+                address1: "1 Main St", city: "Austin", countryCode: "US", state: "TX", postalCode: "78701"))
         let report = try validator.validate(us)
-        #expect(report.summary == ["forbidden@/cardPin", "required@/eDisclosureAccepted", "required@/termsAndConditionsAccepted"])
+        #expect(
+            report.summary == [
+                "forbidden@/cardPin", "required@/eDisclosureAccepted", "required@/termsAndConditionsAccepted",
+            ])
         #expect(report.errors.allSatisfy { $0.line == nil })
-        let address = DeliveryAddress(address1: "a", city: "Sofia", countryCode: "BG", postalCode: String(repeating: "1", count: 17))
+        let address = DeliveryAddress(
+            address1: "a", city: "Sofia", countryCode: "BG", postalCode: String(repeating: "1", count: 17))
         #expect(try validator.validate(address).summary == ["maxLength@/postalCode"])
     }
 

@@ -24,7 +24,9 @@ struct CatalogueVersionTests {
         #expect(try version(left).description == left)
     }
 
-    @Test(arguments: ["", ".", "1.", ".1", "1..2", "v2", "2.1-beta", "1.a", "-1", " 1", "1 ", "1e3", "+1", "1,2", "١", "１"])
+    @Test(arguments: [
+        "", ".", "1.", ".1", "1..2", "v2", "2.1-beta", "1.a", "-1", " 1", "1 ", "1e3", "+1", "1,2", "١", "１",
+    ])
     func anythingElseIsNotAVersion(text: String) {
         let error = #expect(throws: CatalogueError.self) { try CatalogueVersion(text) }
         #expect(error?.code == .invalidVersion)

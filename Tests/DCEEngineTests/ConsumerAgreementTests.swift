@@ -13,7 +13,8 @@ struct ConsumerAgreementTests {
         var context: [String: String]
         var tenderType: String?
         var description: String {
-            ([schema] + context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + (tenderType.map { ["tenderType=\($0)"] } ?? []))
+            ([schema] + context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                + (tenderType.map { ["tenderType=\($0)"] } ?? []))
                 .joined(separator: " ")
         }
     }
@@ -23,14 +24,17 @@ struct ConsumerAgreementTests {
         guard let schema = Fixtures.validator.schema(id), schema.kind == .request else { return [] }
         var setups = [Setup(schema: id, context: [:], tenderType: nil)]
         for name in schema.contextNames {
-            for value in schema.allowedValues(of: name) ?? [] { setups.append(Setup(schema: id, context: [name: value], tenderType: nil)) }
+            for value in schema.allowedValues(of: name) ?? [] {
+                setups.append(Setup(schema: id, context: [name: value], tenderType: nil))
+            }
         }
         for tenderType in schema.tenderTypes { setups.append(Setup(schema: id, context: [:], tenderType: tenderType)) }
         return setups
     }
 
     static func form(_ setup: Setup) throws -> [FormDescription.Field] {
-        try Fixtures.validator.schema(setup.schema)!.describeForm(context: setup.context, tenderType: setup.tenderType).groups.flatMap(\.fields)
+        try Fixtures.validator.schema(setup.schema)!.describeForm(context: setup.context, tenderType: setup.tenderType)
+            .groups.flatMap(\.fields)
     }
 
     static func validate(_ json: String, _ setup: Setup) throws -> ValidationReport {
@@ -47,12 +51,15 @@ struct ConsumerAgreementTests {
     static func request(placing leaf: String, at pointer: String) -> String {
         let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
-        return tokens.reversed().reduce(leaf) { inner, key in key == "-" ? "[\(inner)]" : "{\(jsonString(key)): \(inner)}" }
+        return tokens.reversed().reduce(leaf) { inner, key in
+            key == "-" ? "[\(inner)]" : "{\(jsonString(key)): \(inner)}"
+        }
     }
 
     /// Where validation reports what a form names with `-`: in the one item of ``request(placing:at:)``.
     static func concrete(_ pointer: String) -> String {
-        pointer.split(separator: "/", omittingEmptySubsequences: false).map { $0 == "-" ? "0" : String($0) }.joined(separator: "/")
+        pointer.split(separator: "/", omittingEmptySubsequences: false).map { $0 == "-" ? "0" : String($0) }.joined(
+            separator: "/")
     }
 
     /// The objects a form shows: its object fields, and the items of its lists of objects (`…/-`), each with
@@ -60,7 +67,8 @@ struct ConsumerAgreementTests {
     static func objects(in fields: [FormDescription.Field]) -> [String: Bool] {
         var objects: [String: Bool] = [:]
         for field in fields where field.dataType == "Object" { objects[field.path] = field.forbidden }
-        for field in fields where field.dataType == "Array" && fields.contains(where: { parent(of: $0.path) == field.path + "/-" }) {
+        for field in fields
+        where field.dataType == "Array" && fields.contains(where: { parent(of: $0.path) == field.path + "/-" }) {
             objects[field.path + "/-"] = field.forbidden
         }
         return objects
@@ -92,7 +100,8 @@ struct ConsumerAgreementTests {
                     checked += 1
                     #expect(
                         field.required == missing.contains(Self.concrete(field.path)),
-                        "\(setup): describe calls \(field.path) \(field.required ? "required" : "optional"), but validating \(json) \(missing.contains(Self.concrete(field.path)) ? "reports" : "does not report") it missing")
+                        "\(setup): describe calls \(field.path) \(field.required ? "required" : "optional"), but validating \(json) \(missing.contains(Self.concrete(field.path)) ? "reports" : "does not report") it missing"
+                    )
                 }
             }
         }
@@ -110,7 +119,8 @@ struct ConsumerAgreementTests {
             let objects = Self.objects(in: fields)
             // A field that provisioning ignores is flagged in the form and not validated then.
             let provisioning = setup.context["operation"] == "provision"
-            for field in fields where ["String", "Date", "DateTime"].contains(field.dataType) && !field.forbidden
+            for field in fields
+            where ["String", "Date", "DateTime"].contains(field.dataType) && !field.forbidden
                 && !(provisioning && field.ignoreForProvisioning)
             {
                 // Only fields that a request of nested objects reaches, with no forbidden object above them.
@@ -122,19 +132,33 @@ struct ConsumerAgreementTests {
                 }
                 guard reachable else { continue }
                 func rules(length: Int) throws -> Set<ViolationCode> {
-                    let json = Self.request(placing: Self.jsonString(String(repeating: "é", count: length)), at: field.path)
-                    return Set(try Self.validate(json, setup).errors.filter { $0.path == Self.concrete(field.path) }.map(\.rule))
+                    let json = Self.request(
+                        placing: Self.jsonString(String(repeating: "é", count: length)), at: field.path)
+                    return Set(
+                        try Self.validate(json, setup).errors.filter { $0.path == Self.concrete(field.path) }.map(
+                            \.rule))
                 }
-                let what = "\(setup): \(field.path) (form: \(field.minLength.map(String.init) ?? "-")...\(field.maxLength.map(String.init) ?? "-"))"
+                let what =
+                    "\(setup): \(field.path) (form: \(field.minLength.map(String.init) ?? "-")...\(field.maxLength.map(String.init) ?? "-"))"
                 if let minimum = field.minLength, minimum > 0 {
-                    #expect(try rules(length: minimum - 1).contains(.minLength), "\(what): \(minimum - 1) code points are not reported too short")
+                    #expect(
+                        try rules(length: minimum - 1).contains(.minLength),
+                        "\(what): \(minimum - 1) code points are not reported too short")
                 }
-                #expect(try !rules(length: field.minLength ?? 0).contains(.minLength), "\(what): the form's minimum is reported too short")
+                #expect(
+                    try !rules(length: field.minLength ?? 0).contains(.minLength),
+                    "\(what): the form's minimum is reported too short")
                 if let maximum = field.maxLength {
-                    #expect(try !rules(length: maximum).contains(.maxLength), "\(what): the form's maximum is reported too long")
-                    #expect(try rules(length: maximum + 1).contains(.maxLength), "\(what): \(maximum + 1) code points are not reported too long")
+                    #expect(
+                        try !rules(length: maximum).contains(.maxLength),
+                        "\(what): the form's maximum is reported too long")
+                    #expect(
+                        try rules(length: maximum + 1).contains(.maxLength),
+                        "\(what): \(maximum + 1) code points are not reported too long")
                 } else {
-                    #expect(try !rules(length: 1_000).contains(.maxLength), "\(what): 1,000 code points are reported too long")
+                    #expect(
+                        try !rules(length: 1_000).contains(.maxLength),
+                        "\(what): 1,000 code points are reported too long")
                 }
                 checked += 1
             }
@@ -149,7 +173,8 @@ struct ConsumerAgreementTests {
         let directory = Fixtures.examples
         for schema in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
             let folder = directory.appendingPathComponent(schema)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasSuffix(".json") {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            where file.hasSuffix(".json") {
                 guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path),
                     let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 else { continue }
@@ -180,8 +205,11 @@ struct ConsumerAgreementTests {
         let field = fields[Int(random.next() % UInt64(fields.count))]
         var seeds = examples[setup.schema]?[field.path] ?? []
         seeds += field.options ?? []
-        seeds += ["", "0", "1", "-1", "1.5", "true", "false", "EUR", "US", "DE", "+1 123456789", "1234", "12/30", "2026-11-23",
-                  "2026-11-23T10:00:00Z", "4111111111111111", "w1koQg==", "abcd", "Zürich", "São Paulo", "x y-z.", "AB-12 3"]
+        seeds += [
+            "", "0", "1", "-1", "1.5", "true", "false", "EUR", "US", "DE", "+1 123456789", "1234", "12/30",
+            "2026-11-23",
+            "2026-11-23T10:00:00Z", "4111111111111111", "w1koQg==", "abcd", "Zürich", "São Paulo", "x y-z.", "AB-12 3",
+        ]
         var value = seeds[Int(random.next() % UInt64(seeds.count))]
         let noise = Array("0123456789abcXYZ +-./:=_éß\u{300}")
         switch random.next() % 4 {
@@ -199,7 +227,8 @@ struct ConsumerAgreementTests {
     @Test func checkInputNeverCallsValidWhatValidationRejectsForThatField() async throws {
         await propertyCheck(count: 4_000, input: Self.cases) { generated in
             guard let (setup, field, text) = generated else { return }
-            let prepared = try Fixtures.validator.prepare(setup.schema, context: setup.context, tenderType: setup.tenderType)
+            let prepared = try Fixtures.validator.prepare(
+                setup.schema, context: setup.context, tenderType: setup.tenderType)
             let feedback = try prepared.inputFeedback(text, at: field.path)
             guard feedback.verdict == .valid else { return }
             // Spaces and dashes in a card number are formatting while it is typed: what is stored is its digits.
@@ -208,7 +237,10 @@ struct ConsumerAgreementTests {
             let leaf = ["Integer", "Number", "Boolean"].contains(field.dataType) ? stored : Self.jsonString(stored)
             let json = Self.request(placing: leaf, at: field.path)
             let rejected = try Self.validate(json, setup).errors.filter { $0.path == Self.concrete(field.path) }
-            #expect(rejected.isEmpty, "\(setup): checkInput calls \(Self.jsonString(text)) valid for \(field.path), but validating \(json) reports \(rejected.map(\.rule))")
+            #expect(
+                rejected.isEmpty,
+                "\(setup): checkInput calls \(Self.jsonString(text)) valid for \(field.path), but validating \(json) reports \(rejected.map(\.rule))"
+            )
         }
     }
 }

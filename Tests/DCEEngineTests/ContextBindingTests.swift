@@ -38,16 +38,25 @@ struct ContextBindingTests {
         }
         """#
 
-    private func validate(_ json: String, context: [String: String] = [:], tenderType: String? = nil) throws -> [String] {
-        try Fixtures.validator(["s": Self.schema]).validate(json: Array(json.utf8), schema: "s", context: context, tenderType: tenderType).summary
+    private func validate(_ json: String, context: [String: String] = [:], tenderType: String? = nil) throws -> [String]
+    {
+        try Fixtures.validator(["s": Self.schema]).validate(
+            json: Array(json.utf8), schema: "s", context: context, tenderType: tenderType
+        ).summary
     }
 
     @Test func oneDefinitionIsJudgedByTheUseEachPlaceBinds() throws {
         #expect(try validate(#"{"home": {"zip": "12345"}, "billing": {"zip": "123456789"}}"#) == [])
-        #expect(try validate(#"{"home": {"zip": "123456789"}, "billing": {"zip": "12345"}}"#) == ["regex@/billing/zip", "regex@/home/zip"])
+        #expect(
+            try validate(#"{"home": {"zip": "123456789"}, "billing": {"zip": "12345"}}"#) == [
+                "regex@/billing/zip", "regex@/home/zip",
+            ])
         // Outside the bound fields the caller's context holds; inside them the binding replaces it.
         let call = ["addressUse": "billing"]
-        #expect(try validate(#"{"home": {"zip": "12345"}, "other": {"zip": "12345"}}"#, context: call) == ["regex@/other/zip"])
+        #expect(
+            try validate(#"{"home": {"zip": "12345"}, "other": {"zip": "12345"}}"#, context: call) == [
+                "regex@/other/zip"
+            ])
         #expect(try validate(#"{"other": {"zip": "12345"}}"#, context: ["addressUse": "profile"]) == [])
     }
 
@@ -55,24 +64,41 @@ struct ContextBindingTests {
         #expect(try validate(#"{"billing": {"zip": "123456789", "country": "US"}}"#) == ["required@/billing/state"])
         #expect(try validate(#"{"billing": {"zip": "123456789", "country": "BG"}}"#) == [])
         // The derived region stays inside the billing address: the other address is not a US one.
-        #expect(try validate(#"{"billing": {"zip": "123456789", "country": "BG"}, "other": {"zip": "1", "country": "US"}}"#) == [])
+        #expect(
+            try validate(#"{"billing": {"zip": "123456789", "country": "BG"}, "other": {"zip": "1", "country": "US"}}"#)
+                == [])
         // Where the rule finds nothing, the value from outside stays.
-        #expect(try validate(#"{"billing": {"zip": "123456789", "country": "BG"}}"#, context: ["region": "US"]) == ["required@/billing/state"])
+        #expect(
+            try validate(#"{"billing": {"zip": "123456789", "country": "BG"}}"#, context: ["region": "US"]) == [
+                "required@/billing/state"
+            ])
     }
 
     @Test func eachArrayItemTakesItsTenderTypeFromItsOwnMember() throws {
-        let accounts = #"{"accounts": [{"type": "credit", "number": "4111111111111112"}, {"type": "gift", "number": "6006491234567890"}, {"type": "gift", "number": "12"}]}"#
-        #expect(try validate(accounts) == ["required@/accounts/0/code", "format@/accounts/0/number", "minLength@/accounts/2/number"])
+        let accounts =
+            #"{"accounts": [{"type": "credit", "number": "4111111111111112"}, {"type": "gift", "number": "6006491234567890"}, {"type": "gift", "number": "12"}]}"#
+        #expect(
+            try validate(accounts) == [
+                "required@/accounts/0/code", "format@/accounts/0/number", "minLength@/accounts/2/number",
+            ])
         // An item that does not say keeps the call's tender type; one that says wins over it.
-        #expect(try validate(#"{"accounts": [{"number": "12"}, {"type": "gift", "number": "6006491234567890"}]}"#, tenderType: "credit")
-            == ["required@/accounts/0/code", "format@/accounts/0/number"])
+        #expect(
+            try validate(
+                #"{"accounts": [{"number": "12"}, {"type": "gift", "number": "6006491234567890"}]}"#,
+                tenderType: "credit")
+                == ["required@/accounts/0/code", "format@/accounts/0/number"])
     }
 
     @Test func whatIsSentTakesEachItemsDefaultsFromItsTenderType() throws {
         let prepared = try Fixtures.validator(["s": Self.schema]).prepare("s")
-        let sent = prepared.resolve(json: Array(#"{"accounts": [{"type": "gift", "number": "6006491234567890"}, {"type": "credit", "number": "4111111111111111", "code": "1"}]}"#.utf8))
-        #expect(sent.payload.map { String(decoding: $0, as: UTF8.self) }
-            == #"{"accounts":[{"type":"gift","number":"6006491234567890","label":"Gift card"},{"type":"credit","number":"4111111111111111","code":"1"}]}"#)
+        let sent = prepared.resolve(
+            json: Array(
+                #"{"accounts": [{"type": "gift", "number": "6006491234567890"}, {"type": "credit", "number": "4111111111111111", "code": "1"}]}"#
+                    .utf8))
+        #expect(
+            sent.payload.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"accounts":[{"type":"gift","number":"6006491234567890","label":"Gift card"},{"type":"credit","number":"4111111111111111","code":"1"}]}"#
+        )
     }
 
     @Test func formsPartialInputAndStepsSeeTheBinding() throws {
@@ -93,7 +119,8 @@ struct ContextBindingTests {
 
     @Test func bindingsAreCheckedWhenTheSchemaLoads() throws {
         func problems(_ binding: String) -> [String] {
-            let schema = #"{"id": "s", "contexts": {"use": {"values": ["a", "b"]}}, "fields": [{"key": "o", "dataType": "Object", "context": \#(binding), "fields": [{"key": "m", "dataType": "String"}]}]}"#
+            let schema =
+                #"{"id": "s", "contexts": {"use": {"values": ["a", "b"]}}, "fields": [{"key": "o", "dataType": "Object", "context": \#(binding), "fields": [{"key": "m", "dataType": "String"}]}]}"#
             return Fixtures.problems(of: schema).map { String($0.prefix { $0 != ":" }) }
         }
         #expect(problems(#"{"use": "a"}"#) == [])
@@ -101,7 +128,10 @@ struct ContextBindingTests {
         #expect(problems(#"{"usage": "a"}"#) == ["unknownContext"])
         #expect(problems(#"{"use": "c"}"#) == ["unknownContext"])
         #expect(problems(#"{"use": {"member": "n"}}"#) == ["unknownField"])
-        #expect(problems(#"{"use": {"derive": [{"when": {"field": "0/m", "present": true}, "value": "c"}]}}"#) == ["unknownContext"])
+        #expect(
+            problems(#"{"use": {"derive": [{"when": {"field": "0/m", "present": true}, "value": "c"}]}}"#) == [
+                "unknownContext"
+            ])
         #expect(problems(#"{"use": {"member": "m", "derive": []}}"#) == ["invalidAttribute"])
         #expect(problems(#"{"tenderType": "credit"}"#) == ["unknownContext"])
     }
@@ -127,7 +157,11 @@ struct ContextBindingTests {
         #expect(try prepared.checkInput("501800000009", at: "/paymentAccounts/-/cardNumber") == .valid)
         let credit = try Fixtures.validator.prepare("customer-profile", tenderType: "credit")
         #expect(try credit.checkInput("501800000009", at: "/paymentAccounts/-/cardNumber") == .incomplete)
-        #expect(try Fixtures.validate(#"{"paymentAccounts": [{"cardNumber": "501800000009"}]}"#, schema: "customer-profile", tenderType: "credit")
+        #expect(
+            try Fixtures.validate(
+                #"{"paymentAccounts": [{"cardNumber": "501800000009"}]}"#, schema: "customer-profile",
+                tenderType: "credit"
+            )
             .summary.contains("minLength@/paymentAccounts/0/cardNumber"))
     }
 
@@ -136,7 +170,8 @@ struct ContextBindingTests {
         let address = Address(line1: "1 Main St", city: "Washington", state: "DC", zipCode: "20500", country: "US")
         let billing = Address(line1: "1 Main St", city: "Washington", state: "DC", zipCode: "205000003", country: "US")
         let credit = PaymentAccount(
-            cardNumber: "4111111111111111", expiry: "08/39", securityCode: "123", cardholderName: "Ivan Petrov", billingAddress: billing,
+            cardNumber: "4111111111111111", expiry: "08/39", securityCode: "123", cardholderName: "Ivan Petrov",
+            billingAddress: billing,
             accountType: .credit)
         let gift = PaymentAccount(cardNumber: "6006491234567890", accountType: .gift)
         let profile = CustomerProfile(name: "Ivan Petrov", profileAddress: address, paymentAccounts: [credit, gift])
@@ -144,15 +179,19 @@ struct ContextBindingTests {
         var swapped = profile
         swapped.profileAddress = billing
         swapped.paymentAccounts?[0].billingAddress = address
-        #expect(try Fixtures.validator.validate(swapped).summary == ["regex@/paymentAccounts/0/billingAddress/zipCode", "regex@/profileAddress/zipCode"])
+        #expect(
+            try Fixtures.validator.validate(swapped).summary == [
+                "regex@/paymentAccounts/0/billingAddress/zipCode", "regex@/profileAddress/zipCode",
+            ])
         var unsaid = profile
         unsaid.paymentAccounts?[1].accountType = nil
         // An account that does not say, in a call that names no tender type, is checked by the base rules, and told
         // to say what it is.
-        #expect(try Fixtures.validator.validate(unsaid).summary == [
-            "required@/paymentAccounts/1/accountType", "format@/paymentAccounts/1/cardNumber",
-            "required@/paymentAccounts/1/cardholderName", "required@/paymentAccounts/1/expiry",
-        ])
+        #expect(
+            try Fixtures.validator.validate(unsaid).summary == [
+                "required@/paymentAccounts/1/accountType", "format@/paymentAccounts/1/cardNumber",
+                "required@/paymentAccounts/1/cardholderName", "required@/paymentAccounts/1/expiry",
+            ])
         // The whole call's tender type applies to an account that does not say.
         #expect(try Fixtures.validator.validate(unsaid, tenderType: "gift").valid)
     }

@@ -4,7 +4,8 @@ import Testing
 
 /// `existsIn`: a field's value must be found in another document, checked when that document is given.
 struct DocumentReferenceTests {
-    private static let arts = #"[{"cardArtId": "art-1", "cardArt": "iVBORw0KGgo="}, {"cardArtId": "art-2", "cardArt": "iVBORw0KGgo="}]"#
+    private static let arts =
+        #"[{"cardArtId": "art-1", "cardArt": "iVBORw0KGgo="}, {"cardArtId": "art-2", "cardArt": "iVBORw0KGgo="}]"#
 
     private func giftCards(_ ids: [String]) -> [UInt8] {
         let entries = ids.enumerated().map { offset, id in
@@ -27,29 +28,37 @@ struct DocumentReferenceTests {
         #expect(!report.errors.contains { $0.message.contains("art-9") })  // the value is never shown
         let german = try validator.prepare("gift-cards-response", messages: .bundled(language: "de"))
             .relating(["card-arts-response": JSONDocument(bytes: Array(Self.arts.utf8))])
-        #expect(german.validate(json: giftCards(["x"])).errors.first?.message == "Kartenmotiv-ID hat keine Entsprechung in card-arts-response unter /*/cardArtId")
+        #expect(
+            german.validate(json: giftCards(["x"])).errors.first?.message
+                == "Kartenmotiv-ID hat keine Entsprechung in card-arts-response unter /*/cardArtId")
     }
 
     @Test func aDocumentNoReferenceNamesIsRefused() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["gift-cards-response"])
         let error = try #require(throws: ValidatorError.self) {
-            try validator.prepare("gift-cards-response").relating(["card-list-response": JSONDocument(bytes: Array("[]".utf8))])
+            try validator.prepare("gift-cards-response").relating([
+                "card-list-response": JSONDocument(bytes: Array("[]".utf8))
+            ])
         }
         #expect(error.code == .unknownDocument)
-        #expect(error.message == "'gift-cards-response' refers to no document of 'card-list-response' (it refers to card-arts-response)")
+        #expect(
+            error.message
+                == "'gift-cards-response' refers to no document of 'card-list-response' (it refers to card-arts-response)"
+        )
     }
 
     /// Numbers by their lexeme, `*` over an object's members as over an array's items, and the other limits.
     @Test func anyReferenceOfTheCatalogueThroughTheSameMechanism() throws {
         let validator = try Fixtures.validator([
-            "accounts": #"{"id": "accounts", "dataType": "Object", "fields": [{"key": "byName", "dataType": "Object", "additionalFields": true}]}"#,
+            "accounts":
+                #"{"id": "accounts", "dataType": "Object", "fields": [{"key": "byName", "dataType": "Object", "additionalFields": true}]}"#,
             "payments": #"""
-                {"id": "payments", "fields": [
-                  {"key": "account", "dataType": "Integer", "existsIn": {"schema": "accounts", "pointer": "/byName/*"},
-                   "messages": {"existsIn": "{name}: no such account"}},
-                  {"key": "tags", "dataType": "Array", "items": {"dataType": "String", "existsIn": {"schema": "accounts", "pointer": "/byName/*"}}}
-                ]}
-                """#,
+            {"id": "payments", "fields": [
+              {"key": "account", "dataType": "Integer", "existsIn": {"schema": "accounts", "pointer": "/byName/*"},
+               "messages": {"existsIn": "{name}: no such account"}},
+              {"key": "tags", "dataType": "Array", "items": {"dataType": "String", "existsIn": {"schema": "accounts", "pointer": "/byName/*"}}}
+            ]}
+            """#,
         ])
         let accounts = try JSONDocument(bytes: Array(#"{"byName": {"main": 17, "savings": 23, "label": "gold"}}"#.utf8))
         let payments = try validator.prepare("payments").relating(["accounts": accounts])
@@ -59,15 +68,20 @@ struct DocumentReferenceTests {
         #expect(report.errors.filter { $0.rule == .existsIn }.map(\.path) == ["/account", "/tags/1"])
         #expect(report.errors.first?.message == "account: no such account")
         // The limit on violations holds for these too.
-        #expect(payments.limitingErrors(to: 1).validate(json: Array(#"{"account": 24, "tags": ["x"]}"#.utf8)).omittedErrors == 1)
+        #expect(
+            payments.limitingErrors(to: 1).validate(json: Array(#"{"account": 24, "tags": ["x"]}"#.utf8)).omittedErrors
+                == 1)
     }
 
     @Test func aReferenceThatCannotHoldIsASchemaError() throws {
-        let arts = #"{"id": "arts", "dataType": "Array", "items": {"fields": [{"key": "cardArtId", "dataType": "String"}]}}"#
+        let arts =
+            #"{"id": "arts", "dataType": "Array", "items": {"fields": [{"key": "cardArtId", "dataType": "String"}]}}"#
         func problems(_ existsIn: String, dataType: String = "String") -> [String] {
             do {
                 _ = try Fixtures.validator([
-                    "arts": arts, "s": #"{"id": "s", "fields": [{"key": "v", "dataType": "\#(dataType)", "existsIn": \#(existsIn)}]}"#,
+                    "arts": arts,
+                    "s":
+                        #"{"id": "s", "fields": [{"key": "v", "dataType": "\#(dataType)", "existsIn": \#(existsIn)}]}"#,
                 ])
                 return []
             } catch let error as SchemaError {
@@ -77,20 +91,34 @@ struct DocumentReferenceTests {
             }
         }
         #expect(problems(#"{"schema": "arts", "pointer": "/*/cardArtId"}"#) == [])
-        #expect(problems(#"{"schema": "arts", "pointer": "/*/cardArtID"}"#)
-            == ["/fields/0/existsIn unknownField: 'existsIn' points at '/*/cardArtID', which is not a field of 'arts' (did you mean 'cardArtId'?)"])
-        #expect(problems(#"{"schema": "arts", "pointer": "/cardArtId"}"#)
-            == ["/fields/0/existsIn unknownField: 'existsIn' points at '/cardArtId', which is not a field of 'arts'"])
-        #expect(problems(#"{"schema": "arts", "pointer": "*/cardArtId"}"#).first?.hasPrefix("/fields/0/existsIn/pointer invalidAttribute") == true)
+        #expect(
+            problems(#"{"schema": "arts", "pointer": "/*/cardArtID"}"#)
+                == [
+                    "/fields/0/existsIn unknownField: 'existsIn' points at '/*/cardArtID', which is not a field of 'arts' (did you mean 'cardArtId'?)"
+                ])
+        #expect(
+            problems(#"{"schema": "arts", "pointer": "/cardArtId"}"#)
+                == [
+                    "/fields/0/existsIn unknownField: 'existsIn' points at '/cardArtId', which is not a field of 'arts'"
+                ])
+        #expect(
+            problems(#"{"schema": "arts", "pointer": "*/cardArtId"}"#).first?.hasPrefix(
+                "/fields/0/existsIn/pointer invalidAttribute") == true)
         #expect(problems(#"{"schema": "arts"}"#).first?.contains("missing 'pointer'") == true)
         #expect(problems(#"{"schema": "nowhere", "pointer": "/*"}"#).count == 1)
-        #expect(problems(#"{"schema": "arts", "pointer": "/*/cardArtId"}"#, dataType: "Object")
-            == ["/fields/0/existsIn inapplicableAttribute: 'existsIn' applies to String, Integer and Number fields, not Object"])
+        #expect(
+            problems(#"{"schema": "arts", "pointer": "/*/cardArtId"}"#, dataType: "Object")
+                == [
+                    "/fields/0/existsIn inapplicableAttribute: 'existsIn' applies to String, Integer and Number fields, not Object"
+                ])
     }
 
     @Test func theExportSaysWhatItCannotCheck() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["gift-cards-response"])
         let export = try #require(validator.schema("gift-cards-response")).exportJSONSchema()
-        #expect(export.limitations.contains("'cardArtId' must be found in a 'card-arts-response' document at /*/cardArtId (existsIn), when one is given."))
+        #expect(
+            export.limitations.contains(
+                "'cardArtId' must be found in a 'card-arts-response' document at /*/cardArtId (existsIn), when one is given."
+            ))
     }
 }

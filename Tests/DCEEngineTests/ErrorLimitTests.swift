@@ -5,7 +5,8 @@ import Testing
 /// A prepared schema keeps at most `maxErrors` violations per report and counts the rest, so that a hostile
 /// payload cannot make a report (or the memory holding it) grow without bound.
 struct ErrorLimitTests {
-    private static let schema = #"{"id": "s", "fields": [{"key": "a", "dataType": "Array", "items": {"dataType": "Integer"}}, {"key": "n", "dataType": "String"}]}"#
+    private static let schema =
+        #"{"id": "s", "fields": [{"key": "a", "dataType": "Array", "items": {"dataType": "Integer"}}, {"key": "n", "dataType": "String"}]}"#
 
     private func prepared() throws -> PreparedSchema { try Fixtures.validator(["s": Self.schema]).prepare("s") }
 
@@ -50,14 +51,17 @@ struct ErrorLimitTests {
 
     @Test func theLimitSurvivesRestrictingAndFingerprintingAndTheyItsLimiting() throws {
         let prepared = try prepared()
-        let restricted = try prepared.limitingErrors(to: 2).restricted(to: .fields(["/a"])).fingerprinting(with: Constant())
+        let restricted = try prepared.limitingErrors(to: 2).restricted(to: .fields(["/a"])).fingerprinting(
+            with: Constant())
         let report = restricted.validate(json: wrongTypes(5))
         #expect(restricted.maxErrors == 2)
         #expect(report.errors.count == 2 && report.omittedErrors == 3)
         #expect(report.errors.allSatisfy { $0.fingerprint == "fp" })
-        let limitedLast = try prepared.restricted(to: .fields(["/n"])).fingerprinting(with: Constant()).limitingErrors(to: 1)
+        let limitedLast = try prepared.restricted(to: .fields(["/n"])).fingerprinting(with: Constant()).limitingErrors(
+            to: 1)
         let other = limitedLast.validate(json: Array(#"{"a": ["x", "y"], "n": 1}"#.utf8))
-        #expect(other.errors.map(\.path) == ["/n"] && other.errors.first?.fingerprint == "fp" && other.omittedErrors == 0)
+        #expect(
+            other.errors.map(\.path) == ["/n"] && other.errors.first?.fingerprint == "fp" && other.omittedErrors == 0)
     }
 
     /// Violations past the limit were never built, so an update cannot tell whether they are on unchanged values:
@@ -80,13 +84,15 @@ struct ErrorLimitTests {
         #expect(object["omittedErrors"] as? Int == 2)
         object["omittedErrors"] = nil
         object["reverificationRequired"] = nil
-        let older = try JSONDecoder().decode(ValidationReport.self, from: JSONSerialization.data(withJSONObject: object))
+        let older = try JSONDecoder().decode(
+            ValidationReport.self, from: JSONSerialization.data(withJSONObject: object))
         #expect(older.omittedErrors == 0 && older.errors == report.errors)
 
         let payload = PayloadReport(file: "p.json", report: report)
         #expect(payload.omittedErrors == 2)
         #expect(try JSONDecoder().decode(PayloadReport.self, from: JSONEncoder().encode(payload)) == payload)
-        let olderPayload = try JSONDecoder().decode(PayloadReport.self, from: Data(#"{"file": "p.json", "valid": true, "errors": []}"#.utf8))
+        let olderPayload = try JSONDecoder().decode(
+            PayloadReport.self, from: Data(#"{"file": "p.json", "valid": true, "errors": []}"#.utf8))
         #expect(olderPayload.omittedErrors == 0 && olderPayload.reverificationRequired.isEmpty)
     }
 
@@ -95,10 +101,14 @@ struct ErrorLimitTests {
         let report = try prepared().limitingErrors(to: 2).validate(json: wrongTypes(9))
         let run = ValidationRun(schema: "s", payloads: [PayloadReport(file: "p.json", report: report)])
         let text = format.render(run, options: ReportOptions(maxErrors: 2))
-        #expect(text.contains("7 more errors not shown (--max-errors 2)") || (format == .json && text.contains(#""omittedErrors":7"#)), "\(text)")
+        #expect(
+            text.contains("7 more errors not shown (--max-errors 2)")
+                || (format == .json && text.contains(#""omittedErrors":7"#)), "\(text)")
         #expect(!format.render(run).contains("--max-errors"))
         if format == .text {
-            #expect(text.hasSuffix("invalid: 1 payload checked against s, 0 valid, 1 invalid, 2 errors, 7 more not shown\n"))
+            #expect(
+                text.hasSuffix("invalid: 1 payload checked against s, 0 valid, 1 invalid, 2 errors, 7 more not shown\n")
+            )
         }
     }
 }

@@ -16,7 +16,8 @@ struct FieldSelectionTests {
 
     @Test func onlyTheSelectedGroupIsChecked() throws {
         // Everything else is wrong or missing: mobile, consents, an unknown member.
-        let draft = #"{"currency": "EURO", "mobile": "555", "cardPin": "12a4", "surprise": 1, "termsAndConditionsAccepted": "yes"}"#
+        let draft =
+            #"{"currency": "EURO", "mobile": "555", "cardPin": "12a4", "surprise": 1, "termsAndConditionsAccepted": "yes"}"#
         let card = try summary(.dataGroups(["CARD_INFORMATION"]), draft)
         #expect(card == ["regex@/cardPin", "format@/currency", "required@/programName"])
         #expect(try summary(.dataGroups(["CONTACT_INFORMATION"]), draft) == ["regex@/mobile"])
@@ -32,7 +33,8 @@ struct FieldSelectionTests {
         #expect(try summary(.dataGroups(["DELIVERY_ADDRESS"]), physical) == ["required@/deliveryAddress"])
         // A US delivery address makes the customer a US customer, so this step's PIN is forbidden, even though the
         // address itself is incomplete (no city) and belongs to another step.
-        let us = #"{"programName": "SKRILL-VIRTUAL-MC-US", "cardPin": "1234", "deliveryAddress": {"countryCode": "US"}}"#
+        let us =
+            #"{"programName": "SKRILL-VIRTUAL-MC-US", "cardPin": "1234", "deliveryAddress": {"countryCode": "US"}}"#
         #expect(try summary(.dataGroups(["CARD_INFORMATION"]), us) == ["forbidden@/cardPin", "required@/currency"])
     }
 
@@ -50,10 +52,14 @@ struct FieldSelectionTests {
     }
 
     @Test func aSelectionNamingNothingIsAMistakeInTheCall() throws {
-        let group = try #require(throws: ValidatorError.self) { try prepared.restricted(to: .dataGroups(["CARD_INFO"])) }
+        let group = try #require(throws: ValidatorError.self) {
+            try prepared.restricted(to: .dataGroups(["CARD_INFO"]))
+        }
         #expect(group.message.hasPrefix("schema 'card-create' has no data group 'CARD_INFO'"))
         #expect(group.code == .unknownField)
-        let field = try #require(throws: ValidatorError.self) { try prepared.restricted(to: .fields(["/deliveryAdress/city"])) }
+        let field = try #require(throws: ValidatorError.self) {
+            try prepared.restricted(to: .fields(["/deliveryAdress/city"]))
+        }
         #expect(field.message.contains("(did you mean '/deliveryAddress/city'?)"))
     }
 }

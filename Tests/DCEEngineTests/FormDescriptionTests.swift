@@ -3,7 +3,9 @@ import Testing
 
 /// The form description a screen builds from: order, groups, requirements for a context and tender type, hints.
 struct FormDescriptionTests {
-    private func form(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws -> FormDescription {
+    private func form(_ schema: String, context: [String: String] = [:], tenderType: String? = nil) throws
+        -> FormDescription
+    {
         try #require(Fixtures.validator.schema(schema)).describeForm(context: context, tenderType: tenderType)
     }
 
@@ -14,14 +16,21 @@ struct FormDescriptionTests {
     @Test func fieldsComeInOrderGroupedByDataGroupWithNestedFieldsUnderTheirParent() throws {
         let credit = try form("payment-account", tenderType: "credit")
         #expect(credit.groups.map(\.dataGroup) == ["CARD_INFORMATION", "BILLING_INFORMATION"])
-        #expect(credit.groups[0].fields.map(\.key) == ["cardNumber", "expiry", "securityCode", "cardholderName", "nickname", "accountType"])
-        #expect(credit.groups[1].fields.map(\.path).prefix(3) == ["/billingAddress", "/billingAddress/line1", "/billingAddress/line2"])
+        #expect(
+            credit.groups[0].fields.map(\.key) == [
+                "cardNumber", "expiry", "securityCode", "cardholderName", "nickname", "accountType",
+            ])
+        #expect(
+            credit.groups[1].fields.map(\.path).prefix(3) == [
+                "/billingAddress", "/billingAddress/line1", "/billingAddress/line2",
+            ])
     }
 
     @Test func tenderTypesAndContextsChangeWhatIsRequiredAndItsLengths() throws {
         let credit = try field(try form("payment-account", tenderType: "credit"), "/cardNumber")
         #expect(credit.required && credit.minLength == 15 && credit.maxLength == 16)
-        #expect(credit.masked && credit.storageRestricted && credit.pciEncryptionRequired && credit.updatesAllowed == false)
+        #expect(
+            credit.masked && credit.storageRestricted && credit.pciEncryptionRequired && credit.updatesAllowed == false)
         #expect(credit.inputHint == "numeric" && credit.reverificationRequired)
         let gift = try form("payment-account", tenderType: "gift")
         #expect(try field(gift, "/cardNumber").minLength == 16)
@@ -83,11 +92,13 @@ struct FormDescriptionTests {
     @Test func rulesThatDependOnOtherFieldsAreMarkedConditional() throws {
         let unknownRegion = try form("card-create")
         let terms = try field(unknownRegion, "/termsAndConditionsAccepted")
-        #expect(!terms.required && terms.conditionallyRequired)  // a US delivery address makes the customer a US customer
+        // a US delivery address makes the customer a US customer
+        #expect(!terms.required && terms.conditionallyRequired)
         #expect(try field(unknownRegion, "/deliveryAddress").conditionallyRequired)  // physical programs
         let visa = try form("card-tokenize", context: ["scheme": "VISA"])
         #expect(try field(visa, "/clientDeviceId").conditionallyRequired)
-        #expect(try !field(try form("card-tokenize", context: ["scheme": "MC"]), "/clientDeviceId").conditionallyRequired)
+        #expect(
+            try !field(try form("card-tokenize", context: ["scheme": "MC"]), "/clientDeviceId").conditionallyRequired)
     }
 
     /// Values other fields already hold are given: an override reading one applies or not as it decides, and a
@@ -97,13 +108,17 @@ struct FormDescriptionTests {
         let physical = try schema.describeForm(given: ["/programName": "ACME PHYSICAL DEBIT"])
         #expect(try field(physical, "/deliveryAddress").required)
         let virtual = try schema.describeForm(given: ["/programName": "ACME VIRTUAL"])
-        #expect(try !field(virtual, "/deliveryAddress").required && !field(virtual, "/deliveryAddress").conditionallyRequired)
+        #expect(
+            try !field(virtual, "/deliveryAddress").required
+                && !field(virtual, "/deliveryAddress").conditionallyRequired)
         #expect(throws: ValidatorError.self) { try schema.describeForm(given: ["/nowhere": "x"]) }
         // A context the schema derives from a given value is known: a US delivery address makes a US customer.
         let us = try schema.describeForm(given: ["/deliveryAddress/countryCode": "US"])
         #expect(try field(us, "/cardPin").forbidden && field(us, "/termsAndConditionsAccepted").required)
         let bulgaria = try schema.describeForm(given: ["/deliveryAddress/countryCode": "BG"])
-        #expect(try !field(bulgaria, "/cardPin").forbidden && !field(bulgaria, "/termsAndConditionsAccepted").conditionallyRequired)
+        #expect(
+            try !field(bulgaria, "/cardPin").forbidden
+                && !field(bulgaria, "/termsAndConditionsAccepted").conditionallyRequired)
     }
 
     /// An address's members say which part they are and whose country they follow; once the country is given, what
@@ -112,7 +127,9 @@ struct FormDescriptionTests {
     @Test func anAddressFollowsItsGivenCountry() throws {
         let schema = try #require(Fixtures.validator.schema("delivery-address"))
         let unknown = try field(try schema.describeForm(), "/postalCode")
-        #expect(unknown.address?.part == "postalCode" && unknown.address?.countryPath == "/countryCode" && unknown.address?.country == nil)
+        #expect(
+            unknown.address?.part == "postalCode" && unknown.address?.countryPath == "/countryCode"
+                && unknown.address?.country == nil)
         let germany = try schema.describeForm(given: ["/countryCode": "DE"])
         let postal = try field(germany, "/postalCode")
         #expect(postal.required && postal.address?.required == true && postal.address?.name == "postal")

@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 struct FormatTests {
     @Test func codeListsHaveTheirPublishedSizes() {
@@ -25,7 +26,9 @@ struct FormatTests {
     @Test(arguments: ["4111111111111111", "5555555555554444", "378282246310005", "6011111111111117", "4222222222222"])
     func luhnAcceptsValidCardNumbers(number: String) { #expect(Format.luhn.accepts(number)) }
 
-    @Test(arguments: ["4111111111111112", "411111111111", "41111111111111111111", "4111 1111 1111 1111", "", "abcdabcdabcdabcd"])
+    @Test(arguments: [
+        "4111111111111112", "411111111111", "41111111111111111111", "4111 1111 1111 1111", "", "abcdabcdabcdabcd",
+    ])
     func luhnRejectsTheRest(number: String) { #expect(!Format.luhn.accepts(number)) }
 
     @Test func hexIsEvenLengthCaseInsensitive() {
@@ -37,7 +40,9 @@ struct FormatTests {
 
     @Test func base64IsPaddedStandardAlphabet() {
         for valid in ["w1koQg==", "QUJD", "QUI=", "+/+/"] { #expect(Format.base64.accepts(valid), "\(valid)") }
-        for invalid in ["w1koQg=", "QU=I", "QUJD====", "-_-_", "", "QUJ D"] { #expect(!Format.base64.accepts(invalid), "\(invalid)") }
+        for invalid in ["w1koQg=", "QU=I", "QUJD====", "-_-_", "", "QUJ D"] {
+            #expect(!Format.base64.accepts(invalid), "\(invalid)")
+        }
     }
 
     @Test func uuidIsTheCanonicalForm() {
@@ -50,17 +55,23 @@ struct FormatTests {
 
     @Test func datesAreRealCalendarDates() {
         for valid in ["2024-02-29", "2000-02-29", "1999-12-31"] { #expect(Format.date.accepts(valid), "\(valid)") }
-        for invalid in ["2023-02-29", "1900-02-29", "2024-13-01", "2024-04-31", "2024-1-01", "20240101", "2024-01-01T00:00:00Z"] {
+        for invalid in [
+            "2023-02-29", "1900-02-29", "2024-13-01", "2024-04-31", "2024-1-01", "20240101", "2024-01-01T00:00:00Z",
+        ] {
             #expect(!Format.date.accepts(invalid), "\(invalid)")
         }
     }
 
     @Test func dateTimesCarryATimeZone() {
-        for valid in ["2024-01-31T10:00:00Z", "2024-01-31t10:00:00z", "2024-01-31T10:00:00.123+05:30", "2016-12-31T23:59:60Z"] {
+        for valid in [
+            "2024-01-31T10:00:00Z", "2024-01-31t10:00:00z", "2024-01-31T10:00:00.123+05:30", "2016-12-31T23:59:60Z",
+        ] {
             #expect(Format.dateTime.accepts(valid), "\(valid)")
         }
-        for invalid in ["2024-01-31T10:00:00", "2024-01-31 10:00:00Z", "2024-01-31T24:00:00Z", "2024-01-31T10:00:00+5:30",
-                        "2024-01-31T10:00:00.Z", "2024-02-30T10:00:00Z", "2024-01-31T10:00Z"] {
+        for invalid in [
+            "2024-01-31T10:00:00", "2024-01-31 10:00:00Z", "2024-01-31T24:00:00Z", "2024-01-31T10:00:00+5:30",
+            "2024-01-31T10:00:00.Z", "2024-02-30T10:00:00Z", "2024-01-31T10:00Z",
+        ] {
             #expect(!Format.dateTime.accepts(invalid), "\(invalid)")
         }
     }

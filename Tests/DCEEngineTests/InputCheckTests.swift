@@ -4,17 +4,24 @@ import Testing
 
 /// One field's input as a person types it: valid, incomplete (can still become valid) or invalid (never can).
 struct InputCheckTests {
-    private func verdict(_ text: String, _ pointer: String, schema: String, context: [String: String] = [:], tenderType: String? = nil) throws -> InputVerdict {
+    private func verdict(
+        _ text: String, _ pointer: String, schema: String, context: [String: String] = [:], tenderType: String? = nil
+    ) throws -> InputVerdict {
         try Fixtures.validator.prepare(schema, context: context, tenderType: tenderType).checkInput(text, at: pointer)
     }
 
-    @Test(arguments: [("", InputVerdict.incomplete), ("4", .incomplete), ("41", .incomplete), ("4111111111111111", .valid),
-                      ("4111111111111112", .incomplete), ("41111111111111111111", .invalid(.maxLength)), ("41a", .invalid(.format))])
+    @Test(arguments: [
+        ("", InputVerdict.incomplete), ("4", .incomplete), ("41", .incomplete), ("4111111111111111", .valid),
+        ("4111111111111112", .incomplete), ("41111111111111111111", .invalid(.maxLength)), ("41a", .invalid(.format)),
+    ])
     func cardNumbers(text: String, expected: InputVerdict) throws {
         #expect(try verdict(text, "/cardNumber", schema: "payment-account", tenderType: "debit") == expected, "\(text)")
     }
 
-    @Test(arguments: [("", InputVerdict.incomplete), ("12", .incomplete), ("1234", .valid), ("12a", .invalid(.regex)), ("12345", .invalid(.regex))])
+    @Test(arguments: [
+        ("", InputVerdict.incomplete), ("12", .incomplete), ("1234", .valid), ("12a", .invalid(.regex)),
+        ("12345", .invalid(.regex)),
+    ])
     func pins(text: String, expected: InputVerdict) throws {
         #expect(try verdict(text, "/cardPin", schema: "card-create", context: ["region": "EU"]) == expected, "\(text)")
     }
@@ -38,19 +45,25 @@ struct InputCheckTests {
         let validator = try Fixtures.validator(["s": schema])
         let prepared = try validator.prepare("s")
         #expect(try prepared.checkInput("2026-11-23", at: "/at") == .incomplete)
-        #expect(try validator.validate(json: Array(#"{"at": "2026-11-23"}"#.utf8), schema: "s").errors.map(\.rule) == [.format])
+        #expect(
+            try validator.validate(json: Array(#"{"at": "2026-11-23"}"#.utf8), schema: "s").errors.map(\.rule) == [
+                .format
+            ])
         #expect(try prepared.checkInput("2026-11-23T10:00:00Z", at: "/at") == .invalid(.format))
     }
 
     @Test func contextsAndDatesApply() throws {
         #expect(try verdict("2050", "/zipCode", schema: "address", context: ["addressUse": "billing"]) == .incomplete)
         #expect(try verdict("20500", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .valid)
-        #expect(try verdict("205001", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .invalid(.regex))
+        #expect(
+            try verdict("205001", "/zipCode", schema: "address", context: ["addressUse": "profile"]) == .invalid(.regex)
+        )
         #expect(try verdict("0", "/expiry", schema: "payment-account") == .incomplete)
         #expect(try verdict("08/3", "/expiry", schema: "payment-account") == .incomplete)
         #expect(try verdict("08/39", "/expiry", schema: "payment-account") == .valid)
         #expect(try verdict("2", "/expiry", schema: "payment-account") == .invalid(.format))
-        #expect(try verdict("01/20", "/expiry", schema: "payment-account") == .invalid(.format))  // expired can never become valid
+        // expired can never become valid
+        #expect(try verdict("01/20", "/expiry", schema: "payment-account") == .invalid(.format))
         #expect(try verdict("Sofia-1", "/deliveryAddress/city", schema: "card-create") == .invalid(.regex))
     }
 
@@ -59,21 +72,27 @@ struct InputCheckTests {
     @Test func givenValuesOfOtherFieldsApply() throws {
         let prepared = try Fixtures.validator.prepare("payment-account")
         #expect(try prepared.checkInput("123", at: "/securityCode") == .valid)
-        #expect(try prepared.checkInput("123", at: "/securityCode", given: ["/cardNumber": "378282246310005"]) == .incomplete)
-        #expect(try prepared.checkInput("1234", at: "/securityCode", given: ["/cardNumber": "4111111111111111"]) == .invalid(.regex))
+        #expect(
+            try prepared.checkInput("123", at: "/securityCode", given: ["/cardNumber": "378282246310005"])
+                == .incomplete)
+        #expect(
+            try prepared.checkInput("1234", at: "/securityCode", given: ["/cardNumber": "4111111111111111"])
+                == .invalid(.regex))
     }
 
     /// The rules validation would apply to the value, as far as the typed value alone can tell.
     @Test func agreesWithValidationOnForbiddenFieldsAndContextsTheFieldImplies() throws {
         // US customers set their PIN elsewhere: any PIN is refused, as validation refuses it.
-        #expect(try verdict("1234", "/cardPin", schema: "card-create", context: ["region": "US"]) == .invalid(.forbidden))
+        #expect(
+            try verdict("1234", "/cardPin", schema: "card-create", context: ["region": "US"]) == .invalid(.forbidden))
         #expect(try verdict("1234", "/cardPin", schema: "card-create", context: ["region": "EU"]) == .valid)
         // Typing into /billingAddress/zipCode implies a billing address, from which payment-account derives
         // addressUse=billing: 9 digits, so 5 are not enough yet.
         #expect(try verdict("12345", "/billingAddress/zipCode", schema: "payment-account") == .incomplete)
         #expect(try verdict("123456789", "/billingAddress/zipCode", schema: "payment-account") == .valid)
-        #expect(!(try Fixtures.validate(#"{"billingAddress": {"zipCode": "12345"}}"#, schema: "payment-account").summary
-            .filter { $0.hasSuffix("@/billingAddress/zipCode") }.isEmpty))
+        #expect(
+            !(try Fixtures.validate(#"{"billingAddress": {"zipCode": "12345"}}"#, schema: "payment-account").summary
+                .filter { $0.hasSuffix("@/billingAddress/zipCode") }.isEmpty))
     }
 
     @Test func numbersAndUnknownFields() throws {

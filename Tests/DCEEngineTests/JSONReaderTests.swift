@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 struct JSONReaderTests {
     private func read(_ text: String, limits: JSONReader.Limits = .default) throws(JSONReadError) -> JSONDocument {
@@ -41,7 +42,9 @@ struct JSONReaderTests {
             let bytes = Array(text.utf8)
             let lines = LineIndex(bytes)
             for offset in -1...(bytes.count + 1) {
-                #expect(lines.position(of: offset) == SourcePosition.locate(offset: offset, in: bytes), "\(text.debugDescription) at \(offset)")
+                #expect(
+                    lines.position(of: offset) == SourcePosition.locate(offset: offset, in: bytes),
+                    "\(text.debugDescription) at \(offset)")
             }
         }
     }
@@ -97,9 +100,12 @@ struct JSONReaderTests {
     }
 
     @Test func neverRepeatsInputInItsMessages() throws {
-        for input in ["{\"cardPin\": 12a4}", "{\"cardPin\": \"98\u{1}76\"}", "[9876x]", "{\"pan\": 4111111111111111 5}"] {
+        for input in [
+            "{\"cardPin\": 12a4}", "{\"cardPin\": \"98\u{1}76\"}", "[9876x]", "{\"pan\": 4111111111111111 5}",
+        ] {
             let failure = try #require(error(input))
-            #expect(!failure.message.contains("12a4") && !failure.message.contains("a4") && !failure.message.contains("98"))
+            #expect(
+                !failure.message.contains("12a4") && !failure.message.contains("a4") && !failure.message.contains("98"))
             #expect(!failure.message.contains("9876") && !failure.message.contains("4111"))
         }
     }
@@ -122,7 +128,9 @@ struct JSONReaderTests {
 
     @Test func enforcesItsLimits() {
         let limits = JSONReader.Limits(maxDepth: 10, maxDocumentBytes: 1_000, maxStringBytes: 8)
-        #expect(error(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), limits: limits)?.code == .tooDeep)
+        #expect(
+            error(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), limits: limits)?.code
+                == .tooDeep)
         #expect(error(String(repeating: "[", count: 10) + String(repeating: "]", count: 10), limits: limits) == nil)
         #expect(error("[\"123456789\"]", limits: limits)?.code == .stringTooLong)
         #expect(error("[" + String(repeating: "1,", count: 600) + "1]", limits: limits)?.code == .tooLarge)

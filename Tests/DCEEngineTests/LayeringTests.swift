@@ -8,7 +8,8 @@ import Testing
 @Suite struct LayeringTests {
     /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API.
     static let layers: [String: Int] = [
-        "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4, "Reporting": 5,
+        "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4,
+        "Reporting": 5,
         "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6,
     ]
 
@@ -25,9 +26,11 @@ import Testing
     static let publicTypes: Set<String> = [
         "Validator", "PreparedSchema", "CompiledSchema", "SchemaKind", "ValidatableRequest", "ValidationReport",
         "Violation", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem", "SchemaLocation",
-        "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition", "SchemaValue",
+        "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition",
+        "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
-        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor", "ReferenceData",
+        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
+        "ReferenceData",
         "CodeList", "CardBrands", "AddressFormats", "InputFeedback",
     ]
 
@@ -56,7 +59,9 @@ import Testing
     /// The type a line declares at the top level of its file (`public struct Violation: …` → `Violation`).
     static func topLevelDeclaration(in line: Substring) -> String? {
         guard let first = line.first, !first.isWhitespace else { return nil }
-        let modifiers: Set<Substring> = ["public", "package", "internal", "private", "fileprivate", "final", "indirect"]
+        let modifiers: Set<Substring> = [
+            "public", "package", "internal", "private", "fileprivate", "final", "indirect",
+        ]
         let kinds: Set<Substring> = ["struct", "enum", "class", "protocol", "typealias", "actor"]
         var words = line.split(separator: " ")[...]
         while let word = words.first, modifiers.contains(word) || word.hasPrefix("@") { words.removeFirst() }
@@ -72,7 +77,8 @@ import Testing
 
     @Test func theScanFindsWhatEachLayerDeclares() throws {
         let declared = Dictionary(
-            try Self.engineSources().flatMap { file in file.declared.map { ($0, file.folder) } }, uniquingKeysWith: { a, _ in a })
+            try Self.engineSources().flatMap { file in file.declared.map { ($0, file.folder) } },
+            uniquingKeysWith: { a, _ in a })
         #expect(declared["JSONDocument"] == "JSON")
         #expect(declared["Evaluation"] == "Evaluating")
         #expect(declared["Violation"] == "Evaluating")
@@ -102,7 +108,11 @@ import Testing
     @Test func thePublicSurfaceIsTheListedOne() throws {
         let published = Set(try Self.engineSources().flatMap(\.published))
         #expect(published.count > 20, "the scan finds the public types")
-        #expect(published.subtracting(Self.publicTypes).isEmpty, "public but not listed: \(published.subtracting(Self.publicTypes).sorted())")
-        #expect(Self.publicTypes.subtracting(published).isEmpty, "listed but not public: \(Self.publicTypes.subtracting(published).sorted())")
+        #expect(
+            published.subtracting(Self.publicTypes).isEmpty,
+            "public but not listed: \(published.subtracting(Self.publicTypes).sorted())")
+        #expect(
+            Self.publicTypes.subtracting(published).isEmpty,
+            "listed but not public: \(Self.publicTypes.subtracting(published).sorted())")
     }
 }

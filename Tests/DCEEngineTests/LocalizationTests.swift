@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 /// Every word a person reads, in every shipped language: each catalogue has every message and term English has
 /// (and every term the engine asks for), with the same placeholders; every label and schema message of every shipped
@@ -10,10 +11,16 @@ struct LocalizationTests {
     /// address parts, and what the countries call their subdivisions and postal codes.
     private static var generatedTermKeys: Set<String> {
         var keys = Set(DataType.allCases.map { "type.\($0.rawValue)" })
-        keys.formUnion(([.null, .boolean, .number, .string, .array, .object] as [JSONDocument.Kind]).map { "kind.\($0.description)" })
+        keys.formUnion(
+            ([.null, .boolean, .number, .string, .array, .object] as [JSONDocument.Kind]).map {
+                "kind.\($0.description)"
+            })
         keys.insert("kind.fraction")
         keys.formUnion(Format.allCases.map { "format.\($0.rawValue)" })
-        keys.formUnion(["format.card-number.brand", "format.card-number.brand-without-check-digit", "or", "label.request", "label.item"])
+        keys.formUnion([
+            "format.card-number.brand", "format.card-number.brand-without-check-digit", "or", "label.request",
+            "label.item",
+        ])
         keys.formUnion(AddressFormats.Part.allCases.map { "part.\($0.rawValue)" })
         for country in ReferenceData.bundled.addresses.countries {
             keys.insert("subdivision.\(country.subdivisionName)")
@@ -49,7 +56,9 @@ struct LocalizationTests {
             for (key, text) in table {
                 #expect(!text.isEmpty, "\(language) \(kind) \(key) is empty")
                 if let englishText = englishTable[key] {
-                    #expect(Self.placeholders(text) == Self.placeholders(englishText), "\(language) \(kind) \(key): \(text)")
+                    #expect(
+                        Self.placeholders(text) == Self.placeholders(englishText), "\(language) \(kind) \(key): \(text)"
+                    )
                 }
             }
         }
@@ -66,7 +75,9 @@ struct LocalizationTests {
         var gaps: [String] = []
         func check(_ value: Any, at pointer: String) {
             texts += 1
-            guard let byLanguage = value as? [String: String] else { return gaps.append("\(pointer): a text for English only") }
+            guard let byLanguage = value as? [String: String] else {
+                return gaps.append("\(pointer): a text for English only")
+            }
             for language in MessageCatalogue.bundledLanguages where (byLanguage[language] ?? "").isEmpty {
                 gaps.append("\(pointer): no \(language)")
             }
@@ -77,7 +88,8 @@ struct LocalizationTests {
                     let path = pointer + "/" + key
                     switch key {
                     case "name", "message": check(member, at: path)
-                    case "messages": for (rule, text) in member as? [String: Any] ?? [:] { check(text, at: path + "/" + rule) }
+                    case "messages":
+                        for (rule, text) in member as? [String: Any] ?? [:] { check(text, at: path + "/" + rule) }
                     case "examples", "enum", "defaultValue": break
                     default: visit(member, at: path)
                     }
@@ -96,17 +108,33 @@ struct LocalizationTests {
     /// Labels, the schema's own messages and the catalogue's words in each shipped language, through the public API.
     @Test func aReportReadsInEachShippedLanguage() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
-        let payload = Array(#"{"currency": "EUR", "programName": "P", "cardPin": "12a4", "deliveryAddress": {"countryCode": "BG", "postalCode": "10"}}"#.utf8)
+        let payload = Array(
+            #"{"currency": "EUR", "programName": "P", "cardPin": "12a4", "deliveryAddress": {"countryCode": "BG", "postalCode": "10"}}"#
+                .utf8)
         let expected = [
             "en": ["Card PIN must be exactly 4 digits", "Postal code must look like 1000 for Bulgaria"],
-            "de": ["Die Karten-PIN muss aus genau 4 Ziffern bestehen", "Postleitzahl muss wie 1000 aussehen (Bulgarien)"],
-            "fr": ["Le code PIN de la carte doit comporter exactement 4 chiffres", "Code postal doit ressembler à 1000 (Bulgarie)"],
-            "es": ["El PIN de la tarjeta debe tener exactamente 4 dígitos", "Código postal debe tener la forma 1000 (Bulgaria)"],
-            "bg": ["PIN кодът на картата трябва да се състои от точно 4 цифри", "Пощенски код трябва да изглежда като 1000 (България)"],
+            "de": [
+                "Die Karten-PIN muss aus genau 4 Ziffern bestehen", "Postleitzahl muss wie 1000 aussehen (Bulgarien)",
+            ],
+            "fr": [
+                "Le code PIN de la carte doit comporter exactement 4 chiffres",
+                "Code postal doit ressembler à 1000 (Bulgarie)",
+            ],
+            "es": [
+                "El PIN de la tarjeta debe tener exactamente 4 dígitos",
+                "Código postal debe tener la forma 1000 (Bulgaria)",
+            ],
+            "bg": [
+                "PIN кодът на картата трябва да се състои от точно 4 цифри",
+                "Пощенски код трябва да изглежда като 1000 (България)",
+            ],
         ]
         for language in MessageCatalogue.bundledLanguages {
-            let report = try validator.prepare("card-create", context: ["region": "EU"], messages: .bundled(language: language)).validate(json: payload)
-            let messages = report.errors.filter { $0.path == "/cardPin" || $0.path == "/deliveryAddress/postalCode" }.map(\.message)
+            let report = try validator.prepare(
+                "card-create", context: ["region": "EU"], messages: .bundled(language: language)
+            ).validate(json: payload)
+            let messages = report.errors.filter { $0.path == "/cardPin" || $0.path == "/deliveryAddress/postalCode" }
+                .map(\.message)
             #expect(messages == expected[language], "\(language): \(report.errors.map(\.message))")
         }
     }
@@ -118,7 +146,9 @@ struct LocalizationTests {
         #expect(english.phrase("summary.errors", count: 0) == "0 errors")
         #expect(french.phrase("summary.errors", count: 0) == "0 erreur")  // French counts zero as one
         #expect(french.phrase("summary.errors", count: 2) == "2 erreurs")
-        #expect(try MessageCatalogue.bundled(language: "bg").phrase("summary.checked", count: 3, ["schema": "s"]) == "3 заявки проверени спрямо s")
+        #expect(
+            try MessageCatalogue.bundled(language: "bg").phrase("summary.checked", count: 3, ["schema": "s"])
+                == "3 заявки проверени спрямо s")
         #expect(english.phrase("no.such.term") == "no.such.term")
     }
 
@@ -138,12 +168,16 @@ struct LocalizationTests {
         let error = try #require(throws: SchemaError.self) { try Fixtures.validator(["s": noEnglish]) }
         #expect(error.problems.first?.location.pointer == "/fields/0/name")
         #expect(error.description.contains("need 'en'"))
-        let badCode = #"{"id": "s", "fields": [{"key": "v", "name": {"en": "Value", "German": "Wert"}, "dataType": "String"}]}"#
+        let badCode =
+            #"{"id": "s", "fields": [{"key": "v", "name": {"en": "Value", "German": "Wert"}, "dataType": "String"}]}"#
         let codeError = try #require(throws: SchemaError.self) { try Fixtures.validator(["s": badCode]) }
         #expect(codeError.problems.first?.location.pointer == "/fields/0/name/German")
-        let item = #"{"id": "s", "fields": [{"key": "tags", "name": {"en": "Tags", "de": "Schlagwörter"}, "dataType": "Array", "items": {"dataType": "String", "maxLength": 2}}]}"#
+        let item =
+            #"{"id": "s", "fields": [{"key": "tags", "name": {"en": "Tags", "de": "Schlagwörter"}, "dataType": "Array", "items": {"dataType": "String", "maxLength": 2}}]}"#
         let validator = try Fixtures.validator(["s": item])
-        let messages = try validator.prepare("s", messages: .bundled(language: "de")).validate(json: Array(#"{"tags": ["abc"]}"#.utf8)).errors.map(\.message)
+        let messages = try validator.prepare("s", messages: .bundled(language: "de")).validate(
+            json: Array(#"{"tags": ["abc"]}"#.utf8)
+        ).errors.map(\.message)
         #expect(messages == ["Eintrag von Schlagwörter darf höchstens 2 Zeichen lang sein (es sind 3)"])
     }
 

@@ -4,7 +4,9 @@ import Testing
 
 /// `masked(json:)`: a copy safe to show, driven by the metadata, everything else byte for byte.
 struct MaskedCopyTests {
-    private func masked(_ json: String, schema: String = "payment-account", tenderType: String? = "credit") throws -> String {
+    private func masked(_ json: String, schema: String = "payment-account", tenderType: String? = "credit") throws
+        -> String
+    {
         let validator = try Validator(source: .bundled, schemaIDs: [schema])
         let prepared = try validator.prepare(schema, tenderType: tenderType)
         return String(decoding: try prepared.masked(json: Array(json.utf8)), as: UTF8.self)
@@ -20,32 +22,41 @@ struct MaskedCopyTests {
               "billingAddress": {"line1": "1 Main St",   "zipCode": "205000003"}
             }
             """
-        #expect(try masked(payload) == """
-            {
-              "cardNumber" :"•••• •••••• •0005",
-              "expiry":   "08/39", "securityCode": "[withheld]",
-              "cardholderName": "Mar\\u00eda Ivanova",
-              "billingAddress": {"line1": "1 Main St",   "zipCode": "205000003"}
-            }
-            """)
+        #expect(
+            try masked(payload) == """
+                {
+                  "cardNumber" :"•••• •••••• •0005",
+                  "expiry":   "08/39", "securityCode": "[withheld]",
+                  "cardholderName": "Mar\\u00eda Ivanova",
+                  "billingAddress": {"line1": "1 Main St",   "zipCode": "205000003"}
+                }
+                """)
         #expect(try masked(#"{"cardNumber": "4111-1111-1111-1111"}"#) == #"{"cardNumber": "•••• •••• •••• 1111"}"#)
     }
 
     @Test func whatCannotBeMaskedIsWithheldAndNullStays() throws {
         // A number, an object or a list where a sensitive string belongs, a duplicate key, null, and members the
         // schema does not know (their keys stay).
-        #expect(try masked(#"{"cardNumber": 4111111111111111, "securityCode": [1, 2], "cardNumber": {"a": 1}, "expiry": null}"#)
-            == #"{"cardNumber": "[withheld]", "securityCode": "[withheld]", "cardNumber": "[withheld]", "expiry": null}"#)
-        #expect(try masked(#"{"cardNumbr": "4111111111111111", "note": {"pin": "8264"}, "gone": null}"#)
-            == #"{"cardNumbr": "[withheld]", "note": "[withheld]", "gone": null}"#)
+        #expect(
+            try masked(
+                #"{"cardNumber": 4111111111111111, "securityCode": [1, 2], "cardNumber": {"a": 1}, "expiry": null}"#)
+                == #"{"cardNumber": "[withheld]", "securityCode": "[withheld]", "cardNumber": "[withheld]", "expiry": null}"#
+        )
+        #expect(
+            try masked(#"{"cardNumbr": "4111111111111111", "note": {"pin": "8264"}, "gone": null}"#)
+                == #"{"cardNumbr": "[withheld]", "note": "[withheld]", "gone": null}"#)
         // A card number in a field that should not hold one is masked as the log redactor masks it.
-        #expect(try masked(#"{"nickname": "4111 1111 1111 1111", "cardholderName": 4111111111111111}"#)
-            == #"{"nickname": "XXXX XXXX XXXX 1111", "cardholderName": "XXXXXXXXXXXX1111"}"#)
+        #expect(
+            try masked(#"{"nickname": "4111 1111 1111 1111", "cardholderName": 4111111111111111}"#)
+                == #"{"nickname": "XXXX XXXX XXXX 1111", "cardholderName": "XXXXXXXXXXXX1111"}"#)
     }
 
     /// Text that is not a card number shows at most its last quarter, and at most four characters.
     @Test func otherMaskedTextShowsAtMostAQuarter() throws {
-        let validator = try Fixtures.validator(["s": #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "maskingRequired": true}, {"key": "list", "dataType": "Array", "items": {"dataType": "String", "maskingRequired": true}}]}"#])
+        let validator = try Fixtures.validator([
+            "s":
+                #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "maskingRequired": true}, {"key": "list", "dataType": "Array", "items": {"dataType": "String", "maskingRequired": true}}]}"#
+        ])
         func copy(_ json: String) throws -> String {
             String(decoding: try validator.prepare("s").masked(json: Array(json.utf8)), as: UTF8.self)
         }
@@ -59,7 +70,8 @@ struct MaskedCopyTests {
     @Test func malformedJSONGivesNoCopyAndSaysWhere() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["payment-account"])
         let error = try #require(throws: JSONReadError.self) {
-            try validator.prepare("payment-account").masked(json: Array("{\n  \"cardNumber\": \"4111111111111111\",,}".utf8))
+            try validator.prepare("payment-account").masked(
+                json: Array("{\n  \"cardNumber\": \"4111111111111111\",,}".utf8))
         }
         #expect(error.position.line == 2)
         #expect(!error.message.contains("4111"))

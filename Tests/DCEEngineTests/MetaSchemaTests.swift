@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 /// The published meta-schema (Schemas/dce-schema.schema.json) names exactly the attributes the loader reads.
 /// (scripts/check_schemas.py then checks every schema file against it with Python's jsonschema.)
@@ -21,9 +22,13 @@ struct MetaSchemaTests {
         #expect(properties(meta, ["$defs", "overridable"]) == Set(SchemaDecoder.overridableAttributes))
         #expect(properties(meta, ["$defs", "validation"]) == Set(SchemaDecoder.validationAttributes))
         #expect(properties(meta, ["$defs", "context"]) == Set(SchemaDecoder.contextAttributes))
-        let formats = ((meta as? [String: Any]).flatMap { ($0["$defs"] as? [String: Any])?["format"] as? [String: Any] })?["enum"] as? [String]
+        let formats =
+            ((meta as? [String: Any]).flatMap { ($0["$defs"] as? [String: Any])?["format"] as? [String: Any] })?["enum"]
+            as? [String]
         #expect(Set(formats ?? []) == Set(Format.allCases.map(\.rawValue)))
-        let types = ((meta as? [String: Any]).flatMap { ($0["$defs"] as? [String: Any])?["dataType"] as? [String: Any] })?["enum"] as? [String]
+        let types =
+            ((meta as? [String: Any]).flatMap { ($0["$defs"] as? [String: Any])?["dataType"] as? [String: Any] })?[
+                "enum"] as? [String]
         #expect(Set(types ?? []) == Set(DataType.allCases.map(\.rawValue)))
     }
 }

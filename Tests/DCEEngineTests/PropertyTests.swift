@@ -1,7 +1,8 @@
-@testable import DCEEngine
 import Foundation
 import PropertyBased
 import Testing
+
+@testable import DCEEngine
 
 /// Properties that must hold for any input, checked on generated cases (x-sheep/swift-property-based).
 struct PropertyTests {
@@ -28,9 +29,14 @@ struct PropertyTests {
     /// JSON built from the schema's own keys and values and from noise, so most inputs reach deep into the rules.
     static let documents = Gen<UInt64>.value(in: 0...UInt64.max).map { seed in
         var random = SplitMix(state: seed)
-        return randomJSON(&random, depth: 0, keys: ["programName", "currency", "mobile", "cardPin", "externalId",
-            "deliveryAddress", "termsAndConditionsAccepted", "eDisclosureAccepted", "address1", "city", "countryCode",
-            "postalCode", "state", "x", "é"])
+        return randomJSON(
+            &random, depth: 0,
+            keys: [
+                "programName", "currency", "mobile", "cardPin", "externalId",
+                "deliveryAddress", "termsAndConditionsAccepted", "eDisclosureAccepted", "address1", "city",
+                "countryCode",
+                "postalCode", "state", "x", "é",
+            ])
     }
 
     @Test func validationNeverCrashesOnArbitraryJSONAndIsDeterministic() async {
@@ -62,9 +68,15 @@ struct PropertyTests {
             #""programName": "SKRILL-\#(random.next() % 2 == 0 ? "PHYSICAL" : "VIRTUAL")-MC""#,
             #""currency": "\#(currencies[Int(random.next() % 6)])""#,
         ]
-        if random.next() % 2 == 0 { members.append(#""cardPin": "\#(String(format: "%04d", Int(random.next() % 10_000)))""#) }
-        if random.next() % 2 == 0 { members.append(#""mobile": "+\#(1 + random.next() % 999) \#(10_000 + random.next() % 9_000_000)""#) }
-        members.append(#""deliveryAddress": {"address1": "Street \#(random.next() % 100)", "city": "Sofia", "countryCode": "\#(countries[Int(random.next() % 5)])", "postalCode": "\#(1000 + random.next() % 9000)"}"#)
+        if random.next() % 2 == 0 {
+            members.append(#""cardPin": "\#(String(format: "%04d", Int(random.next() % 10_000)))""#)
+        }
+        if random.next() % 2 == 0 {
+            members.append(#""mobile": "+\#(1 + random.next() % 999) \#(10_000 + random.next() % 9_000_000)""#)
+        }
+        members.append(
+            #""deliveryAddress": {"address1": "Street \#(random.next() % 100)", "city": "Sofia", "countryCode": "\#(countries[Int(random.next() % 5)])", "postalCode": "\#(1000 + random.next() % 9000)"}"#
+        )
         return "{" + members.joined(separator: ", ") + "}"
     }
 
@@ -101,11 +113,15 @@ private func randomJSON(_ random: inout SplitMix, depth: Int, keys: [String]) ->
     case 1: return random.next() % 2 == 0 ? "true" : "false"
     case 2: return ["0", "-1", "1.5", "1e400", "12345678901234567890", "-0.0"][Int(random.next() % 6)]
     case 3, 4, 5:
-        let strings = ["", "EUR", "US", "1234", "12a4", "+1 123456789", "SKRILL-PHYSICAL", "Sofia", "\\u00e9", "\\ud83d\\ude00", "x\\ny", String(repeating: "a", count: 40)]
+        let strings = [
+            "", "EUR", "US", "1234", "12a4", "+1 123456789", "SKRILL-PHYSICAL", "Sofia", "\\u00e9", "\\ud83d\\ude00",
+            "x\\ny", String(repeating: "a", count: 40),
+        ]
         return "\"" + strings[Int(random.next() % UInt64(strings.count))] + "\""
     case 6:
         let count = Int(random.next() % 4)
-        return "[" + (0..<count).map { _ in randomJSON(&random, depth: depth + 1, keys: keys) }.joined(separator: ",") + "]"
+        return "[" + (0..<count).map { _ in randomJSON(&random, depth: depth + 1, keys: keys) }.joined(separator: ",")
+            + "]"
     default:
         let count = Int(random.next() % 6)
         let members = (0..<count).map { _ in

@@ -34,7 +34,10 @@ struct RFC3339Tests {
         }
     }
 
-    @Test(arguments: ["", "2026-11-23", "2026-11-23T10:15:30", "2026-13-01T00:00:00Z", "2026-11-23T25:00:00Z", "2026-11-23 10:15:30Z", "x"])
+    @Test(arguments: [
+        "", "2026-11-23", "2026-11-23T10:15:30", "2026-13-01T00:00:00Z", "2026-11-23T25:00:00Z", "2026-11-23 10:15:30Z",
+        "x",
+    ])
     func refusesWhatIsNotADateTime(text: String) {
         #expect(RFC3339.date(from: text) == nil)
     }

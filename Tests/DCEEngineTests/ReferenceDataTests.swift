@@ -1,6 +1,7 @@
-@testable import DCEEngine
 import Foundation
 import Testing
+
+@testable import DCEEngine
 
 /// Reference data as data: card brands from the number, code lists with their dates, read from `Schemas/reference/`
 /// or from a catalogue's documents, with every problem in a file reported where it is.
@@ -45,7 +46,9 @@ import Testing
         var prefixes: [Int] = []
         for range in brands.ranges {
             let scale = CardBrands.power(digits - range.digits)
-            for bound in [range.low * scale, (range.high + 1) * scale - 1] { prefixes += [bound - 1, bound, bound + 1] }
+            for bound in [range.low * scale, (range.high + 1) * scale - 1] {
+                prefixes += [bound - 1, bound, bound + 1]
+            }
         }
         var random = SystemRandomNumberGenerator()
         prefixes += (0..<100_000).map { _ in Int.random(in: 0..<CardBrands.power(digits), using: &random) }
@@ -62,7 +65,8 @@ import Testing
         #expect(format.accepts("378282246310005"))
         #expect(!format.accepts("3782822463100050"))  // American Express has 15
         #expect(format.accepts("6200000000000005") && format.accepts("6200000000000006"))  // UnionPay: no Luhn check
-        #expect(format.accepts("123456789015") && !format.accepts("123456789012"))  // no known brand: 12 to 19 digits, check digit
+        // no known brand: 12 to 19 digits, check digit
+        #expect(format.accepts("123456789015") && !format.accepts("123456789012"))
         #expect(!format.accepts("4111 1111 1111 1111"))
         #expect(Format.cardNumberWithSeparators.accepts("4111 1111 1111 1111"))
         #expect(Format.cardNumberWithSeparators.accepts("4111-1111-1111-1111"))
@@ -94,32 +98,59 @@ import Testing
         let report = try Fixtures.validate(amex, schema: "payment-account", tenderType: "credit")
         #expect(report.summary == ["regex@/securityCode"])
         #expect(report.errors.first?.message == "Security code must be 4 digits for American Express")
-        #expect(try Fixtures.validate(account("378282246310005", code: "1234"), schema: "payment-account", tenderType: "credit").valid)
+        #expect(
+            try Fixtures.validate(
+                account("378282246310005", code: "1234"), schema: "payment-account", tenderType: "credit"
+            ).valid)
         let visa = try account("4111111111111111", code: "1234")
-        #expect(try Fixtures.validate(visa, schema: "payment-account", tenderType: "credit").summary == ["regex@/securityCode"])
+        #expect(
+            try Fixtures.validate(visa, schema: "payment-account", tenderType: "credit").summary == [
+                "regex@/securityCode"
+            ])
         // The app may say the brand itself: the rules that follow it apply.
-        #expect(try Fixtures.validate(visa, schema: "payment-account", context: ["brand": "american-express"], tenderType: "credit").valid)
+        #expect(
+            try Fixtures.validate(
+                visa, schema: "payment-account", context: ["brand": "american-express"], tenderType: "credit"
+            ).valid)
         // Where the tender type also constrains the length, both hold: 15 digits is a credit length, not a Visa one.
-        let fifteen = try Fixtures.validate(account("411111111111116", code: "123"), schema: "payment-account", tenderType: "credit")
+        let fifteen = try Fixtures.validate(
+            account("411111111111116", code: "123"), schema: "payment-account", tenderType: "credit")
         #expect(fifteen.summary == ["format@/cardNumber"])
-        #expect(fifteen.errors.first?.message == "Card number must be a Visa card number of 13, 16, or 19 digits with a valid check digit")
+        #expect(
+            fifteen.errors.first?.message
+                == "Card number must be a Visa card number of 13, 16, or 19 digits with a valid check digit")
         // A 17-digit Discover number fits its brand but not a credit card's 16.
-        #expect(try Fixtures.validate(account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "credit").summary
-            == ["maxLength@/cardNumber"])
-        #expect(try Fixtures.validate(account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "debit").valid)
+        #expect(
+            try Fixtures.validate(
+                account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "credit"
+            ).summary
+                == ["maxLength@/cardNumber"])
+        #expect(
+            try Fixtures.validate(
+                account("60111111111111113", code: "123"), schema: "payment-account", tenderType: "debit"
+            ).valid)
         // Each account of a profile by its own number.
-        let profile = "{\"paymentAccounts\": [\(try account("378282246310005", code: "1234")), \(try account("4111111111111111", code: "1234"))]}"
+        let profile =
+            "{\"paymentAccounts\": [\(try account("378282246310005", code: "1234")), \(try account("4111111111111111", code: "1234"))]}"
             .replacingOccurrences(of: "\"cardNumber\"", with: "\"accountType\": \"credit\", \"cardNumber\"")
-        let accounts = try Fixtures.validate(profile, schema: "customer-profile").summary.filter { $0.contains("/paymentAccounts") }
+        let accounts = try Fixtures.validate(profile, schema: "customer-profile").summary.filter {
+            $0.contains("/paymentAccounts")
+        }
         #expect(accounts == ["regex@/paymentAccounts/1/securityCode"])
     }
 
     @Test func conditionsOnBrandsAreCheckedAgainstTheData() {
-        let schema = #"{"id": "s", "contexts": {"brand": {"derive": [{"cardBrandOf": "/n"}]}}, "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"context": "brand", "equals": "amex"}, "maxLength": 4}]}]}"#
+        let schema =
+            #"{"id": "s", "contexts": {"brand": {"derive": [{"cardBrandOf": "/n"}]}}, "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"context": "brand", "equals": "amex"}, "maxLength": 4}]}]}"#
         #expect(Fixtures.problems(of: schema).contains { $0.contains(#""amex" is not a declared card brand id"#) })
-        let test = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"field": "/n", "cardBrand": ["visa", "mastercrad"]}, "maxLength": 4}]}]}"#
-        #expect(Fixtures.problems(of: test).contains { $0.contains("no card brand 'mastercrad'") && $0.contains("mastercard") })
-        let onContext = #"{"id": "s", "contexts": {"b": {}}, "fields": [{"key": "c", "dataType": "String", "overrides": [{"when": {"context": "b", "cardBrand": "visa"}, "maxLength": 4}]}]}"#
+        let test =
+            #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}, {"key": "c", "dataType": "String", "overrides": [{"when": {"field": "/n", "cardBrand": ["visa", "mastercrad"]}, "maxLength": 4}]}]}"#
+        #expect(
+            Fixtures.problems(of: test).contains {
+                $0.contains("no card brand 'mastercrad'") && $0.contains("mastercard")
+            })
+        let onContext =
+            #"{"id": "s", "contexts": {"b": {}}, "fields": [{"key": "c", "dataType": "String", "overrides": [{"when": {"context": "b", "cardBrand": "visa"}, "maxLength": 4}]}]}"#
         #expect(Fixtures.problems(of: onContext).contains { $0.contains("tests a request value") })
     }
 
@@ -127,8 +158,10 @@ import Testing
     @Test func theExportedPatternOfABrandAgreesWithDetection() throws {
         for ids in [["visa"], ["mastercard"], ["elo"], ["discover", "unionpay"], ["american-express"]] {
             let pattern = try Regex(brands.pattern(for: ids))
-            for number in ["4111111111111111", "4011780000000000", "5555555555554444", "2221000000000009", "6504050000000000",
-                           "6011111111111117", "6200000000000005", "6277800000000000", "378282246310005", "1234567890123"] {
+            for number in [
+                "4111111111111111", "4011780000000000", "5555555555554444", "2221000000000009", "6504050000000000",
+                "6011111111111117", "6200000000000005", "6277800000000000", "378282246310005", "1234567890123",
+            ] {
                 let detected = brand(number).map { ids.contains($0) } ?? false
                 let matched = (try pattern.wholeMatch(in: number)) != nil
                 #expect(matched == detected, "\(ids) \(number)")
@@ -156,7 +189,8 @@ import Testing
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: #"{"prefix": "9792"}"#, with: #"{"prefix": "9792"}, {"prefix": "1234"}"#)
         let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String", "format": "card-number"}]}"#
-        let validator = try Validator(source: .documents(["s": Array(schema.utf8), "reference/card-brands": Array(text.utf8)]))
+        let validator = try Validator(
+            source: .documents(["s": Array(schema.utf8), "reference/card-brands": Array(text.utf8)]))
         #expect(validator.schema("s")?.reference.cardBrands.brand(id: "troy") != nil)
         let prepared = try validator.prepare("s")
         #expect(try prepared.inputFeedback("1234", at: "/n").cardBrand?.id == "troy")
@@ -170,7 +204,8 @@ import Testing
         let url = Fixtures.schemas.appendingPathComponent("reference/card-brands.json")
         let text = try String(contentsOf: url, encoding: .utf8)
             .replacingOccurrences(of: #""lengths": [15]"#, with: #""lengths": [15, 25]"#)
-            .replacingOccurrences(of: #"{"prefix": "9792"}"#, with: #"{"prefix": "9792"}, {"from": "5", "to": "40"}, {"prefix": "37"}"#)
+            .replacingOccurrences(
+                of: #"{"prefix": "9792"}"#, with: #"{"prefix": "9792"}, {"from": "5", "to": "40"}, {"prefix": "37"}"#)
         let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}]}"#
         do {
             _ = try Validator(source: .documents(["s": Array(schema.utf8), "reference/card-brands": Array(text.utf8)]))
@@ -180,7 +215,10 @@ import Testing
             #expect(problems.contains { $0.hasPrefix("/brands/2/lengths/1 expected 8 to 19") })
             #expect(problems.contains { $0.contains("'from' and 'to' have as many digits") })
             #expect(problems.contains { $0.contains("overlaps a range of 'american-express'") })
-            #expect(error.problems.allSatisfy { $0.location.file == "<reference/card-brands>" && $0.location.position != nil })
+            #expect(
+                error.problems.allSatisfy {
+                    $0.location.file == "<reference/card-brands>" && $0.location.position != nil
+                })
         }
         let unknown = #"{"kind": "bank-holidays", "id": "x", "title": "t", "source": "s", "published": "2026-01-01"}"#
         do {
@@ -200,10 +238,13 @@ import Testing
             """#
         let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "String"}]}"#
         do {
-            _ = try Validator(source: .documents(["s": Array(schema.utf8), "reference/iso4217": Array(currencies.utf8)]))
+            _ = try Validator(
+                source: .documents(["s": Array(schema.utf8), "reference/iso4217": Array(currencies.utf8)]))
             Issue.record("a broken currency file must be refused")
         } catch {
-            let problems = error.problems.map { "\($0.location.pointer) \($0.location.position.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" }
+            let problems = error.problems.map {
+                "\($0.location.pointer) \($0.location.position.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)"
+            }
             #expect(problems.contains("/codes/1/a~1b~0c 2:82 unknown attribute 'a/b~c'"), "\(problems)")
             #expect(problems.contains("/codes/1/name 2:94 'name' is written twice"), "\(problems)")
         }

@@ -17,7 +17,8 @@ struct ReportBatchTests {
             #"{"programName": "", "currency": "EUR"}"#,
         ]
         return try documents.enumerated().map { index, json in
-            PayloadReport(file: "batch.ndjson", line: index + 1, report: try Fixtures.validate(json, schema: "card-create"))
+            PayloadReport(
+                file: "batch.ndjson", line: index + 1, report: try Fixtures.validate(json, schema: "card-create"))
         }
     }
 

@@ -20,12 +20,15 @@ struct RepositoryFilesTests {
         let root = Fixtures.repository
         var named: [String] = []
         for top in ["Tests", "Schemas", "Sources", "Examples"] {
-            let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(top), includingPropertiesForKeys: nil)
+            let enumerator = FileManager.default.enumerator(
+                at: root.appendingPathComponent(top), includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {
                 let relative = String(url.path.dropFirst(root.path.count + 1))
                 if ["LICENSE", "LICENSE.md", "COPYING"].contains(url.lastPathComponent) {
                     named.append(String(relative.dropLast(url.lastPathComponent.count)))
-                } else if relative.hasPrefix("Schemas/reference/"), url.pathExtension == "json", !relative.hasSuffix(".schema.json") {
+                } else if relative.hasPrefix("Schemas/reference/"), url.pathExtension == "json",
+                    !relative.hasSuffix(".schema.json")
+                {
                     named.append(relative)
                 }
             }
@@ -43,7 +46,9 @@ struct RepositoryFilesTests {
         for match in guide.matches(of: /`((?:Sources|Schemas|Examples|scripts)\/[A-Za-z0-9_.\/-]+)`/) {
             let path = String(match.output.1)
             guard !path.contains("<") else { continue }
-            #expect(FileManager.default.fileExists(atPath: Fixtures.repository.appendingPathComponent(path).path), "\(path)")
+            #expect(
+                FileManager.default.fileExists(atPath: Fixtures.repository.appendingPathComponent(path).path), "\(path)"
+            )
         }
     }
 }

@@ -4,10 +4,12 @@ import Testing
 
 /// What is sent: defaults applied before validation, fields ignored for provisioning left out.
 struct ResolveTests {
-    private let account = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
+    private let account =
+        #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
 
     private func resolve(_ json: String, context: [String: String] = [:]) throws -> ResolvedRequest {
-        try Fixtures.validator.prepare("payment-account", context: context, tenderType: "credit").resolve(json: Array(json.utf8))
+        try Fixtures.validator.prepare("payment-account", context: context, tenderType: "credit").resolve(
+            json: Array(json.utf8))
     }
 
     private func sent(_ request: ResolvedRequest) throws -> [String: Any] {
@@ -20,17 +22,20 @@ struct ResolveTests {
         #expect(request.report.valid)
         #expect(try sent(request)["nickname"] as? String == "My card")
         // A value the app gives wins over the default; numbers and nesting come through unchanged.
-        let given = try resolve(account.replacingOccurrences(of: #""cardholderName""#, with: #""nickname": "Travel", "cardholderName""#))
+        let given = try resolve(
+            account.replacingOccurrences(of: #""cardholderName""#, with: #""nickname": "Travel", "cardholderName""#))
         #expect(try sent(given)["nickname"] as? String == "Travel")
     }
 
     @Test func provisioningNeitherValidatesNorSendsIgnoredFields() throws {
-        let longNickname = account.replacingOccurrences(of: #""cardholderName""#, with: #""nickname": "\#(String(repeating: "n", count: 40))", "cardholderName""#)
+        let longNickname = account.replacingOccurrences(
+            of: #""cardholderName""#, with: #""nickname": "\#(String(repeating: "n", count: 40))", "cardholderName""#)
         #expect(try !resolve(longNickname).report.valid)  // an ordinary request checks the nickname
         let provisioning = try resolve(longNickname, context: ["operation": "provision"])
         #expect(provisioning.report.valid)
         #expect(try sent(provisioning)["nickname"] == nil)
-        #expect(try sent(try resolve(account, context: ["operation": "provision"]))["nickname"] == nil)  // no default either
+        // no default either
+        #expect(try sent(try resolve(account, context: ["operation": "provision"]))["nickname"] == nil)
     }
 
     @Test func anInvalidRequestHasNoPayloadToSend() throws {
@@ -47,7 +52,9 @@ struct NumericBooleanTests {
 
     @Test(arguments: ["1", "0", "1.0", "1e0", "true", "false"])
     func zeroAndOneAreBooleansWhereTheSchemaSaysSo(value: String) throws {
-        let validator = try Fixtures.validator(["s": schema, "strict": #"{"id": "strict", "fields": [{"key": "ok", "dataType": "Boolean"}]}"#])
+        let validator = try Fixtures.validator([
+            "s": schema, "strict": #"{"id": "strict", "fields": [{"key": "ok", "dataType": "Boolean"}]}"#,
+        ])
         #expect(try validator.validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "s").valid)
         let strict = try validator.validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "strict")
         #expect(strict.valid == (value == "true" || value == "false"))
@@ -55,13 +62,18 @@ struct NumericBooleanTests {
 
     @Test(arguments: ["2", "-1", "0.5", "\"1\"", "\"true\""])
     func otherValuesAreStillTypeErrors(value: String) throws {
-        let report = try Fixtures.validator(["s": schema]).validate(json: Array(#"{"ok": \#(value)}"#.utf8), schema: "s")
+        let report = try Fixtures.validator(["s": schema]).validate(
+            json: Array(#"{"ok": \#(value)}"#.utf8), schema: "s")
         #expect(report.errors.map(\.rule) == [.type])
     }
 
     @Test func whatIsSentCarriesTrueAndFalse() throws {
-        let prepared = try Validator(source: .bundled, schemaIDs: ["card-create"]).prepare("card-create", context: ["region": "US"])
-        let resolved = prepared.resolve(json: Array(#"{"programName": "P", "currency": "USD", "termsAndConditionsAccepted": 1, "eDisclosureAccepted": 0}"#.utf8))
+        let prepared = try Validator(source: .bundled, schemaIDs: ["card-create"]).prepare(
+            "card-create", context: ["region": "US"])
+        let resolved = prepared.resolve(
+            json: Array(
+                #"{"programName": "P", "currency": "USD", "termsAndConditionsAccepted": 1, "eDisclosureAccepted": 0}"#
+                    .utf8))
         let sent = try #require(resolved.payload)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(sent)) as? [String: Any])
         #expect(String(decoding: sent, as: UTF8.self).contains(#""termsAndConditionsAccepted":true"#))
@@ -71,7 +83,8 @@ struct NumericBooleanTests {
 
     @Test func theExportedJSONSchemaAcceptsTheSame() throws {
         let compiled = try #require(try Fixtures.validator(["s": schema]).schema("s"))
-        let property = try #require(try JSONSerialization.jsonObject(with: Data(compiled.exportJSONSchema().json.utf8)) as? [String: Any])
+        let property = try #require(
+            try JSONSerialization.jsonObject(with: Data(compiled.exportJSONSchema().json.utf8)) as? [String: Any])
         let ok = try #require((property["properties"] as? [String: Any])?["ok"] as? [String: Any])
         let anyOf = try #require(ok["anyOf"] as? [[String: Any]])
         #expect(anyOf.first?["type"] as? String == "boolean")

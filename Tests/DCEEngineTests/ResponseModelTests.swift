@@ -29,7 +29,8 @@ struct ResponseModelTests {
     /// The model of each response schema.
     static let models: [String: Model] = [
         "card-response": model(Card.self), "card-list-response": model(CardList.self),
-        "card-tokenization-response": model(CardTokenization.self), "card-details-response": model(CardSensitiveDetails.self),
+        "card-tokenization-response": model(CardTokenization.self),
+        "card-details-response": model(CardSensitiveDetails.self),
         "gift-cards-response": model(GiftCardsResponse.self), "card-arts-response": model(CardArtsResponse.self),
         "transaction-history-response": model(CardEntity.self), "virtual-card-response": model(VirtualCard.self),
         "provisional-card-response": model(ProvisionalVirtualCard.self),
@@ -44,11 +45,14 @@ struct ResponseModelTests {
     }
 
     static let responseExamples: [Example] = {
-        guard let manifest = try? json(Data(contentsOf: Fixtures.examples.appendingPathComponent("manifest.json"))) as? [String: Any],
+        guard
+            let manifest = try? json(Data(contentsOf: Fixtures.examples.appendingPathComponent("manifest.json")))
+                as? [String: Any],
             let entries = manifest["examples"] as? [[String: Any]]
         else { return [] }
         return entries.compactMap { entry in
-            guard entry["expect"] as? String == "valid", let file = entry["file"] as? String, let schema = entry["schema"] as? String,
+            guard entry["expect"] as? String == "valid", let file = entry["file"] as? String,
+                let schema = entry["schema"] as? String,
                 entry["original"] == nil, (try? Schemas.document(schema)["kind"] as? String) == "response"
             else { return nil }
             return Example(file: file, schema: schema, context: entry["context"] as? [String: String] ?? [:])
@@ -74,7 +78,9 @@ struct ResponseModelTests {
         try model.decode(data)
         #expect(try model.roundTrips(data), "\(example.file): the re-encoded value differs")
         let minimal = try Schemas.stripped(json(data), schema: example.schema)
-        #expect(throws: Never.self, "\(example.file) without its optional members") { try model.decode(serialized(minimal)) }
+        #expect(throws: Never.self, "\(example.file) without its optional members") {
+            try model.decode(serialized(minimal))
+        }
     }
 
     /// Each optional member alone left out, and set to `null` where the schema allows it: this reaches the optional
@@ -100,24 +106,40 @@ struct ResponseModelTests {
     @Test func strippingLeavesOnlyTheRequiredMembers() throws {
         let card = try Schemas.stripped(example("card-response/valid-physical-card.json"), schema: "card-response")
         #expect((card as? [String: Any]).map { Set($0.keys) } == ["cardId", "status"])
-        let history = try Schemas.stripped(example("transaction-history-response/valid-with-history.json"), schema: "transaction-history-response")
+        let history = try Schemas.stripped(
+            example("transaction-history-response/valid-with-history.json"), schema: "transaction-history-response")
         let entity = try #require(history as? [String: Any])
         #expect(Set(entity.keys) == ["receivedCard"])
-        #expect((entity["receivedCard"] as? [String: Any]).map { Set($0.keys) } == ["giftCardId", "expiryDate", "cardArtId"])
-        let list = try Schemas.stripped(example("card-list-response/valid-two-pages.json"), schema: "card-list-response")
+        #expect(
+            (entity["receivedCard"] as? [String: Any]).map { Set($0.keys) } == [
+                "giftCardId", "expiryDate", "cardArtId",
+            ])
+        let list = try Schemas.stripped(
+            example("card-list-response/valid-two-pages.json"), schema: "card-list-response")
         let cards = try #require((list as? [String: Any])?["cards"] as? [[String: Any]])
         #expect(cards.count == 2 && cards.allSatisfy { Set($0.keys) == ["cardId", "status"] })
-        let members = try Schemas.optionalMembers(of: example("card-response/valid-physical-card.json"), schema: "card-response")
-        #expect(Set(members.map(\.pointer)).isSuperset(of: ["/expiry", "/deliveryAddress/postalCode", "/tokenizations/0/walletId"]))
-        #expect(!members.contains { $0.pointer == "/cardId" || $0.pointer == "/deliveryAddress/city" || $0.pointer == "/tokenizations/0/dpanRef" })
+        let members = try Schemas.optionalMembers(
+            of: example("card-response/valid-physical-card.json"), schema: "card-response")
+        #expect(
+            Set(members.map(\.pointer)).isSuperset(of: [
+                "/expiry", "/deliveryAddress/postalCode", "/tokenizations/0/walletId",
+            ]))
+        #expect(
+            !members.contains {
+                $0.pointer == "/cardId" || $0.pointer == "/deliveryAddress/city"
+                    || $0.pointer == "/tokenizations/0/dpanRef"
+            })
         let decoded = try JSONDecoder().decode(CardList.self, from: serialized(list))
-        #expect(decoded.meta == nil && decoded.cards.map(\.status) == [.active, .active] && decoded.cards[0].deliveryAddress == nil)
+        #expect(
+            decoded.meta == nil && decoded.cards.map(\.status) == [.active, .active]
+                && decoded.cards[0].deliveryAddress == nil)
     }
 
     /// A delivery address without a postal code (a country without postal codes, which `delivery-address` accepts)
     /// still gives a card.
     @Test func aCardsDeliveryAddressMayHaveNoPostalCode() throws {
-        let payload = try Pointer.removing("/deliveryAddress/postalCode", from: example("card-response/valid-physical-card.json"))
+        let payload = try Pointer.removing(
+            "/deliveryAddress/postalCode", from: example("card-response/valid-physical-card.json"))
         let card = try JSONDecoder().decode(Card.self, from: serialized(payload))
         #expect(card.deliveryAddress?.postalCode == nil && card.deliveryAddress?.city == "Sofia")
     }
@@ -135,7 +157,8 @@ struct ResponseModelTests {
         var testDescription: String { "\(schema) \(pointer) = \(raw)" }
 
         init<M: Codable & Sendable, E: OpenEnum>(
-            _ schema: String, _ file: String, _ pointer: String, _ raw: String, _ type: M.Type, _ value: @escaping @Sendable (M) -> E?
+            _ schema: String, _ file: String, _ pointer: String, _ raw: String, _ type: M.Type,
+            _ value: @escaping @Sendable (M) -> E?
         ) {
             self.schema = schema
             self.file = file
@@ -151,37 +174,64 @@ struct ResponseModelTests {
     }
 
     static let unknownValues: [UnknownValue] = [
-        UnknownValue("card-response", "valid-physical-card.json", "/status", "FROZEN_BY_NEWER_BACKEND", Card.self) { $0.status },
+        UnknownValue("card-response", "valid-physical-card.json", "/status", "FROZEN_BY_NEWER_BACKEND", Card.self) {
+            $0.status
+        },
         UnknownValue("card-response", "valid-physical-card.json", "/cardType", "METAL", Card.self) { $0.cardType },
         UnknownValue("card-response", "valid-physical-card.json", "/scheme", "AMEX", Card.self) { $0.scheme },
-        UnknownValue("card-response", "valid-physical-card.json", "/tokenizations/0/walletType", "PAYPAL_WALLET", Card.self) {
+        UnknownValue(
+            "card-response", "valid-physical-card.json", "/tokenizations/0/walletType", "PAYPAL_WALLET", Card.self
+        ) {
             $0.tokenizations?.first?.walletType
         },
         UnknownValue("card-response", "valid-physical-card.json", "/tokenizations/0/status", "SUSPENDED", Card.self) {
             $0.tokenizations?.first?.status
         },
-        UnknownValue("card-list-response", "valid-two-pages.json", "/cards/1/status", "LOCKED", CardList.self) { $0.cards[1].status },
-        UnknownValue("card-tokenization-response", "valid-google-pay.json", "/cardNetwork", "CARD_NETWORK_AMEX", CardTokenization.self) {
+        UnknownValue("card-list-response", "valid-two-pages.json", "/cards/1/status", "LOCKED", CardList.self) {
+            $0.cards[1].status
+        },
+        UnknownValue(
+            "card-tokenization-response", "valid-google-pay.json", "/cardNetwork", "CARD_NETWORK_AMEX",
+            CardTokenization.self
+        ) {
             $0.cardNetwork
         },
-        UnknownValue("card-tokenization-response", "valid-google-pay.json", "/tokenProvider", "TOKEN_PROVIDER_AMEX", CardTokenization.self) {
+        UnknownValue(
+            "card-tokenization-response", "valid-google-pay.json", "/tokenProvider", "TOKEN_PROVIDER_AMEX",
+            CardTokenization.self
+        ) {
             $0.tokenProvider
         },
-        UnknownValue("gift-cards-response", "valid-seed-example.json", "/0/value/status", "PENDING_KYC", GiftCardsResponse.self) {
+        UnknownValue(
+            "gift-cards-response", "valid-seed-example.json", "/0/value/status", "PENDING_KYC", GiftCardsResponse.self
+        ) {
             $0.entries[0].value.status
         },
-        UnknownValue("transaction-history-response", "valid-with-history.json", "/transactionHistory/0/transactionType", "CRYPTO_CASHBACK", CardEntity.self) {
+        UnknownValue(
+            "transaction-history-response", "valid-with-history.json", "/transactionHistory/0/transactionType",
+            "CRYPTO_CASHBACK", CardEntity.self
+        ) {
             $0.transactionHistory?.first?.transactionType
         },
-        UnknownValue("transaction-history-response", "valid-with-history.json", "/events/1/eventType", "REFUNDED", CardEntity.self) {
+        UnknownValue(
+            "transaction-history-response", "valid-with-history.json", "/events/1/eventType", "REFUNDED",
+            CardEntity.self
+        ) {
             $0.events?.last?.eventType
         },
-        UnknownValue("transaction-history-response", "valid-with-history.json", "/assetType", "SUBSCRIPTION", CardEntity.self) { $0.assetType },
-        UnknownValue("transaction-history-response", "valid-with-history.json", "/receivedCard/status", "ACTIVATED", CardEntity.self) {
+        UnknownValue(
+            "transaction-history-response", "valid-with-history.json", "/assetType", "SUBSCRIPTION", CardEntity.self
+        ) { $0.assetType },
+        UnknownValue(
+            "transaction-history-response", "valid-with-history.json", "/receivedCard/status", "ACTIVATED",
+            CardEntity.self
+        ) {
             $0.receivedCard.status
         },
         UnknownValue("virtual-card-response", "valid-issued.json", "/state", "LOCKED", VirtualCard.self) { $0.state },
-        UnknownValue("provisional-card-response", "valid-provisioning.json", "/state", "QUEUED", ProvisionalVirtualCard.self) { $0.state },
+        UnknownValue(
+            "provisional-card-response", "valid-provisioning.json", "/state", "QUEUED", ProvisionalVirtualCard.self
+        ) { $0.state },
     ]
 
     /// The app decodes the value as `.unknown(raw)` and encodes the same raw string back; the response schema reports
@@ -197,8 +247,10 @@ struct ResponseModelTests {
         #expect(String(decoding: reencoded, as: UTF8.self).contains("\"\(unknown.raw)\""))
 
         let context = Self.responseExamples.first { $0.file == "\(unknown.schema)/\(unknown.file)" }?.context ?? [:]
-        let report = try Validator(source: .bundled, schemaIDs: [unknown.schema]).prepare(unknown.schema, context: context)
-            .validate(json: Array(payload))
+        let report = try Validator(source: .bundled, schemaIDs: [unknown.schema]).prepare(
+            unknown.schema, context: context
+        )
+        .validate(json: Array(payload))
         #expect(report.errors.contains { $0.rule == .enum && $0.path == unknown.pointer }, "\(report.errors)")
         #expect(report.errors.count == 1, "\(report.errors.map { "\($0.rule)@\($0.path)" })")
     }
@@ -213,9 +265,13 @@ struct ResponseModelTests {
         }
         let transaction = try JSONDecoder().decode(
             Transaction.self,
-            from: Data(#"{"transactionType": "CRYPTO_CASHBACK", "transactionDate": "2024-04-01", "transactionAmount": 1, "transactionDescription": "x"}"#.utf8))
+            from: Data(
+                #"{"transactionType": "CRYPTO_CASHBACK", "transactionDate": "2024-04-01", "transactionAmount": 1, "transactionDescription": "x"}"#
+                    .utf8))
         #expect(transaction.transactionType == .unknown("CRYPTO_CASHBACK"))
-        #expect(String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self).contains(#""transactionType":"CRYPTO_CASHBACK""#))
+        #expect(
+            String(decoding: try JSONEncoder().encode(transaction), as: UTF8.self).contains(
+                #""transactionType":"CRYPTO_CASHBACK""#))
         // A value of the wrong type is still an error: only strings are open.
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Card.self, from: Data(#"{"cardId": "c1", "status": 3}"#.utf8))
@@ -251,17 +307,30 @@ struct ResponseModelTests {
     }
 
     static let openEnums: [OpenEnumType] = [
-        OpenEnumType(ActivationStatus.self, [("gift-cards-response", ["value", "status"]), ("transaction-history-response", ["receivedCard", "status"])]),
-        OpenEnumType(TransactionType.self, [("transaction-history-response", ["transactionHistory", "transactionType"])]),
+        OpenEnumType(
+            ActivationStatus.self,
+            [
+                ("gift-cards-response", ["value", "status"]),
+                ("transaction-history-response", ["receivedCard", "status"]),
+            ]),
+        OpenEnumType(
+            TransactionType.self, [("transaction-history-response", ["transactionHistory", "transactionType"])]),
         OpenEnumType(CardEventType.self, [("transaction-history-response", ["events", "eventType"])]),
         OpenEnumType(AssetType.self, [("transaction-history-response", ["assetType"])]),
-        OpenEnumType(CardStatus.self, [("card-response", ["status"]), ("card-list-query", ["status"]), ("card-update", ["status"])]),
+        OpenEnumType(
+            CardStatus.self,
+            [("card-response", ["status"]), ("card-list-query", ["status"]), ("card-update", ["status"])]),
         OpenEnumType(CardType.self, [("card-response", ["cardType"]), ("card-list-query", ["cardType"])]),
         OpenEnumType(CardScheme.self, [("card-response", ["scheme"])]),
         OpenEnumType(
             MobileWalletType.self,
-            [("card-response", ["tokenizations", "walletType"]), ("card-tokenize", ["walletType"]), ("tokenization-status", ["walletType"])]),
-        OpenEnumType(MobileWalletStatus.self, [("card-response", ["tokenizations", "status"]), ("tokenization-status", ["status"])]),
+            [
+                ("card-response", ["tokenizations", "walletType"]), ("card-tokenize", ["walletType"]),
+                ("tokenization-status", ["walletType"]),
+            ]),
+        OpenEnumType(
+            MobileWalletStatus.self,
+            [("card-response", ["tokenizations", "status"]), ("tokenization-status", ["status"])]),
         OpenEnumType(CardIncludesParam.self, [("card-list-query", ["include"])]),
         OpenEnumType(CardNetworkType.self, [("card-tokenization-response", ["cardNetwork"])]),
         OpenEnumType(CardTokenProvider.self, [("card-tokenization-response", ["tokenProvider"])]),
@@ -289,7 +358,8 @@ struct ResponseModelTests {
         #expect(Set([CardStatus.active, .unknown("ACTIVE"), .unknown("UNKNOWN"), .unknown("FROZEN")]).count == 3)
         #expect(CardStatus.unknown("UNKNOWN").rawValue == "UNKNOWN" && CardScheme.mastercard.rawValue == "MC")
         #expect(CardTokenizationRequest.WalletType.self == MobileWalletType.self)
-        let parameters = try JSONDecoder().decode(CardParameters.self, from: Data(#"{"include": ["TOKENIZATIONS", "LIMITS"]}"#.utf8))
+        let parameters = try JSONDecoder().decode(
+            CardParameters.self, from: Data(#"{"include": ["TOKENIZATIONS", "LIMITS"]}"#.utf8))
         #expect(parameters.include == [.tokenizations, .unknown("LIMITS")])
     }
 
@@ -346,7 +416,9 @@ private enum Pointer {
         if path.count == 1, change(array[index]) == nil {
             array.remove(at: index)
         } else {
-            array[index] = path.count == 1 ? try #require(change(array[index])) : try update(array[index], path.dropFirst(), change)
+            array[index] =
+                path.count == 1
+                ? try #require(change(array[index])) : try update(array[index], path.dropFirst(), change)
         }
         return array
     }
@@ -360,7 +432,8 @@ private enum Schemas {
     }
 
     /// The node a `ref` names, with the document it is in.
-    static func resolve(_ node: [String: Any], in documentID: String) throws -> (node: [String: Any], document: String) {
+    static func resolve(_ node: [String: Any], in documentID: String) throws -> (node: [String: Any], document: String)
+    {
         guard let ref = node["ref"] as? String else { return (node, documentID) }
         let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let target = parts[0].isEmpty ? documentID : parts[0]
@@ -398,17 +471,22 @@ private enum Schemas {
     }
 
     private static func collect(
-        _ value: Any, node: [String: Any], in documentID: String, at pointer: String, into found: inout [(pointer: String, nullable: Bool)]
+        _ value: Any, node: [String: Any], in documentID: String, at pointer: String,
+        into found: inout [(pointer: String, nullable: Bool)]
     ) throws {
         let (node, documentID) = try resolve(node, in: documentID)
         if let array = value as? [Any], let items = node["items"] as? [String: Any] {
-            for (index, element) in array.enumerated() { try collect(element, node: items, in: documentID, at: "\(pointer)/\(index)", into: &found) }
+            for (index, element) in array.enumerated() {
+                try collect(element, node: items, in: documentID, at: "\(pointer)/\(index)", into: &found)
+            }
             return
         }
         guard let object = value as? [String: Any] else { return }
         for field in fields(node) {
             guard let key = field["key"] as? String, let member = object[key] else { continue }
-            if field["required"] as? Bool != true { found.append(("\(pointer)/\(key)", field["nullable"] as? Bool == true)) }
+            if field["required"] as? Bool != true {
+                found.append(("\(pointer)/\(key)", field["nullable"] as? Bool == true))
+            }
             try collect(member, node: field, in: documentID, at: "\(pointer)/\(key)", into: &found)
         }
     }
@@ -417,7 +495,9 @@ private enum Schemas {
     static func enumValues(schema: String, keys: [String]) throws -> [String] {
         var (node, documentID) = try resolve(document(schema), in: schema)
         for key in keys {
-            while let items = node["items"] as? [String: Any] { (node, documentID) = try resolve(items, in: documentID) }
+            while let items = node["items"] as? [String: Any] {
+                (node, documentID) = try resolve(items, in: documentID)
+            }
             let field = try #require(fields(node).first { $0["key"] as? String == key }, "\(schema): no field \(key)")
             (node, documentID) = try resolve(field, in: documentID)
         }

@@ -12,11 +12,14 @@ struct SchemaLanguageTests {
         return try validator.validate(json: Array(json.utf8), schema: "s", context: context, tenderType: tenderType)
     }
 
-    @Test(arguments: ["^(a+)+$", "(\\w*)*x", "^(\\d)\\1$", "^(?=a)a$", "^a(?!b)", "(?<=a)b", "^(a|(?R))$", "^(?1)(a)$",
-                      "^(?C1)a$", "^(*ACCEPT)a", "a\\g<0>?"])
+    @Test(arguments: [
+        "^(a+)+$", "(\\w*)*x", "^(\\d)\\1$", "^(?=a)a$", "^a(?!b)", "(?<=a)b", "^(a|(?R))$", "^(?1)(a)$",
+        "^(?C1)a$", "^(*ACCEPT)a", "a\\g<0>?",
+    ])
     func untrustedSchemasRefuseRegexesThatCanBacktrackWithoutBound(pattern: String) throws {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
-        let schema = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "\#(escaped)"}]}]}"#
+        let schema =
+            #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "\#(escaped)"}]}]}"#
         do {
             _ = try Fixtures.validator(["s": schema])
             Issue.record("\(pattern) was accepted")
@@ -29,12 +32,14 @@ struct SchemaLanguageTests {
     }
 
     @Test func digitClassesAreASCIIUnlessAValidationAsksForUnicode() throws {
-        let ascii = #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^\\d{4}$"}]}]}"#
+        let ascii =
+            #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^\\d{4}$"}]}]}"#
         let unicode = ascii.replacingOccurrences(of: #""regex""#, with: #""unicode": true, "regex""#)
         let arabic = #"{"v": "\u0661\u0662\u0663\u0664"}"#
         #expect(try validate(ascii, arabic).summary == ["regex@/v"])
         #expect(try validate(unicode, arabic).valid)
-        #expect(try validate(ascii, #"{"v": "2024\n"}"#).summary == ["regex@/v"])  // $ does not match before a final newline
+        // $ does not match before a final newline
+        #expect(try validate(ascii, #"{"v": "2024\n"}"#).summary == ["regex@/v"])
     }
 
     @Test func dataTypesAreChecked() throws {
@@ -45,16 +50,21 @@ struct SchemaLanguageTests {
               {"key": "o", "dataType": "Object", "fields": []}, {"key": "a", "dataType": "Array", "items": {"dataType": "Integer"}}
             ]}
             """#
-        let good = #"{"s": "x", "i": 3.0, "n": 1.5e3, "b": false, "d": "2024-02-29", "t": "2024-02-29T23:59:60.5+01:00", "o": {}, "a": [1, 2e2]}"#
+        let good =
+            #"{"s": "x", "i": 3.0, "n": 1.5e3, "b": false, "d": "2024-02-29", "t": "2024-02-29T23:59:60.5+01:00", "o": {}, "a": [1, 2e2]}"#
         #expect(try validate(schema, good).valid)
-        let bad = #"{"s": 1, "i": 1.5, "n": "1", "b": "true", "d": "2023-02-29", "t": "2024-02-29 10:00:00", "o": [], "a": [1, 1.1, "2"]}"#
-        #expect(try validate(schema, bad).summary == [
-            "type@/a/1", "type@/a/2", "type@/b", "format@/d", "type@/i", "type@/n", "type@/o", "type@/s", "format@/t",
-        ])
+        let bad =
+            #"{"s": 1, "i": 1.5, "n": "1", "b": "true", "d": "2023-02-29", "t": "2024-02-29 10:00:00", "o": [], "a": [1, 1.1, "2"]}"#
+        #expect(
+            try validate(schema, bad).summary == [
+                "type@/a/1", "type@/a/2", "type@/b", "format@/d", "type@/i", "type@/n", "type@/o", "type@/s",
+                "format@/t",
+            ])
     }
 
     @Test func numbersAreComparedExactly() throws {
-        let schema = #"{"id": "s", "fields": [{"key": "n", "dataType": "Integer", "minimum": 0, "maximum": 9999999999999999999}]}"#
+        let schema =
+            #"{"id": "s", "fields": [{"key": "n", "dataType": "Integer", "minimum": 0, "maximum": 9999999999999999999}]}"#
         #expect(try validate(schema, #"{"n": 9999999999999999999}"#).valid)
         #expect(try validate(schema, #"{"n": 10000000000000000000}"#).summary == ["maximum@/n"])
         #expect(try validate(schema, #"{"n": -1}"#).summary == ["minimum@/n"])
@@ -102,9 +112,14 @@ struct SchemaLanguageTests {
     /// decided; random nested conditions must give the same verdicts as a plain recursive reading of them.
     @Test func nestedConditionsAgreeWithARecursiveReading() throws {
         indirect enum Condition {
-            case all([Condition]), any([Condition]), not(Condition)
-            case equals(field: String, value: String), oneOf(field: String, values: [String])
-            case present(String), absent(String), context(String)
+            case all([Condition])
+            case any([Condition])
+            case not(Condition)
+            case equals(field: String, value: String)
+            case oneOf(field: String, values: [String])
+            case present(String)
+            case absent(String)
+            case context(String)
 
             var json: String {
                 switch self {
@@ -112,7 +127,8 @@ struct SchemaLanguageTests {
                 case .any(let parts): #"{"any": [\#(parts.map(\.json).joined(separator: ","))]}"#
                 case .not(let part): #"{"not": \#(part.json)}"#
                 case .equals(let field, let value): #"{"field": "/\#(field)", "equals": "\#(value)"}"#
-                case .oneOf(let field, let values): #"{"field": "/\#(field)", "in": ["\#(values.joined(separator: #"",""#))"]}"#
+                case .oneOf(let field, let values):
+                    #"{"field": "/\#(field)", "in": ["\#(values.joined(separator: #"",""#))"]}"#
                 case .present(let field): #"{"field": "/\#(field)", "present": true}"#
                 case .absent(let field): #"{"field": "/\#(field)", "absent": true}"#
                 case .context(let value): #"{"context": "mode", "equals": "\#(value)"}"#
@@ -196,7 +212,8 @@ struct SchemaLanguageTests {
             let values = (index..<10).map { #""\#($0)""# }.joined(separator: ", ")
             return #"{"when": {"field": "/k", "in": [\#(values)]}, "maxLength": \#(10 - index)}"#
         }
-        let required = #"{"when": {"field": "/k", "equals": "9"}, "required": true, "message": "v is needed when k is 9"}"#
+        let required =
+            #"{"when": {"field": "/k", "equals": "9"}, "required": true, "message": "v is needed when k is 9"}"#
         let schema = #"""
             {"id": "s", "fields": [{"key": "k", "dataType": "String"},
               {"key": "v", "dataType": "String", "overrides": [\#((overrides + [required]).joined(separator: ", "))]}]}
@@ -228,9 +245,15 @@ struct SchemaLanguageTests {
             ]}
             """#
         #expect(try validate(schema, #"{"zipCode": "123456789"}"#, context: ["addressUse": "billing"]).valid)
-        #expect(try validate(schema, #"{"zipCode": "12345"}"#, context: ["addressUse": "billing"]).summary == ["regex@/zipCode"])
+        #expect(
+            try validate(schema, #"{"zipCode": "12345"}"#, context: ["addressUse": "billing"]).summary == [
+                "regex@/zipCode"
+            ])
         #expect(try validate(schema, #"{"zipCode": "12345"}"#, context: ["addressUse": "profile"]).valid)
-        #expect(try validate(schema, #"{"zipCode": "123456789"}"#, context: ["addressUse": "profile"]).summary == ["regex@/zipCode"])
+        #expect(
+            try validate(schema, #"{"zipCode": "123456789"}"#, context: ["addressUse": "profile"]).summary == [
+                "regex@/zipCode"
+            ])
         #expect(try validate(schema, #"{"zipCode": "12345", "billingFor": "card"}"#).summary == ["regex@/zipCode"])
         #expect(try validate(schema, #"{"zipCode": "123456789"}"#).valid)
     }
@@ -245,11 +268,23 @@ struct SchemaLanguageTests {
             ]}
             """#
         #expect(try validate(schema, #"{"cardNumber": "4111111111111111", "cvv": "123"}"#, tenderType: "credit").valid)
-        #expect(try validate(schema, #"{"cardNumber": "4111111111111111"}"#, tenderType: "credit").summary == ["required@/cvv"])
+        #expect(
+            try validate(schema, #"{"cardNumber": "4111111111111111"}"#, tenderType: "credit").summary == [
+                "required@/cvv"
+            ])
         #expect(try validate(schema, #"{"cardNumber": "4111111111111111"}"#, tenderType: "debit").valid)
-        #expect(try validate(schema, #"{"cardNumber": "4111111111111112"}"#, tenderType: "debit").summary == ["format@/cardNumber"])
-        #expect(try validate(schema, #"{"cardNumber": "6006491234567890", "cvv": "1"}"#, tenderType: "gift").summary == ["forbidden@/cvv"])
-        #expect(try validate(schema, #"{"cardNumber": "60064912345678"}"#, tenderType: "gift").summary == ["minLength@/cardNumber"])
+        #expect(
+            try validate(schema, #"{"cardNumber": "4111111111111112"}"#, tenderType: "debit").summary == [
+                "format@/cardNumber"
+            ])
+        #expect(
+            try validate(schema, #"{"cardNumber": "6006491234567890", "cvv": "1"}"#, tenderType: "gift").summary == [
+                "forbidden@/cvv"
+            ])
+        #expect(
+            try validate(schema, #"{"cardNumber": "60064912345678"}"#, tenderType: "gift").summary == [
+                "minLength@/cardNumber"
+            ])
     }
 
     @Test func nestedObjectsArraysAndSharedDefinitions() throws {
@@ -266,21 +301,25 @@ struct SchemaLanguageTests {
                {"key": "address", "ref": "addr", "name": "Home address"}
              ]}
             """##
-        let addr = #"{"id": "addr", "name": "Address", "fields": [{"key": "zip", "dataType": "String", "required": true}], "additionalFields": true}"#
+        let addr =
+            #"{"id": "addr", "name": "Address", "fields": [{"key": "zip", "dataType": "String", "required": true}], "additionalFields": true}"#
         let good = #"{"contacts": [{"phone": "+359", "kind": "home"}], "address": {"zip": "1000", "anything": 1}}"#
         #expect(try validate(schema, good, extra: ["addr": addr]).valid)
         let bad = #"{"contacts": [{"phone": "0888"}, {"kind": "work", "phone": "+1"}, {}], "address": {}}"#
         let report = try validate(schema, bad, extra: ["addr": addr])
-        #expect(report.summary == [
-            "required@/address/zip", "maxItems@/contacts", "regex@/contacts/0/phone", "required@/contacts/1/extension",
-            "required@/contacts/2/phone",
-        ])
+        #expect(
+            report.summary == [
+                "required@/address/zip", "maxItems@/contacts", "regex@/contacts/0/phone",
+                "required@/contacts/1/extension",
+                "required@/contacts/2/phone",
+            ])
         #expect(try validate(schema, #"{"contacts": []}"#, extra: ["addr": addr]).summary == ["minItems@/contacts"])
     }
 
     @Test func aCatastrophicRegexGivesUpAtItsLimitInsteadOfHanging() throws {
         // Trusted, so that it compiles: the point is that even then every match is bounded.
-        let schema = #"{"id": "s", "trustedPatterns": true, "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#
+        let schema =
+            #"{"id": "s", "trustedPatterns": true, "fields": [{"key": "v", "dataType": "String", "additionalDataValidations": [{"regex": "^(a+)+$"}]}]}"#
         let hostile = String(repeating: "a", count: 50_000) + "!"
         let clock = ContinuousClock()
         var report: ValidationReport?
@@ -290,4 +329,3 @@ struct SchemaLanguageTests {
         #expect(elapsed < .seconds(10))  // a bound only a hang would cross, not a speed target
     }
 }
-

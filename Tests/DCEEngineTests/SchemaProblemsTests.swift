@@ -23,7 +23,8 @@ struct SchemaProblemsTests {
     }
 
     @Test func unknownAttributesGetADidYouMean() throws {
-        let found = problems("{\"id\": \"s\", \"fields\": [\n  {\"key\": \"pin\", \"dataType\": \"String\", \"maxLenght\": 4}\n]}")
+        let found = problems(
+            "{\"id\": \"s\", \"fields\": [\n  {\"key\": \"pin\", \"dataType\": \"String\", \"maxLenght\": 4}\n]}")
         #expect(found.count == 1)
         let problem = try #require(found.first)
         #expect(problem.code == .unknownAttribute)
@@ -33,25 +34,67 @@ struct SchemaProblemsTests {
     }
 
     @Test(arguments: [
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "Strng"}]}"#, SchemaProblem.Code.invalidAttribute, "/fields/0/dataType"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "minLength": 5, "maxLength": 3}]}"#, .invalidRange, "/fields/0"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "additionalDataValidations": [{"regex": "(ab"}]}]}"#, .invalidRegex, "/fields/0/additionalDataValidations/0/regex"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String"}, {"key": "a", "dataType": "Integer"}]}"#, .duplicate, "/fields/1"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "order": 1}, {"key": "b", "dataType": "String", "order": 1}]}"#, .duplicate, "/fields/1"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "maxLength": 2, "defaultValue": "abc"}]}"#, .invalidDefault, "/fields/0"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "Integer", "defaultValue": "1"}]}"#, .invalidDefault, "/fields/0"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "format": "iso-4217"}]}"#, .unknownFormat, "/fields/0/format"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "Integer", "maxLength": 3}]}"#, .inapplicableAttribute, "/fields/0/maxLength"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"context": "region", "equals": "US"}, "required": true}]}]}"#, .unknownContext, "/fields/0/overrides/0/when"),
-        (#"{"id": "s", "contexts": {"region": {"values": ["US"]}}, "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"context": "region", "equals": "CA"}, "required": true}]}]}"#, .unknownContext, "/fields/0/overrides/0/when"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"field": "/b", "present": true}, "required": true}]}]}"#, .unknownField, "/fields/0/overrides/0/when"),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "Strng"}]}"#, SchemaProblem.Code.invalidAttribute,
+            "/fields/0/dataType"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "minLength": 5, "maxLength": 3}]}"#,
+            .invalidRange, "/fields/0"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "additionalDataValidations": [{"regex": "(ab"}]}]}"#,
+            .invalidRegex, "/fields/0/additionalDataValidations/0/regex"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String"}, {"key": "a", "dataType": "Integer"}]}"#,
+            .duplicate, "/fields/1"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "order": 1}, {"key": "b", "dataType": "String", "order": 1}]}"#,
+            .duplicate, "/fields/1"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "maxLength": 2, "defaultValue": "abc"}]}"#,
+            .invalidDefault, "/fields/0"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "Integer", "defaultValue": "1"}]}"#, .invalidDefault,
+            "/fields/0"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "format": "iso-4217"}]}"#, .unknownFormat,
+            "/fields/0/format"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "Integer", "maxLength": 3}]}"#, .inapplicableAttribute,
+            "/fields/0/maxLength"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"context": "region", "equals": "US"}, "required": true}]}]}"#,
+            .unknownContext, "/fields/0/overrides/0/when"
+        ),
+        (
+            #"{"id": "s", "contexts": {"region": {"values": ["US"]}}, "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"context": "region", "equals": "CA"}, "required": true}]}]}"#,
+            .unknownContext, "/fields/0/overrides/0/when"
+        ),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"when": {"field": "/b", "present": true}, "required": true}]}]}"#,
+            .unknownField, "/fields/0/overrides/0/when"
+        ),
         (##"{"id": "s", "fields": [{"key": "a", "ref": "#/definitions/Nope"}]}"##, .unknownReference, "/fields/0/ref"),
-        (##"{"id": "s", "definitions": {"A": {"ref": "#/definitions/B"}, "B": {"ref": "#/definitions/A"}}, "fields": [{"key": "a", "ref": "#/definitions/A"}]}"##, .referenceCycle, "/definitions/B/ref"),
+        (
+            ##"{"id": "s", "definitions": {"A": {"ref": "#/definitions/B"}, "B": {"ref": "#/definitions/A"}}, "fields": [{"key": "a", "ref": "#/definitions/A"}]}"##,
+            .referenceCycle, "/definitions/B/ref"
+        ),
         (#"{"id": "s", "fields": [{"key": "a", "ref": "missing-schema"}]}"#, .unknownReference, "/fields/0/ref"),
         (#"{"id": "other", "fields": []}"#, .invalidAttribute, "/id"),
         (#"{"id": "s", "kind": "reply", "fields": []}"#, .invalidAttribute, "/kind"),
         (#"{"id": "s", "fields": [{"key": "a", "dataType": "Array"}]}"#, .missingAttribute, "/fields/0"),
-        (#"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"required": true}]}]}"#, .missingAttribute, "/fields/0/overrides/0"),
+        (
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"required": true}]}]}"#,
+            .missingAttribute, "/fields/0/overrides/0"
+        ),
     ])
     func brokenSchemasAreRefusedWithAPreciseLocation(schema: String, code: SchemaProblem.Code, pointer: String) {
         let found = problems(schema)
@@ -79,14 +122,16 @@ struct SchemaProblemsTests {
     }
 
     @Test func anOverrideMayForbidARequiredFieldButOneSetCannotSayBoth() {
-        let overridden = #"{"id": "s", "contexts": {"r": {}}, "fields": [{"key": "a", "dataType": "String", "required": true, "overrides": [{"when": {"context": "r", "equals": "x"}, "forbidden": true}]}]}"#
+        let overridden =
+            #"{"id": "s", "contexts": {"r": {}}, "fields": [{"key": "a", "dataType": "String", "required": true, "overrides": [{"when": {"context": "r", "equals": "x"}, "forbidden": true}]}]}"#
         #expect(problems(overridden).isEmpty)
         let both = #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "required": true, "forbidden": true}]}"#
         #expect(problems(both).map(\.code) == [.invalidAttribute])
     }
 
     @Test func collectsEveryProblemNotOnlyTheFirst() {
-        let schema = #"{"id": "s", "fields": [{"key": "a", "dataType": "Strin"}, {"key": "b", "dataType": "String", "format": "uuidd"}, {"kye": "c"}]}"#
+        let schema =
+            #"{"id": "s", "fields": [{"key": "a", "dataType": "Strin"}, {"key": "b", "dataType": "String", "format": "uuidd"}, {"kye": "c"}]}"#
         let found = problems(schema)
         #expect(found.count >= 3, "\(found)")
     }

@@ -4,11 +4,13 @@ import Testing
 
 /// Updates checked against the stored record: updatesAllowed, reverificationRequired, and ratcheting.
 struct UpdateCheckTests {
-    private let stored = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "nickname": "Travel"}"#
+    private let stored =
+        #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "nickname": "Travel"}"#
 
     private func check(_ update: String, original: String? = nil, replacing: Bool = false) throws -> ValidationReport {
         let prepared = try Fixtures.validator.prepare("payment-account", tenderType: "credit")
-        return prepared.validate(json: Array(update.utf8), original: Array((original ?? stored).utf8), replacing: replacing)
+        return prepared.validate(
+            json: Array(update.utf8), original: Array((original ?? stored).utf8), replacing: replacing)
     }
 
     @Test func changingAFieldThatUpdatesMayNotChangeIsAViolation() throws {
@@ -21,7 +23,8 @@ struct UpdateCheckTests {
     }
 
     @Test func changesThatNeedReverificationAreListedAndNicknamesMayChange() throws {
-        let update = stored.replacingOccurrences(of: "08/39", with: "09/39").replacingOccurrences(of: "Travel", with: "Groceries")
+        let update = stored.replacingOccurrences(of: "08/39", with: "09/39").replacingOccurrences(
+            of: "Travel", with: "Groceries")
         let report = try check(update)
         #expect(report.valid)
         #expect(report.reverificationRequired == ["/expiry"])
@@ -36,11 +39,13 @@ struct UpdateCheckTests {
         #expect(try check(withoutCardNumber).valid)
         // As a merge patch, null removes: the card number is required and may not change, both at the null.
         let removed = try check(#"{"cardNumber": null}"#)
-        #expect(removed.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == [
-            "required@/cardNumber:1:16", "updateNotAllowed@/cardNumber:1:16",
-        ])
+        #expect(
+            removed.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == [
+                "required@/cardNumber:1:16", "updateNotAllowed@/cardNumber:1:16",
+            ])
         #expect(removed.reverificationRequired == ["/cardNumber"])
-        let addedCard = try check(#"{"cardNumber": "4111111111111111"}"#, original: #"{"cardholderName": "Ivan Petrov"}"#)
+        let addedCard = try check(
+            #"{"cardNumber": "4111111111111111"}"#, original: #"{"cardholderName": "Ivan Petrov"}"#)
         #expect(addedCard.errors.map(\.rule.rawValue) == ["updateNotAllowed"])
     }
 
@@ -50,7 +55,10 @@ struct UpdateCheckTests {
         let nickname = try check(#"{"nickname": "Holiday"}"#)
         #expect(nickname.valid && nickname.errors.isEmpty && nickname.reverificationRequired.isEmpty)
         let cardNumber = try check("{\n  \"nickname\": \"Holiday\",\n  \"cardNumber\": \"5555555555554444\"\n}")
-        #expect(cardNumber.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == ["updateNotAllowed@/cardNumber:3:17"])
+        #expect(
+            cardNumber.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == [
+                "updateNotAllowed@/cardNumber:3:17"
+            ])
         #expect(cardNumber.reverificationRequired == ["/cardNumber"])
         // Sending the stored value again is no change.
         let same = try check(#"{"cardNumber": "4111111111111111", "nickname": "Holiday"}"#)
@@ -64,14 +72,21 @@ struct UpdateCheckTests {
     }
 
     @Test func objectsMergeMemberByMemberAndArraysAreReplacedWhole() throws {
-        let record = #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1600 Pennsylvania Ave NW", "city": "Washington", "state": "DC", "zipCode": "205000003", "country": "US"}}"#
+        let record =
+            #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1600 Pennsylvania Ave NW", "city": "Washington", "state": "DC", "zipCode": "205000003", "country": "US"}}"#
         #expect(try check(#"{"billingAddress": {"line1": "1 Main St"}}"#, original: record).valid)
         let zip = try check(#"{"billingAddress": {"zipCode": "20500"}}"#, original: record)
-        #expect(zip.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == ["regex@/billingAddress/zipCode:1:32"])
+        #expect(
+            zip.errors.map { "\($0.rule)@\($0.path):\($0.line ?? 0):\($0.column ?? 0)" } == [
+                "regex@/billingAddress/zipCode:1:32"
+            ])
         let removedCity = try check(#"{"billingAddress": {"city": null}}"#, original: record)
         #expect(removedCity.errors.map { "\($0.rule)@\($0.path)" } == ["required@/billingAddress/city"])
         // Arrays: a schema with a list, whose update replaces the stored list whole.
-        let validator = try Fixtures.validator(["tags": #"{"id": "tags", "version": "1.0.0", "fields": [{"key": "tags", "dataType": "Array", "maxItems": 2, "items": {"dataType": "String", "maxLength": 3}}, {"key": "name", "dataType": "String", "required": true}]}"#])
+        let validator = try Fixtures.validator([
+            "tags":
+                #"{"id": "tags", "version": "1.0.0", "fields": [{"key": "tags", "dataType": "Array", "maxItems": 2, "items": {"dataType": "String", "maxLength": 3}}, {"key": "name", "dataType": "String", "required": true}]}"#
+        ])
         let prepared = try validator.prepare("tags")
         let stored = Array(#"{"name": "x", "tags": ["a", "b"]}"#.utf8)
         #expect(prepared.validate(json: Array(#"{"tags": ["c"]}"#.utf8), original: stored).valid)
@@ -82,7 +97,10 @@ struct UpdateCheckTests {
     /// A customer profile's accounts: the list is replaced whole, and an item at a place the stored list had is an
     /// update of that account, under the tender type it names.
     @Test func anAccountInAListIsUpdatedUnderItsOwnTenderType() throws {
-        let stored = try [UInt8](Data(contentsOf: Fixtures.examples.appendingPathComponent("customer-profile/valid-profile-with-credit-and-gift.json")))
+        let stored = try [UInt8](
+            Data(
+                contentsOf: Fixtures.examples.appendingPathComponent(
+                    "customer-profile/valid-profile-with-credit-and-gift.json")))
         var document = try #require(try JSONSerialization.jsonObject(with: Data(stored)) as? [String: Any])
         var accounts = try #require(document["paymentAccounts"] as? [[String: Any]])
         accounts[0]["expiry"] = "09/39"  // credit: reverified
@@ -100,7 +118,10 @@ struct UpdateCheckTests {
     @Test func aWholeRecordUpdateIsExplicit() throws {
         // Replacing, the nickname-only update lacks every required field (today's reading, kept under --replace).
         let replaced = try check(#"{"nickname": "Holiday"}"#, replacing: true)
-        #expect(replaced.errors.map(\.rule.rawValue).sorted() == ["required", "required", "required", "required", "updateNotAllowed"])
+        #expect(
+            replaced.errors.map(\.rule.rawValue).sorted() == [
+                "required", "required", "required", "required", "updateNotAllowed",
+            ])
     }
 
     @Test func unchangedValuesAreNotFailedByRulesTightenedSinceTheyWereStored() throws {
@@ -113,7 +134,10 @@ struct UpdateCheckTests {
         // Checked on its own, or once the long nickname is itself changed, the rule applies.
         let prepared = try Fixtures.validator.prepare("payment-account", tenderType: "credit")
         // (standalone, the record also lacks the billing address credit cards need; unchanged, so ratcheted too)
-        #expect(prepared.validate(json: Array(update.utf8)).errors.map(\.rule.rawValue).sorted() == ["maxLength", "required"])
+        #expect(
+            prepared.validate(json: Array(update.utf8)).errors.map(\.rule.rawValue).sorted() == [
+                "maxLength", "required",
+            ])
         let changedNickname = update.replacingOccurrences(of: long, with: long + "x")
         #expect(try check(changedNickname, original: oldRecord).errors.map(\.rule.rawValue) == ["maxLength"])
     }

@@ -11,10 +11,10 @@ import NIOCore
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The reference gateway attacked as a hostile client would, and on a bad day, over HTTP on loopback: every
@@ -32,10 +32,12 @@ struct GatewayAttackTests {
 
     @Test func aSeenIDWithADifferentBodyIsRefusedNeverAnsweredWithAnotherRequestsResult() async throws {
         try await withGateway { server in
-            let first = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "id-1"))
+            let first = try await server.post(
+                try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "id-1"))
             #expect(first.status == 200)
             let cardID = try #require(first.response.payload.member("cardId"))
-            let second = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "id-1"))
+            let second = try await server.post(
+                try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "id-1"))
             #expect(second.status == 409)
             #expect(second.response.errors.map(\.rule) == [.idempotencyConflict])
             #expect(!second.text.contains(cardID))
@@ -49,9 +51,11 @@ struct GatewayAttackTests {
 
     @Test func anInvalidRequestSentFirstDoesNotPoisonItsID() async throws {
         try await withGateway { server in
-            let invalid = try await server.post(try envelope(#"{"programName": "P", "currency": "EURO"}"#, id: "victim"))
+            let invalid = try await server.post(
+                try envelope(#"{"programName": "P", "currency": "EURO"}"#, id: "victim"))
             #expect(invalid.status == 422)
-            let genuine = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "victim"))
+            let genuine = try await server.post(
+                try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "victim"))
             #expect(genuine.status == 200)
             #expect(genuine.response.status == .accepted)
         }
@@ -61,13 +65,18 @@ struct GatewayAttackTests {
         var limits = Gateway.Limits()
         limits.rememberedRequests = 20
         try await withGateway(limits: limits) { server in
-            let captured = try sealed(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "captured", at: server.clock.now)
+            let captured = try sealed(
+                #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "captured",
+                at: server.clock.now)
             let first = try await server.post(captured)
             #expect(first.status == 200)
             // Many other requests, more than can be remembered: the gateway refuses new ones rather than forget.
             var refused = 0
             for index in 0..<30 {
-                let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "other-\(index)", at: server.clock.now))
+                let answer = try await server.post(
+                    try envelope(
+                        #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "other-\(index)",
+                        at: server.clock.now))
                 if answer.status == 503 {
                     refused += 1
                     #expect(answer.retryAfter != nil)
@@ -85,7 +94,9 @@ struct GatewayAttackTests {
             #expect(server.backendCalls == 20)
             // Old answers are forgotten after the window, so new requests are taken again.
             server.clock.advance(by: 61)
-            let fresh = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "fresh", at: server.clock.now))
+            let fresh = try await server.post(
+                try envelope(
+                    #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "fresh", at: server.clock.now))
             #expect(fresh.status == 200)
         }
     }
@@ -94,17 +105,24 @@ struct GatewayAttackTests {
         try await withGateway { server in
             let now = server.clock.now
             // Moved forward to look fresh: the seal binds the time, so the envelope no longer opens.
-            let old = try sealed(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "old", at: now.addingTimeInterval(-3600))
+            let old = try sealed(
+                #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "old",
+                at: now.addingTimeInterval(-3600))
             let refreshed = String(decoding: old, as: UTF8.self).replacingOccurrences(
                 of: RFC3339.string(from: now.addingTimeInterval(-3600)), with: RFC3339.string(from: now))
             let moved = try await server.post(Array(refreshed.utf8))
             #expect(moved.response.errors.map(\.rule.rawValue) == ["tampered"])
             let stale = try await server.post(old)
             #expect(stale.response.errors.map(\.rule) == [.replayWindow])
-            let future = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "future", at: now.addingTimeInterval(600)))
+            let future = try await server.post(
+                try envelope(
+                    #"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "future", at: now.addingTimeInterval(600)))
             #expect(future.response.errors.map(\.rule) == [.replayWindow])
-            let undated = String(decoding: try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "undated", at: now), as: UTF8.self)
-                .replacingOccurrences(of: #""createdAt":"\#(RFC3339.string(from: now))","#, with: "")
+            let undated = String(
+                decoding: try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA"}"#, id: "undated", at: now),
+                as: UTF8.self
+            )
+            .replacingOccurrences(of: #""createdAt":"\#(RFC3339.string(from: now))","#, with: "")
             let missing = try await server.post(Array(undated.utf8))
             #expect(missing.status == 422)
             #expect(missing.response.errors.map(\.rule) == [.replayWindow])
@@ -116,7 +134,10 @@ struct GatewayAttackTests {
 
     @Test func aPCIValueInClearIsRefusedAndNeverEchoedOrLogged() async throws {
         try await withGateway { server in
-            let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "1234"}"#, id: "clear-pin"))
+            let answer = try await server.post(
+                try envelope(
+                    #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "1234"}"#, id: "clear-pin")
+            )
             #expect(answer.status == 422)
             #expect(answer.response.errors.map(\.rule.rawValue) == ["notEncrypted"])
             #expect(answer.response.errors.first?.message.contains("/cardPin") == true)
@@ -160,7 +181,9 @@ struct GatewayAttackTests {
             #expect(answer.response.errors.map(\.rule) == [.bodyTooLarge])
             // Without a Content-Length (chunked), the limit holds while reading.
             let chunked = try RawConnection(port: server.port)
-            try chunked.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try chunked.send(
+                "POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
             let chunk = String(decoding: body.prefix(100 << 10), as: UTF8.self)
             try chunked.send(String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
             #expect(chunked.receiveStatusLine(timeout: 30)?.contains(" 413 ") == true)
@@ -176,7 +199,8 @@ struct GatewayAttackTests {
             #expect(hostile.response.errors.count == 25)
             #expect(hostile.response.omittedErrors > 10_000)
             #expect(hostile.body.count < 16 << 10)
-            let small = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "shared-id"))
+            let small = try await server.post(
+                try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "shared-id"))
             #expect(small.status == 200)
             #expect(small.body.count < 1024)
         }
@@ -201,10 +225,13 @@ struct GatewayAttackTests {
                 var latencies: [Double] = []
                 for index in 0..<5 {
                     let start = ContinuousClock.now
-                    let answer = try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "valid-\(index)"))
+                    let answer = try await server.post(
+                        try envelope(
+                            #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "valid-\(index)"))
                     let elapsed = ContinuousClock.now - start
                     #expect(answer.status == 200)
-                    latencies.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                    latencies.append(
+                        Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
                 }
                 #expect(finished.value < 4, "the valid requests were answered only after every hostile one")
                 // Times and memory are the uninstrumented build's: a sanitizer slows every access and keeps shadow
@@ -252,7 +279,9 @@ struct GatewayAttackTests {
             try halfHead.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Ty")
             #expect(halfHead.closedByPeer(within: 5))
             let halfBody = try RawConnection(port: server.port)
-            try halfBody.send("POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"requ")
+            try halfBody.send(
+                "POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"requ"
+            )
             #expect(halfBody.closedByPeer(within: 5))
             let idle = try RawConnection(port: server.port)
             try idle.send("GET /v1/schemas HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -282,8 +311,14 @@ struct GatewayAttackTests {
             let valid = try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR"}"#, id: "ops-1")
             #expect(try await server.post(valid).status == 200)
             #expect(try await server.post(valid).status == 200)  // replayed
-            #expect(try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "ops-1")).status == 409)
-            #expect(try await server.post(try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EURO"}"#, id: "ops-2")).status == 422)
+            #expect(
+                try await server.post(
+                    try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "GBP"}"#, id: "ops-1")
+                ).status == 409)
+            #expect(
+                try await server.post(
+                    try envelope(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EURO"}"#, id: "ops-2")
+                ).status == 422)
             let madeUp = String(decoding: try envelope(#"{"currency": "EUR"}"#, id: "ops-3"), as: UTF8.self)
                 .replacingOccurrences(of: #""schema":"card-create""#, with: #""schema":"made-up""#)
             #expect(try await server.post(Array(madeUp.utf8)).status == 422)
@@ -314,7 +349,8 @@ struct GatewayAttackTests {
             #expect(lines.count == 7)
             let accepted = try #require(lines.first)
             let fields = [
-                #""method": POST"#, #""path": /v1/requests"#, #""status": 200"#, #""durationMs": "#, #""requestId": ops-1"#,
+                #""method": POST"#, #""path": /v1/requests"#, #""status": 200"#, #""durationMs": "#,
+                #""requestId": ops-1"#,
                 #""schema": card-create"#, #""schemaVersion": 1.0.0"#,
             ]
             for field in fields {
@@ -331,7 +367,9 @@ struct GatewayAttackTests {
     private static func samples(_ text: String) -> [String: Double] {
         var samples: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
             samples[String(line[..<space])] = value
         }
         return samples
@@ -371,8 +409,11 @@ struct GatewayAttackTests {
         }
 
         func get(_ path: String) async throws -> Fetched {
-            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-            return Fetched(status: try #require(response as? HTTPURLResponse).statusCode, text: String(decoding: data, as: UTF8.self))
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(
+                from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            return Fetched(
+                status: try #require(response as? HTTPURLResponse).statusCode,
+                text: String(decoding: data, as: UTF8.self))
         }
     }
 
@@ -390,7 +431,9 @@ struct GatewayAttackTests {
         var response: PDResponse { (try? PDResponse(json: body)) ?? PDResponse(requestID: "", status: .rejected) }
     }
 
-    private func withGateway(limits: Gateway.Limits = Gateway.Limits(), _ body: (Server) async throws -> Void) async throws {
+    private func withGateway(limits: Gateway.Limits = Gateway.Limits(), _ body: (Server) async throws -> Void)
+        async throws
+    {
         let clock = ManualClock()
         let calls = Counter()
         let captured = InMemoryLogHandler()
@@ -402,14 +445,17 @@ struct GatewayAttackTests {
                 return ReferenceBackend.answer(schema: schema, payload: payload)
             })
         try await withRunningServer({ onServerRunning in
-            gateway.application(router: Router(), address: .hostname("127.0.0.1", port: 0), onServerRunning: onServerRunning)
+            gateway.application(
+                router: Router(), address: .hostname("127.0.0.1", port: 0), onServerRunning: onServerRunning)
         }) { port in
             try await body(Server(port: port, clock: clock, calls: calls, captured: captured))
         }
     }
 
     /// An envelope with clear values only, built by hand as a client that skips validation would.
-    private func envelope(_ values: String, id: String, schema: String = "card-create", at time: Date = Date()) throws -> [UInt8] {
+    private func envelope(_ values: String, id: String, schema: String = "card-create", at time: Date = Date()) throws
+        -> [UInt8]
+    {
         let version = try #require(validator.schema(schema)).version
         let context = schema == "card-create" ? #"{"region":"EU"}"# : "{}"
         return Array(
@@ -442,7 +488,9 @@ struct GatewayAttackTests {
 extension SchemaValue {
     /// A string member of an object, or `nil`.
     fileprivate func member(_ key: String) -> String? {
-        guard case .object(let members) = self, case .string(let value)? = members.first(where: { $0.key == key })?.value else { return nil }
+        guard case .object(let members) = self,
+            case .string(let value)? = members.first(where: { $0.key == key })?.value
+        else { return nil }
         return value
     }
 }
@@ -504,7 +552,9 @@ final class RawConnection: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard descriptor >= 0, result == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
@@ -514,7 +564,9 @@ final class RawConnection: @unchecked Sendable {
     func send(_ text: String) throws {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw POSIXError(.EPIPE) }
             bytes = bytes.dropFirst(written)
         }

@@ -6,13 +6,13 @@ import DCEEnvelope
 import DCEGateway
 import Foundation
 import HTTPTypes
-import Logging
 import Hummingbird
+import Logging
 import NIOCore
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The client and the reference gateway over HTTP on loopback, end to end.
@@ -29,12 +29,15 @@ struct GatewayIntegrationTests {
     /// Starts a gateway (with the test's fault switch in front of it) on a free loopback port, runs `body`, stops it.
     private func withGateway(_ body: (URL, Gateway, Faults) async throws -> Void) async throws {
         try await withLoopbackGateway(
-            try Gateway(keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() })), body)
+            try Gateway(
+                keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() })),
+            body)
     }
 
     private func build(_ json: String, requestID: String = UUID().uuidString) throws -> BuiltRequest {
         let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
-        return try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(json: Array(json.utf8), requestID: requestID, sealer: sealer)
+        return try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(
+            json: Array(json.utf8), requestID: requestID, sealer: sealer)
     }
 
     /// The envelope of a request that must pass local validation.
@@ -49,7 +52,9 @@ struct GatewayIntegrationTests {
     private let validCard = #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#
 
     private func client(_ url: URL, timeout: TimeInterval = 5, attempts: Int = 3) -> GatewayClient {
-        GatewayClient(baseURL: url, validator: validator, configuration: .init(timeout: timeout, attempts: attempts, backoff: 0.05))
+        GatewayClient(
+            baseURL: url, validator: validator,
+            configuration: .init(timeout: timeout, attempts: attempts, backoff: 0.05))
     }
 
     @Test func aValidRequestIsAcceptedAndNoPCIValueCrossesTheWireInClear() async throws {
@@ -57,23 +62,31 @@ struct GatewayIntegrationTests {
             let request = try valid(build(validCard))
             let response = try await client(url).send(request)
             #expect(response.status == .accepted)
-            guard case .object(let card) = response.payload else { Issue.record("no card"); return }
+            guard case .object(let card) = response.payload else {
+                Issue.record("no card")
+                return
+            }
             #expect(card.first { $0.key == "status" }?.value == .string("ACTIVE"))
             #expect(card.first { $0.key == "isPinSet" }?.value == .boolean(true))  // the gateway opened the PIN
             // A payment account carries a PAN and a CVV.
             let pan = "4929123456781236"
             let cvv = "739"
-            let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
-            let account = #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
+            let sealer = try HPKEFieldSealer(
+                gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
+            let account =
+                #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
             let accountRequest = try valid(
-                validator.prepare("payment-account", tenderType: "credit").makeRequest(json: Array(account.utf8), requestID: "acct-1", sealer: sealer))
+                validator.prepare("payment-account", tenderType: "credit").makeRequest(
+                    json: Array(account.utf8), requestID: "acct-1", sealer: sealer))
             let accepted = try await client(url).send(accountRequest)
             #expect(accepted.status == .accepted)
             let bodies = faults.bodies
             #expect(bodies.count == 2)
             for body in bodies {
                 let text = Sealed.scrubbed(String(decoding: body, as: UTF8.self))
-                for secret in [Self.pin, pan, cvv] { #expect(!text.contains(secret), "\(secret.count)-digit secret on the wire") }
+                for secret in [Self.pin, pan, cvv] {
+                    #expect(!text.contains(secret), "\(secret.count)-digit secret on the wire")
+                }
                 let envelope = try IncomingRequest(json: body)
                 for field in envelope.encryptedFields {
                     let sealed = try #require(Data(base64Encoded: field.ciphertext))
@@ -85,8 +98,10 @@ struct GatewayIntegrationTests {
 
     @Test func anInvalidRequestIsRefusedLocallyAndNothingIsSent() async throws {
         try await withGateway { _, _, faults in
-            guard case .invalid(let report) = try build(#"{"programName": "P", "currency": "EURO", "cardPin": "12"}"#) else {
-                Issue.record("an invalid request got an envelope"); return
+            guard case .invalid(let report) = try build(#"{"programName": "P", "currency": "EURO", "cardPin": "12"}"#)
+            else {
+                Issue.record("an invalid request got an envelope")
+                return
             }
             #expect(report.errors.map(\.rule) == [.regex, .format])
             #expect(faults.requests == 0)  // PDRequest cannot be built, so there is nothing to send
@@ -96,7 +111,8 @@ struct GatewayIntegrationTests {
     @Test func aRequestTamperedWithAfterValidationIsRefusedByTheGateway() async throws {
         try await withGateway { url, _, faults in
             let request = try valid(build(validCard))
-            let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(of: #""currency":"EUR""#, with: #""currency":"GBP""#)
+            let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(
+                of: #""currency":"EUR""#, with: #""currency":"GBP""#)
             var post = URLRequest(url: url.appendingPathComponent("v1/requests"))
             post.httpMethod = "POST"
             post.httpBody = Data(tampered.utf8)
@@ -113,18 +129,32 @@ struct GatewayIntegrationTests {
     @Test func theGatewayReportsEveryErrorOfARequestItRefuses() async throws {
         // A client that skipped validation (here: sealing by hand with an older, looser idea of the rules).
         try await withGateway { url, gateway, _ in
-            let loose = #"{"id": "card-create", "version": "1.0.0", "additionalFields": true, "responseSchema": "card-response", "fields": [{"key": "cardPin", "dataType": "String", "pciEncryptionRequired": true}]}"#
-            let looseValidator = try Validator(source: .documents(try SchemaSource.bundled.documents().merging(["card-create": Array(loose.utf8)]) { $1 }))
-            let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
-            guard case .valid(let request) = try looseValidator.prepare("card-create").makeRequest(json: Array(#"{"currency": "EURO", "cardPin": "12"}"#.utf8), requestID: "r-1", sealer: sealer) else {
-                Issue.record("the loose schema refused"); return
+            let loose =
+                #"{"id": "card-create", "version": "1.0.0", "additionalFields": true, "responseSchema": "card-response", "fields": [{"key": "cardPin", "dataType": "String", "pciEncryptionRequired": true}]}"#
+            let looseValidator = try Validator(
+                source: .documents(
+                    try SchemaSource.bundled.documents().merging(["card-create": Array(loose.utf8)]) { $1 }))
+            let sealer = try HPKEFieldSealer(
+                gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
+            guard
+                case .valid(let request) = try looseValidator.prepare("card-create").makeRequest(
+                    json: Array(#"{"currency": "EURO", "cardPin": "12"}"#.utf8), requestID: "r-1", sealer: sealer)
+            else {
+                Issue.record("the loose schema refused")
+                return
             }
             do {
                 _ = try await GatewayClient(baseURL: url, validator: looseValidator).send(request)
                 Issue.record("the gateway accepted an invalid request")
             } catch {
-                guard case .rejected(let response) = error as? GatewayError else { Issue.record("\(error)"); return }
-                #expect(response.errors.map { "\($0.rule)@\($0.path)" } == ["regex@/cardPin", "format@/currency", "required@/programName"])
+                guard case .rejected(let response) = error as? GatewayError else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(
+                    response.errors.map { "\($0.rule)@\($0.path)" } == [
+                        "regex@/cardPin", "format@/currency", "required@/programName",
+                    ])
                 #expect(response.errors.allSatisfy { !$0.message.contains("12") })
             }
             _ = gateway
@@ -138,7 +168,10 @@ struct GatewayIntegrationTests {
         do {
             _ = try await client(down, attempts: 2).send(request)
         } catch {
-            guard case .transport(.unreachable) = error else { Issue.record("\(error)"); return }
+            guard case .transport(.unreachable) = error else {
+                Issue.record("\(error)")
+                return
+            }
         }
     }
 
@@ -164,7 +197,10 @@ struct GatewayIntegrationTests {
             try await Task.sleep(nanoseconds: 200_000_000)
             task.cancel()
             let result = await task.result
-            guard case .failure(let error) = result else { Issue.record("a cancelled request answered"); return }
+            guard case .failure(let error) = result else {
+                Issue.record("a cancelled request answered")
+                return
+            }
             #expect(error as? GatewayError == .transport(.cancelled))
         }
     }
@@ -198,7 +234,10 @@ struct GatewayIntegrationTests {
                 _ = try await client(url).send(request)
                 Issue.record("\(mode): the app got the response")
             } catch {
-                guard case .invalidResponse(let reason, let report) = error as? GatewayError else { Issue.record("\(mode): \(error)"); return }
+                guard case .invalidResponse(let reason, let report) = error as? GatewayError else {
+                    Issue.record("\(mode): \(error)")
+                    return
+                }
                 #expect(!reason.isEmpty)
                 if mode == .schemaViolating {
                     #expect(report?.errors.map { "\($0.rule)@\($0.path)" } == ["type@/cardId", "enum@/status"])
@@ -218,30 +257,47 @@ struct GatewayIntegrationTests {
             // Version 2 allows program names only up to 5 characters: a rule change without an app release.
             try await gateway.publish(try stricterDocuments(), version: "2")
             #expect(await catalogue.refresh() == .updated(version: "2"))
-            let report = try await catalogue.validator.validate(json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"])
+            let report = try await catalogue.validator.validate(
+                json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"])
             #expect(report.errors.map(\.rule) == [.maxLength])
 
             // A signed catalogue that does not compile, and one whose signature does not verify: both kept out.
             faults.set(.brokenCatalogue(signingKey: keys.signing))
-            guard case .kept(let reason) = await catalogue.refresh() else { Issue.record("a broken catalogue was taken"); return }
+            guard case .kept(let reason) = await catalogue.refresh() else {
+                Issue.record("a broken catalogue was taken")
+                return
+            }
             #expect(reason.contains("does not compile"))
             faults.set(.badSignature)
-            guard case .kept(let signature) = await catalogue.refresh() else { Issue.record("an unsigned catalogue was taken"); return }
+            guard case .kept(let signature) = await catalogue.refresh() else {
+                Issue.record("an unsigned catalogue was taken")
+                return
+            }
             #expect(signature.contains("signature"))
             #expect(await catalogue.origin == .gateway(version: "2"))
-            #expect(try await catalogue.validator.validate(json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"]).errors.map(\.rule) == [.maxLength])
+            #expect(
+                try await catalogue.validator.validate(
+                    json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"]
+                ).errors.map(\.rule) == [.maxLength])
         }
     }
 
     @Test func theLastGoodSetServesWhenTheGatewayIsDownAndLocalOverridesAreReported() async throws {
         let local = try SchemaSource.bundled.documents()["card-create"]!
         let down = try #require(URL(string: "http://127.0.0.1:9"))
-        let catalogue = try SchemaCatalogue(baseURL: down, signingKey: try keys.signingPublicKey, overrides: ["card-create": local], timeout: 1)
-        guard case .kept(let reason) = await catalogue.refresh() else { Issue.record("a refresh from nowhere succeeded"); return }
+        let catalogue = try SchemaCatalogue(
+            baseURL: down, signingKey: try keys.signingPublicKey, overrides: ["card-create": local], timeout: 1)
+        guard case .kept(let reason) = await catalogue.refresh() else {
+            Issue.record("a refresh from nowhere succeeded")
+            return
+        }
         #expect(reason.contains("cannot be reached"))
         #expect(await catalogue.origin == .bundled)
         #expect(catalogue.overridden == ["card-create"])
-        #expect(try await catalogue.validator.validate(json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"]).valid)
+        #expect(
+            try await catalogue.validator.validate(
+                json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"]
+            ).valid)
     }
 }
 
@@ -260,7 +316,9 @@ final class Faults: @unchecked Sendable {
         case catalogue(body: [UInt8], signature: String)
 
         /// Serves a catalogue the way a gateway once served it (a replay, or a catalogue signed elsewhere).
-        static func serving(_ catalogue: Gateway.Catalogue) -> Mode { .catalogue(body: catalogue.body, signature: catalogue.signature) }
+        static func serving(_ catalogue: Gateway.Catalogue) -> Mode {
+            .catalogue(body: catalogue.body, signature: catalogue.signature)
+        }
 
         var testDescription: String { "\(self)" }
     }
@@ -292,20 +350,28 @@ final class Faults: @unchecked Sendable {
 struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
     let faults: Faults
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         if request.uri.path.hasSuffix("/v1/schemas") {
             faults.record(etag: request.headers[.ifNoneMatch])
             switch faults.current {
             case .brokenCatalogue(let key):
                 var documents = try SchemaSource.bundled.documents()
-                documents["card-create"] = Array(#"{"id": "card-create", "fields": [{"key": "x", "dataType": "Strin"}]}"#.utf8)
-                let catalogue = try Gateway.catalogue(documents, version: "3", expires: Date(timeIntervalSinceNow: 3_600), signingKey: key)
-                return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
+                documents["card-create"] = Array(
+                    #"{"id": "card-create", "fields": [{"key": "x", "dataType": "Strin"}]}"#.utf8)
+                let catalogue = try Gateway.catalogue(
+                    documents, version: "3", expires: Date(timeIntervalSinceNow: 3_600), signingKey: key)
+                return Self.json(
+                    catalogue.body,
+                    headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
             case .badSignature:
                 let catalogue = try Gateway.catalogue(
                     try SchemaSource.bundled.documents(), version: "4", expires: Date(timeIntervalSinceNow: 3_600),
                     signingKey: Curve25519.Signing.PrivateKey().rawRepresentation)
-                return Self.json(catalogue.body, headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
+                return Self.json(
+                    catalogue.body,
+                    headers: [HTTPField.Name("X-DCE-Signature")!: catalogue.signature, .eTag: catalogue.etag])
             case .catalogue(let body, let signature):
                 return Self.json(body, headers: [HTTPField.Name("X-DCE-Signature")!: signature])
             case .status(let code):
@@ -327,9 +393,14 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.json(Array("{\"requestId\": ".utf8))
         case .schemaViolating, .otherRequest:
             let envelope = try IncomingRequest(json: Array(body.readableBytesView))
-            let payload: SchemaValue = .object([.init(key: "cardId", value: .number(DecimalNumber(lexeme: "5"))), .init(key: "status", value: .string("GONE"))])
+            let payload: SchemaValue = .object([
+                .init(key: "cardId", value: .number(DecimalNumber(lexeme: "5"))),
+                .init(key: "status", value: .string("GONE")),
+            ])
             let id = faults.current == .otherRequest ? "someone-else" : envelope.header.requestID
-            return Self.json(PDResponse(requestID: id, status: .accepted, payload: faults.current == .otherRequest ? .null : payload).json)
+            return Self.json(
+                PDResponse(requestID: id, status: .accepted, payload: faults.current == .otherRequest ? .null : payload)
+                    .json)
         default:
             return try await next(request, context)
         }

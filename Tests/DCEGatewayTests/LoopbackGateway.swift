@@ -13,7 +13,9 @@ func withLoopbackGateway(_ gateway: Gateway, _ body: (URL, Gateway, Faults) asyn
     router.add(middleware: FaultMiddleware(faults: faults))
     gateway.addRoutes(to: router)
     try await withRunningServer({ onServerRunning in
-        Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning)
+        Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: onServerRunning)
     }) { port in
         try await body(try #require(URL(string: "http://127.0.0.1:\(port)")), gateway, faults)
     }

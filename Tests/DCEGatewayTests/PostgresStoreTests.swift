@@ -1,21 +1,23 @@
 import DCECrypto
 import DCEEngine
 import DCEEnvelope
-@testable import DCEGateway
 import Foundation
 import Logging
 import PostgresNIO
 import Testing
 
+@testable import DCEGateway
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Several `dce-gateway` processes on one real PostgreSQL server (started by `scripts/test` through
 /// `scripts/postgres`, which names it in `DCE_TEST_DATABASE_URL` and its data folder in `DCE_TEST_POSTGRES_DIR`):
 /// retries that land on another instance, an instance killed while answering, catalogues published through one
 /// instance, and the database stopped and started again. Each test has a database of its own.
-@Suite(.serialized, .enabled(if: PostgresServer.url != nil, "needs DCE_TEST_DATABASE_URL: scripts/test starts a server"))
+@Suite(
+    .serialized, .enabled(if: PostgresServer.url != nil, "needs DCE_TEST_DATABASE_URL: scripts/test starts a server"))
 struct PostgresStoreTests {
     let keys = Gateway.Keys.generate()
     let validator: Validator
@@ -87,7 +89,8 @@ struct PostgresStoreTests {
             // A restarts with a stricter set under version 2: it publishes it.
             a.stop()
             let stricter = try writeSchemas(stricterDocuments())
-            let a2 = try GatewayProcess(database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path])
+            let a2 = try GatewayProcess(
+                database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path])
             let (servedA, servedB) = (try await catalogue(of: a2), try await catalogue(of: b))
             #expect(servedA.version == "2")
             #expect(servedB.version == "2")
@@ -144,18 +147,23 @@ struct PostgresStoreTests {
     @Test func aGatewayThatCannotReachItsDatabaseExitsWithAClearMessage() throws {
         let keyFolder = try writeKeys()
         let process = try GatewayProcess.start(
-            database: "postgres://dce@127.0.0.1:1/dce?sslmode=disable", keys: keyFolder, arguments: ["--database-timeout", "1"])
+            database: "postgres://dce@127.0.0.1:1/dce?sslmode=disable", keys: keyFolder,
+            arguments: ["--database-timeout", "1"])
         process.process.waitUntilExit()
         #expect(process.process.terminationStatus == 3)
         let message = process.standardError
-        #expect(message.contains("dce-gateway: error: cannot migrate the gateway's tables in the database at 127.0.0.1:1/dce"))
+        #expect(
+            message.contains(
+                "dce-gateway: error: cannot migrate the gateway's tables in the database at 127.0.0.1:1/dce"))
         #expect(message.contains("refused"))
     }
 
     // MARK: - Helpers
 
     /// A card-create envelope: valid with the bundled schemas, too long a program name for the stricter set.
-    private func card(requestID: String, program: String = "SKRILL-VIRTUAL-MC-EEA", currency: String = "EUR") throws -> [UInt8] {
+    private func card(requestID: String, program: String = "SKRILL-VIRTUAL-MC-EEA", currency: String = "EUR") throws
+        -> [UInt8]
+    {
         let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
         let json = #"{"programName": "\#(program)", "currency": "\#(currency)", "cardPin": "8264"}"#
         let built = try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(
@@ -179,7 +187,8 @@ struct PostgresStoreTests {
         for (id, bytes) in documents {
             // Reference data has ids such as `reference/iso4217`: a file in a subfolder, as in Schemas/.
             let file = folder.appendingPathComponent("\(id).json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: file)
         }
         return folder
@@ -223,7 +232,8 @@ struct PostgresStoreTests {
 enum PostgresServer {
     static let url = ProcessInfo.processInfo.environment["DCE_TEST_DATABASE_URL"]
     static let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Runs `body` with the URL of a new, empty database, dropped afterwards.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
@@ -244,19 +254,23 @@ enum PostgresServer {
 
     private static func drop(_ name: String, on server: String) async throws {
         let admin = try await connect(server)
-        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: PostgresServer.logger)
+        try await admin.query(
+            PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: PostgresServer.logger)
         try await admin.close()
     }
 
     static func connect(_ url: String) async throws -> PostgresConnection {
-        try await PostgresConnection.connect(configuration: try DatabaseAddress(url).connection(), id: 1, logger: logger)
+        try await PostgresConnection.connect(
+            configuration: try DatabaseAddress(url).connection(), id: 1, logger: logger)
     }
 
     /// How many acceptances the database records for a request id.
     static func acceptances(of requestID: String, in url: String) async throws -> Int {
         let connection = try await connect(url)
         var count = -1
-        for try await (value) in try await connection.query("SELECT count(*) FROM dce_acceptances WHERE request_id = \(requestID)", logger: PostgresServer.logger).decode(Int.self) {
+        for try await (value) in try await connection.query(
+            "SELECT count(*) FROM dce_acceptances WHERE request_id = \(requestID)", logger: PostgresServer.logger
+        ).decode(Int.self) {
             count = value
         }
         try await connection.close()
@@ -267,8 +281,10 @@ enum PostgresServer {
     static func waitForALockWait(on holder: PostgresConnection) async throws {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            let query: PostgresQuery = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dce-gateway' AND wait_event_type = 'Lock'"
-            for try await (waiting) in try await holder.query(query, logger: PostgresServer.logger).decode(Int.self) where waiting > 0 { return }
+            let query: PostgresQuery =
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dce-gateway' AND wait_event_type = 'Lock'"
+            for try await (waiting) in try await holder.query(query, logger: PostgresServer.logger).decode(Int.self)
+            where waiting > 0 { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw GatewayProcess.Failure("no gateway waited for the lock within 30 s")
@@ -320,7 +336,10 @@ final class GatewayProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = Self.binary
         process.arguments =
-            ["--port", "0", "--keys", keys.path, "--database-url", database, "--database-timeout", "3", "--catalogue-refresh", "1"] + arguments
+            [
+                "--port", "0", "--keys", keys.path, "--database-url", database, "--database-timeout", "3",
+                "--catalogue-refresh", "1",
+            ] + arguments
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()

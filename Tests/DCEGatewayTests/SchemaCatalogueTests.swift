@@ -1,9 +1,10 @@
 import Crypto
-@testable import DCEClient
 import DCEEngine
 import DCEGateway
 import Foundation
 import Testing
+
+@testable import DCEClient
 
 /// The client's schema catalogue against the reference gateway on loopback: versions only move forward, catalogues
 /// expire, and the last good one is stored and verified again at start.
@@ -11,17 +12,20 @@ import Testing
 struct SchemaCatalogueTests {
     let keys = Gateway.Keys.generate()
     let clock = ManualClock()
-    private let validCard = Array(#"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#.utf8)
+    private let validCard = Array(
+        #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#.utf8)
 
     /// A catalogue on the test's clock. The timeout is generous: the whole suite shares two cores with other builds.
     private func catalogue(_ url: URL, storage: URL? = nil, timeout: TimeInterval = 30) throws -> SchemaCatalogue {
         let clock = clock
-        return try SchemaCatalogue(baseURL: url, signingKey: try keys.signingPublicKey, storage: storage, timeout: timeout, now: { clock.now })
+        return try SchemaCatalogue(
+            baseURL: url, signingKey: try keys.signingPublicKey, storage: storage, timeout: timeout, now: { clock.now })
     }
 
     /// Refreshes and compares the outcome (held in a constant, so that a failure shows it).
     private func refresh(
-        _ catalogue: SchemaCatalogue, expecting expected: SchemaCatalogue.Outcome, sourceLocation: SourceLocation = #_sourceLocation
+        _ catalogue: SchemaCatalogue, expecting expected: SchemaCatalogue.Outcome,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let outcome = await catalogue.refresh()
         #expect(outcome == expected, sourceLocation: sourceLocation)
@@ -29,18 +33,21 @@ struct SchemaCatalogueTests {
 
     /// The rules the catalogue's validator breaks with a card that only the stricter set refuses.
     private func rules(_ catalogue: SchemaCatalogue) async throws -> [ViolationCode] {
-        try await catalogue.validator.validate(json: validCard, schema: "card-create", context: ["region": "EU"]).errors.map(\.rule)
+        try await catalogue.validator.validate(json: validCard, schema: "card-create", context: ["region": "EU"]).errors
+            .map(\.rule)
     }
 
     private func scratchDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-catalogue-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dce-catalogue-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
 
     /// A body signed with the gateway's key, exactly as written.
     private func signed(_ body: String) throws -> Faults.Mode {
-        let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: keys.signing).signature(for: Array(body.utf8))
+        let signature = try Curve25519.Signing.PrivateKey(rawRepresentation: keys.signing).signature(
+            for: Array(body.utf8))
         return .catalogue(body: Array(body.utf8), signature: signature.base64EncodedString())
     }
 
@@ -71,7 +78,9 @@ struct SchemaCatalogueTests {
             await refresh(catalogue, expecting: .updated(version: "2"))
             let bundled = try SchemaSource.bundled.documents()
             for version in ["2", "2.0", "02"] {
-                faults.set(.serving(try Gateway.catalogue(bundled, version: version, expires: inAnHour, signingKey: keys.signing)))
+                faults.set(
+                    .serving(
+                        try Gateway.catalogue(bundled, version: version, expires: inAnHour, signingKey: keys.signing)))
                 await refresh(catalogue, expecting: .notNewer(offered: version, inForce: "2"))
             }
             // The catalogue in force, sent again without regard to If-None-Match.
@@ -86,9 +95,14 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "2026.11.9")) { url, gateway, faults in
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "2026.11.9"))
-            try await gateway.publish(try stricterDocuments(), version: "2026.11.10")  // older as text, newer as numbers
+            // older as text, newer as numbers
+            try await gateway.publish(try stricterDocuments(), version: "2026.11.10")
             await refresh(catalogue, expecting: .updated(version: "2026.11.10"))
-            faults.set(.serving(try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "2026.9.30", expires: inAnHour, signingKey: keys.signing)))
+            faults.set(
+                .serving(
+                    try Gateway.catalogue(
+                        try SchemaSource.bundled.documents(), version: "2026.9.30", expires: inAnHour,
+                        signingKey: keys.signing)))
             await refresh(catalogue, expecting: .notNewer(offered: "2026.9.30", inForce: "2026.11.10"))
         }
     }
@@ -106,7 +120,10 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, _, faults in
             let catalogue = try catalogue(url)
             faults.set(try signed(body))
-            guard case .kept(let kept) = await catalogue.refresh() else { Issue.record("taken: \(body)"); return }
+            guard case .kept(let kept) = await catalogue.refresh() else {
+                Issue.record("taken: \(body)")
+                return
+            }
             #expect(kept.contains(reason), "\(kept)")
             #expect(await catalogue.origin == .bundled)
         }
@@ -117,7 +134,8 @@ struct SchemaCatalogueTests {
     @Test func anExpiredCatalogueIsRefused() async throws {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, _, faults in
             let catalogue = try catalogue(url)
-            let expired = try Gateway.catalogue(try stricterDocuments(), version: "5", expires: clock.now - 60, signingKey: keys.signing)
+            let expired = try Gateway.catalogue(
+                try stricterDocuments(), version: "5", expires: clock.now - 60, signingKey: keys.signing)
             faults.set(.serving(expired))
             await refresh(catalogue, expecting: .expired(version: "5", at: expired.expires))
             #expect(await catalogue.origin == .bundled)
@@ -162,7 +180,10 @@ struct SchemaCatalogueTests {
             #expect(await down.origin == .stored(version: "2"))
             #expect(await down.storageProblem == nil)
             #expect(try await rules(down) == [.maxLength])
-            guard case .kept = await down.refresh() else { Issue.record("a gateway that is down answered"); return }
+            guard case .kept = await down.refresh() else {
+                Issue.record("a gateway that is down answered")
+                return
+            }
             #expect(await down.origin == .stored(version: "2"))
 
             // A restart while the gateway fails, then comes back serving the older catalogue.
@@ -216,7 +237,8 @@ struct SchemaCatalogueTests {
             #expect(await restarted.origin == .stored(version: "2"))
             // The file's place is taken by a directory: the next catalogue cannot be renamed into it.
             try FileManager.default.removeItem(at: file)
-            try FileManager.default.createDirectory(at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
             try await gateway.publish(try SchemaSource.bundled.documents(), version: "3", lifetime: 3_600)
             await refresh(restarted, expecting: .updated(version: "3"))
             #expect(await restarted.storageProblem?.contains("cannot be stored") == true)
@@ -231,7 +253,8 @@ struct SchemaCatalogueTests {
 
     /// What is done to a stored catalogue (of version 2, the stricter set) before the next start.
     enum StoredFile: String, CaseIterable, CustomTestStringConvertible {
-        case intact, bodyByteFlipped, signatureByteFlipped, truncated, headerOnly, notACatalogueFile, expired, signedByAnotherKey,
+        case intact, bodyByteFlipped, signatureByteFlipped, truncated, headerOnly, notACatalogueFile, expired,
+            signedByAnotherKey,
             doesNotCompile
 
         var testDescription: String { rawValue }
@@ -256,13 +279,17 @@ struct SchemaCatalogueTests {
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
         var documents = try stricterDocuments()
         if change == .doesNotCompile {
-            documents["card-create"] = Array(#"{"id": "card-create", "fields": [{"key": "x", "maxLength": 5, "dataType": "Strin"}]}"#.utf8)
+            documents["card-create"] = Array(
+                #"{"id": "card-create", "fields": [{"key": "x", "maxLength": 5, "dataType": "Strin"}]}"#.utf8)
         }
         let key = change == .signedByAnotherKey ? Curve25519.Signing.PrivateKey().rawRepresentation : keys.signing
         let expires = change == .expired ? clock.now - 1 : inAnHour
         let served = try Gateway.catalogue(documents, version: "2", expires: expires, signingKey: key)
         try CatalogueStore(directory: storage)
-            .save(.init(body: served.body, signature: try #require(Data(base64Encoded: served.signature)), etag: served.etag))
+            .save(
+                .init(
+                    body: served.body, signature: try #require(Data(base64Encoded: served.signature)), etag: served.etag
+                ))
         var bytes = [UInt8](try Data(contentsOf: file))
         let bodyStart = bytes.count - served.body.count
         switch change {

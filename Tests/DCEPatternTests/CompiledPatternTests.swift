@@ -38,7 +38,8 @@ struct CompiledPatternTests {
     }
 
     @Test func largeSubjectsFallBackFromTheJITStackToTheInterpreter() throws {
-        let pattern = try CompiledPattern("^(?:a|b)*$", limits: MatchLimits(matchLimit: 10_000_000, depthLimit: 1_000, heapLimitKiB: 65_536))
+        let pattern = try CompiledPattern(
+            "^(?:a|b)*$", limits: MatchLimits(matchLimit: 10_000_000, depthLimit: 1_000, heapLimitKiB: 65_536))
         let outcome = pattern.match(String(repeating: "ab", count: 200_000))
         #expect(outcome == .match || outcome == .limitExceeded)
     }
@@ -58,7 +59,10 @@ struct CompiledPatternTests {
         let pattern = try CompiledPattern("^[A-Z]{3}$")
         let results = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<64 {
-                group.addTask { pattern.match(index.isMultiple(of: 2) ? "EUR" : "eur") == (index.isMultiple(of: 2) ? .match : .noMatch) }
+                group.addTask {
+                    pattern.match(index.isMultiple(of: 2) ? "EUR" : "eur")
+                        == (index.isMultiple(of: 2) ? .match : .noMatch)
+                }
             }
             return await group.reduce(true) { $0 && $1 }
         }

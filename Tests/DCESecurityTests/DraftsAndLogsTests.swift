@@ -18,8 +18,10 @@ struct DraftsAndLogsTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DraftStore(directory: directory.appendingPathComponent("drafts"))
-        let prepared = try Validator(source: .bundled, schemaIDs: ["payment-account"]).prepare("payment-account", tenderType: "credit")
-        let form = #"{"cardNumber": "\#(Self.pan)", "securityCode": "739", "nickname": "Travel", "cardNumbr": "\#(Self.pan)", "billingAddress": {"city": "Berlin"}}"#
+        let prepared = try Validator(source: .bundled, schemaIDs: ["payment-account"]).prepare(
+            "payment-account", tenderType: "credit")
+        let form =
+            #"{"cardNumber": "\#(Self.pan)", "securityCode": "739", "nickname": "Travel", "cardNumbr": "\#(Self.pan)", "billingAddress": {"city": "Berlin"}}"#
         let saved = try store.save(json: Array(form.utf8), as: "new-card", schema: prepared)
         #expect(saved.omitted == ["/cardNumber", "/securityCode"])
         let file = directory.appendingPathComponent("drafts/new-card.draft.json")
@@ -30,21 +32,31 @@ struct DraftsAndLogsTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
         let loaded = try #require(try store.load("new-card"))
-        #expect(String(decoding: loaded.values, as: UTF8.self) == #"{"nickname":"Travel","billingAddress":{"city":"Berlin"}}"#)
+        #expect(
+            String(decoding: loaded.values, as: UTF8.self)
+                == #"{"nickname":"Travel","billingAddress":{"city":"Berlin"}}"#)
         #expect(loaded.omitted == ["/cardNumber", "/securityCode"])
         #expect(loaded.schema == "payment-account")
         try store.delete("new-card")
         #expect(try store.load("new-card") == nil)
-        #expect(throws: ValidatorError.self) { try store.save(json: Array("{}".utf8), as: "../escape", schema: prepared) }
+        #expect(throws: ValidatorError.self) {
+            try store.save(json: Array("{}".utf8), as: "../escape", schema: prepared)
+        }
         #expect(throws: ValidatorError.self) { try store.save(json: Array("{".utf8), as: "broken", schema: prepared) }
     }
 
     @Test func theRedactorMasksKeyedValuesAndCardNumbers() throws {
         let redactor = Redactor(validator: try Validator(source: .bundled), extraKeys: ["cvv2"])
-        #expect(redactor.isSensitive(key: "cardPin") && redactor.isSensitive(key: "securityCode") && redactor.isSensitive(key: "pan"))
+        #expect(
+            redactor.isSensitive(key: "cardPin") && redactor.isSensitive(key: "securityCode")
+                && redactor.isSensitive(key: "pan"))
         #expect(!redactor.isSensitive(key: "nickname"))
-        #expect(redactor.redact("retrying cardPin=8264 for 4111 1111 1111 1111") == "retrying cardPin=XXXX for XXXX XXXX XXXX 1111")
-        #expect(redactor.redact(#"{"securityCode": "739", "cvv2":12, "nickname":"Trip"}"#) == #"{"securityCode": "XXX", "cvv2":XX, "nickname":"Trip"}"#)
+        #expect(
+            redactor.redact("retrying cardPin=8264 for 4111 1111 1111 1111")
+                == "retrying cardPin=XXXX for XXXX XXXX XXXX 1111")
+        #expect(
+            redactor.redact(#"{"securityCode": "739", "cvv2":12, "nickname":"Trip"}"#)
+                == #"{"securityCode": "XXX", "cvv2":XX, "nickname":"Trip"}"#)
         #expect(redactor.redact("order 1234567890123 total 42") == "order 1234567890123 total 42")  // not a Luhn number
         #expect(redactor.redact("pan: \(Self.pan).") == "pan: XXXXXXXXXXXXXXXX.")
         #expect(redactor.redact("card \(Self.pan) declined") == "card XXXXXXXXXXXX1236 declined")
@@ -53,7 +65,9 @@ struct DraftsAndLogsTests {
     @Test func logLinesThroughSwiftLogCarryNoRestrictedValue() throws {
         let captured = Captured()
         let redactor = Redactor(validator: try Validator(source: .bundled))
-        var logger = Logger(label: "dce") { _ in RedactingLogHandler(wrapping: CapturingHandler(captured: captured), redactor: redactor) }
+        var logger = Logger(label: "dce") { _ in
+            RedactingLogHandler(wrapping: CapturingHandler(captured: captured), redactor: redactor)
+        }
         logger[metadataKey: "cardPin"] = "8264"
         logger.info(
             "payload \(#"{"cardNumber":"\#(Self.pan)"}"#) rejected",
@@ -89,7 +103,9 @@ struct CapturingHandler: LogHandler {
     func log(event: LogEvent) {
         var all = metadata
         all.merge(event.metadata ?? [:]) { $1 }
-        captured.append("\(event.message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\(flatten($0.value))" }.joined(separator: " "))
+        captured.append(
+            "\(event.message) "
+                + all.sorted { $0.key < $1.key }.map { "\($0.key)=\(flatten($0.value))" }.joined(separator: " "))
     }
 
     private func flatten(_ value: Logger.Metadata.Value) -> String {
@@ -97,7 +113,8 @@ struct CapturingHandler: LogHandler {
         case .string(let text): text
         case .stringConvertible(let value): value.description
         case .array(let values): values.map(flatten).joined(separator: ",")
-        case .dictionary(let entries): entries.sorted { $0.key < $1.key }.map { "\($0.key)=\(flatten($0.value))" }.joined(separator: " ")
+        case .dictionary(let entries):
+            entries.sorted { $0.key < $1.key }.map { "\($0.key)=\(flatten($0.value))" }.joined(separator: " ")
         }
     }
 }

@@ -3,9 +3,9 @@ import DCECrypto
 import DCEEngine
 import DCEEnvelope
 import DCEFingerprint
-import DCEModels
 import DCEGateway
 import DCELogging
+import DCEModels
 import Foundation
 import Logging
 import Testing
@@ -24,11 +24,23 @@ struct NoSecretInAnyOutputTests {
 
     /// Payloads that carry the secrets: valid ones, and ones that break every kind of rule around them.
     static let payloads: [(schema: String, context: [String: String], tenderType: String?, json: String)] = [
-        ("payment-account", [:], "credit", #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#),
-        ("payment-account", [:], "credit", #"{"cardNumber": "\#(pan)0", "securityCode": "\#(cvv)\#(cvv)", "cardNumber": "\#(pan)"}"#),
+        (
+            "payment-account", [:], "credit",
+            #"{"cardNumber": "\#(pan)", "expiry": "08/39", "securityCode": "\#(cvv)", "cardholderName": "Ivan Petrov", "billingAddress": {"line1": "1 Main St", "city": "Austin", "state": "TX", "zipCode": "787010001", "country": "US"}}"#
+        ),
+        (
+            "payment-account", [:], "credit",
+            #"{"cardNumber": "\#(pan)0", "securityCode": "\#(cvv)\#(cvv)", "cardNumber": "\#(pan)"}"#
+        ),
         ("payment-account", [:], "gift", #"{"cardNumber": \#(pan), "securityCode": \#(cvv), "cardNumbr": "\#(pan)"}"#),
-        ("card-create", ["region": "EU"], nil, #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(pin)"}"#),
-        ("card-create", ["region": "EU"], nil, #"{"programName": "P", "currency": "EUR", "cardPin": "\#(pin)x", "mobile": "\#(pan)"}"#),
+        (
+            "card-create", ["region": "EU"], nil,
+            #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(pin)"}"#
+        ),
+        (
+            "card-create", ["region": "EU"], nil,
+            #"{"programName": "P", "currency": "EUR", "cardPin": "\#(pin)x", "mobile": "\#(pan)"}"#
+        ),
         ("card-create", ["region": "US"], nil, #"{"programName": "P", "currency": "USD", "cardPin": "\#(pin)"}"#),
         ("card-create", ["region": "EU"], nil, #"{"cardPin": "\#(pin)", "cardPin": "\#(pin)"}"#),
         ("card-create", ["region": "EU"], nil, #"{"cardPin": "\#(pin)", "currency": "EUR",,}"#),
@@ -49,7 +61,9 @@ struct NoSecretInAnyOutputTests {
         let store = try DraftStore(directory: drafts)
         let captured = Captured()
         let redactor = Redactor(validator: validator)
-        let logger = Logger(label: "leak") { _ in RedactingLogHandler(wrapping: CapturingHandler(captured: captured), redactor: redactor) }
+        let logger = Logger(label: "leak") { _ in
+            RedactingLogHandler(wrapping: CapturingHandler(captured: captured), redactor: redactor)
+        }
 
         var outputs: [(what: String, text: String)] = []
         func record(_ what: String, _ value: Any) {
@@ -66,8 +80,10 @@ struct NoSecretInAnyOutputTests {
             let name = "payload \(offset) (\(payload.schema))"
             let bytes = Array(payload.json.utf8)
             for messages in try MessageCatalogue.bundledLanguages.map({ try MessageCatalogue.bundled(language: $0) }) {
-                let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType, messages: messages)
-                    .fingerprinting(with: fingerprinter)
+                let prepared = try validator.prepare(
+                    payload.schema, context: payload.context, tenderType: payload.tenderType, messages: messages
+                )
+                .fingerprinting(with: fingerprinter)
                 let report = prepared.validate(json: bytes)
                 var payloadReport = PayloadReport(file: name, report: report)
                 // The masked copy, shown on its own and attached to the reports (junit, sarif) as --attach-masked does.
@@ -76,12 +92,14 @@ struct NoSecretInAnyOutputTests {
                     outputs.append((name + " masked copy", String(decoding: copy, as: UTF8.self)))
                 }
                 reports.append(payloadReport)
-                outputs.append((name + " report JSON", String(decoding: try JSONEncoder().encode(report), as: UTF8.self)))
+                outputs.append(
+                    (name + " report JSON", String(decoding: try JSONEncoder().encode(report), as: UTF8.self)))
                 record(name + " report", report)
                 for violation in report.errors { record(name + " violation", violation) }
                 record(name + " prepared", prepared)
             }
-            let prepared = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType)
+            let prepared = try validator.prepare(
+                payload.schema, context: payload.context, tenderType: payload.tenderType)
             let resolved = prepared.resolve(json: bytes)
             record(name + " resolved", resolved)
             if let document = try? JSONDocument(bytes: bytes) {
@@ -90,9 +108,12 @@ struct NoSecretInAnyOutputTests {
                 do { _ = try JSONDocument(bytes: bytes) } catch { record(name + " read error", error) }
             }
             for pointer in ["/cardNumber", "/securityCode", "/cardPin", "/pin"] {
-                if let verdict = try? prepared.checkInput(payload.json, at: pointer) { record(name + " input verdict", verdict) }
+                if let verdict = try? prepared.checkInput(payload.json, at: pointer) {
+                    record(name + " input verdict", verdict)
+                }
             }
-            let built = try prepared.makeRequest(json: bytes, requestID: "req-\(offset)", sealer: sealer, createdAt: Self.createdAt)
+            let built = try prepared.makeRequest(
+                json: bytes, requestID: "req-\(offset)", sealer: sealer, createdAt: Self.createdAt)
             record(name + " built", built)
             if case .valid(let request) = built {
                 envelopes += 1
@@ -111,16 +132,21 @@ struct NoSecretInAnyOutputTests {
                 } catch {
                     record(name + " gateway refusal", error)
                 }
-                let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(of: "\"req-", with: "\"evil-")
+                let tampered = String(decoding: request.json, as: UTF8.self).replacingOccurrences(
+                    of: "\"req-", with: "\"evil-")
                 do {
                     _ = try validator.accept(IncomingRequest(json: Array(tampered.utf8)), opener: opener)
                 } catch {
                     record(name + " gateway error", error)
                 }
             }
-            try store.save(json: (try? JSONDocument(bytes: bytes)) != nil ? bytes : Array("{}".utf8), as: "draft-\(offset)", schema: prepared)
+            try store.save(
+                json: (try? JSONDocument(bytes: bytes)) != nil ? bytes : Array("{}".utf8), as: "draft-\(offset)",
+                schema: prepared)
             if let draft = try store.load("draft-\(offset)") { record(name + " draft", draft) }
-            logger.info("validating \(payload.json)", metadata: ["cardPin": "\(Self.pin)", "securityCode": "\(Self.cvv)", "body": "\(payload.json)"])
+            logger.info(
+                "validating \(payload.json)",
+                metadata: ["cardPin": "\(Self.pin)", "securityCode": "\(Self.cvv)", "body": "\(payload.json)"])
             logger.error("rejected: \(reports.last.map { "\($0)" } ?? "")")
         }
         #expect(envelopes == 4)  // the valid payloads: payment account, EU card, card update, card details
@@ -129,15 +155,23 @@ struct NoSecretInAnyOutputTests {
         let gatewayLog = Captured()
         let gatewayKeys = Gateway.Keys.generate()
         let gateway = try Gateway(
-            keys: gatewayKeys, version: "1", logger: Logger(label: "gateway") { _ in CapturingHandler(captured: gatewayLog) })
+            keys: gatewayKeys, version: "1",
+            logger: Logger(label: "gateway") { _ in CapturingHandler(captured: gatewayLog) })
         let clearValues = [
-            ("card-create", #"{"region":"EU"}"#, "null", #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(Self.pin)"}"#),
-            ("payment-account", "{}", #""credit""#, #"{"cardNumber": "\#(Self.pan)", "expiry": "08/39", "securityCode": "\#(Self.cvv)", "cardholderName": "Ivan Petrov"}"#),
+            (
+                "card-create", #"{"region":"EU"}"#, "null",
+                #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "\#(Self.pin)"}"#
+            ),
+            (
+                "payment-account", "{}", #""credit""#,
+                #"{"cardNumber": "\#(Self.pan)", "expiry": "08/39", "securityCode": "\#(Self.cvv)", "cardholderName": "Ivan Petrov"}"#
+            ),
             ("card-update", "{}", "null", #"{"status": "ACTIVE", "pin": "\#(Self.pin)"}"#),
         ]
         for (offset, (schema, context, tenderType, values)) in clearValues.enumerated() {
             let version = try #require(validator.schema(schema)).version
-            let body = #"{"requestId":"clear-\#(offset)","createdAt":"\#(RFC3339.string(from: Date()))","schema":"\#(schema)","schemaVersion":"\#(version)","context":\#(context),"tenderType":\#(tenderType),"values":\#(values),"encryptedFields":[]}"#
+            let body =
+                #"{"requestId":"clear-\#(offset)","createdAt":"\#(RFC3339.string(from: Date()))","schema":"\#(schema)","schemaVersion":"\#(version)","context":\#(context),"tenderType":\#(tenderType),"values":\#(values),"encryptedFields":[]}"#
             let answer = await gateway.handle(envelope: Array(body.utf8))
             #expect(answer.status == 422)
             #expect(try PDResponse(json: answer.body).errors.map(\.rule.rawValue) == ["notEncrypted"])
@@ -166,7 +200,9 @@ struct NoSecretInAnyOutputTests {
         var dumpedTime = ""
         dump(Self.createdAt, to: &dumpedTime)
         for rendering in [RFC3339.string(from: Self.createdAt), String(reflecting: Self.createdAt), dumpedTime] {
-            #expect(![Self.pan, Self.pin, Self.cvv].contains(where: rendering.contains), "the fixed time itself holds a secret: \(rendering)")
+            #expect(
+                ![Self.pan, Self.pin, Self.cvv].contains(where: rendering.contains),
+                "the fixed time itself holds a secret: \(rendering)")
         }
         #expect(outputs.count > 500)
         #expect(captured.lines.count == 2 * Self.payloads.count)

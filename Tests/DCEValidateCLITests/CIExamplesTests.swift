@@ -20,7 +20,10 @@ import Testing
         var current = ""
         var quoted = false
         for character in joined {
-            if character == "'" { quoted.toggle(); continue }
+            if character == "'" {
+                quoted.toggle()
+                continue
+            }
             if character == " " && !quoted {
                 if !current.isEmpty { words.append(current) }
                 current = ""
@@ -32,13 +35,16 @@ import Testing
         return words
     }
 
-    @Test(arguments: ["github-actions.yml", "gitlab-ci.yml"]) func theJobsCommandProducesValidReports(file: String) throws {
+    @Test(arguments: ["github-actions.yml", "gitlab-ci.yml"]) func theJobsCommandProducesValidReports(file: String)
+        throws
+    {
         let words = try command(in: file)
         #expect(words.first == ".dce-validate/.build/release/dce-validate")
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createSymbolicLink(
-            at: directory.appendingPathComponent("fixtures"), withDestinationURL: CLI.repository.appendingPathComponent("Examples/card-create"))
+            at: directory.appendingPathComponent("fixtures"),
+            withDestinationURL: CLI.repository.appendingPathComponent("Examples/card-create"))
         let result = try CLI.run(Array(words.dropFirst()), in: directory)
         #expect(result.status == 1)  // the fixtures include the invalid examples
         #expect(try CLI.checkReports("junit", [directory.appendingPathComponent("junit.xml")]).status == 0)

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs the built `dce-validate` binary and captures what it prints.
@@ -89,7 +90,8 @@ enum CLI {
         }
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL), timedOut: timedOut)
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: try Data(contentsOf: errURL), timedOut: timedOut)
     }
 
     /// Runs an off-the-shelf validator (scripts/check_reports.py in the test virtual environment) over report files.
@@ -128,11 +130,12 @@ enum CLI {
     /// Runs the tool with its own process-level accounting: spawned and reaped here (wait4) rather than through
     /// `Process`, so the peak resident memory is that of this one child, not the largest of every child the test
     /// process ever reaped (what `getrusage(RUSAGE_CHILDREN)` gives). Standard output goes to `stdout`.
-    static func runMeasuringMemory(_ arguments: [String], stdout: URL) throws -> (status: Int32, maxResidentBytes: Int) {
+    static func runMeasuringMemory(_ arguments: [String], stdout: URL) throws -> (status: Int32, maxResidentBytes: Int)
+    {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
         #else
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -149,9 +152,9 @@ enum CLI {
             guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         }
         #if canImport(Darwin)
-        let bytes = Int(usage.ru_maxrss)  // bytes on Darwin
+            let bytes = Int(usage.ru_maxrss)  // bytes on Darwin
         #else
-        let bytes = Int(usage.ru_maxrss) * 1024  // KiB on Linux
+            let bytes = Int(usage.ru_maxrss) * 1024  // KiB on Linux
         #endif
         return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), bytes)
     }
@@ -184,7 +187,13 @@ final class RunningCLI: @unchecked Sendable {
                 while true {
                     let data = handle.availableData
                     condition.lock()
-                    if data.isEmpty { collected.open -= 1 } else if isOut { collected.out += data } else { collected.err += data }
+                    if data.isEmpty {
+                        collected.open -= 1
+                    } else if isOut {
+                        collected.out += data
+                    } else {
+                        collected.err += data
+                    }
                     condition.broadcast()
                     condition.unlock()
                     if data.isEmpty { return }
@@ -212,7 +221,9 @@ final class RunningCLI: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !predicate(String(decoding: collected.out, as: UTF8.self)) {
-            guard condition.wait(until: deadline) else { return predicate(String(decoding: collected.out, as: UTF8.self)) }
+            guard condition.wait(until: deadline) else {
+                return predicate(String(decoding: collected.out, as: UTF8.self))
+            }
         }
         return true
     }
@@ -228,7 +239,7 @@ final class RunningCLI: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while collected.open > 0 { condition.wait() }
-        return CLI.Result(status: process.terminationStatus, stdout: collected.out, stderr: collected.err, timedOut: timedOut)
+        return CLI.Result(
+            status: process.terminationStatus, stdout: collected.out, stderr: collected.err, timedOut: timedOut)
     }
 }
-

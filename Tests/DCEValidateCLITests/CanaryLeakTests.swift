@@ -39,14 +39,17 @@ import Testing
     ]
 
     /// Every payload, one a line.
-    static var stream: Data { Data(payloads.map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n").utf8) }
+    static var stream: Data {
+        Data(payloads.map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n").utf8)
+    }
 
     /// No canary in the output, apart from the scratch folder's random name (`dce-test-<UUID>`), whose hex digits
     /// can hold a 3-digit CVV by chance and once failed this test with nothing leaked, and apart from `ignoring`
     /// (a gateway's URL, whose port can hold one too).
     private func expectClean(_ bytes: Data, _ context: String, ignoring: String? = nil) {
         var text = String(decoding: bytes, as: UTF8.self)
-            .replacingOccurrences(of: #"dce-test-[0-9A-Fa-f-]{36}"#, with: "dce-test-<folder>", options: .regularExpression)
+            .replacingOccurrences(
+                of: #"dce-test-[0-9A-Fa-f-]{36}"#, with: "dce-test-<folder>", options: .regularExpression)
         if let ignoring { text = text.replacingOccurrences(of: ignoring, with: "<ignored>") }
         for canary in Self.canaries {
             #expect(!text.contains(canary), "\(canary) leaked in \(context): \(text.prefix(400))")
@@ -64,8 +67,9 @@ import Testing
         try withSchemas { schemas in
             for (offset, payload) in Self.payloads.enumerated() {
                 for format in ReportFormat.allCases {
-                    let result = try CLI.run(["-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format.rawValue],
-                                             stdin: Data(payload.utf8))
+                    let result = try CLI.run(
+                        ["-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format.rawValue],
+                        stdin: Data(payload.utf8))
                     #expect(result.status == 1, "payload \(offset) must be invalid")
                     expectClean(result.allBytes, "payload \(offset) as \(format)")
                 }
@@ -78,12 +82,16 @@ import Testing
     @Test func maskedCopiesOfEveryPayload() throws {
         try withSchemas { schemas in
             for (offset, payload) in Self.payloads.enumerated() {
-                let mask = try CLI.run(["mask", "-", "--schema", "payment-card", "--schemas", schemas.path], stdin: Data(payload.utf8))
+                let mask = try CLI.run(
+                    ["mask", "-", "--schema", "payment-card", "--schemas", schemas.path], stdin: Data(payload.utf8))
                 #expect(mask.status == 0 || mask.status == 2, "payload \(offset): \(mask.status)")
                 expectClean(mask.allBytes, "payload \(offset) masked")
                 for format in ["junit", "sarif"] {
                     let result = try CLI.run(
-                        ["-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format, "--attach-masked"], stdin: Data(payload.utf8))
+                        [
+                            "-", "--schema", "payment-card", "--schemas", schemas.path, "--format", format,
+                            "--attach-masked",
+                        ], stdin: Data(payload.utf8))
                     #expect(result.status == 1, "payload \(offset) must be invalid")
                     expectClean(result.allBytes, "payload \(offset) as \(format) with its masked copy")
                 }
@@ -98,9 +106,12 @@ import Testing
             let stream = Self.stream
             let junit = directory.appendingPathComponent("r.xml")
             let sarif = directory.appendingPathComponent("r.sarif")
-            let result = try CLI.run(["-", "--ndjson", "--schema", "payment-card", "--schemas", schemas.path, "--format", "text",
-                                      "--format", "junit", "--output", junit.path, "--format", "sarif", "--output", sarif.path],
-                                     stdin: stream)
+            let result = try CLI.run(
+                [
+                    "-", "--ndjson", "--schema", "payment-card", "--schemas", schemas.path, "--format", "text",
+                    "--format", "junit", "--output", junit.path, "--format", "sarif", "--output", sarif.path,
+                ],
+                stdin: stream)
             #expect(result.status == 1)
             expectClean(result.allBytes, "NDJSON text")
             expectClean(try Data(contentsOf: junit), "NDJSON JUnit file")
@@ -117,7 +128,8 @@ import Testing
             let gateway = try GatewayProcess(in: scratch, options: ["--schemas", schemas.path])
             defer { gateway.stop() }
             let arguments = [
-                "-", "--ndjson", "--schema", "payment-card", "--catalogue", gateway.url.absoluteString, "--catalogue-key",
+                "-", "--ndjson", "--schema", "payment-card", "--catalogue", gateway.url.absoluteString,
+                "--catalogue-key",
                 gateway.signingKey.path, "--catalogue-cache", scratch.appendingPathComponent("cache").path,
             ]
             for format in ReportFormat.allCases {
@@ -127,7 +139,8 @@ import Testing
             }
             gateway.stop()
             let offline = try CLI.run(arguments, stdin: Self.stream)
-            #expect(offline.status == 1 && offline.err.contains("note: using catalogue 1 from the cache"), "\(offline.err)")
+            #expect(
+                offline.status == 1 && offline.err.contains("note: using catalogue 1 from the cache"), "\(offline.err)")
             expectClean(offline.allBytes, "NDJSON against the cached catalogue", ignoring: gateway.url.absoluteString)
         }
     }
@@ -156,13 +169,21 @@ import Testing
             for field in ["/pan", "/cvv", "/pin", "/nope"] {
                 for typed in [Self.pan, Self.panPrefix, Self.pan + "x", Self.cvv, Self.pin, Self.pin + Self.pin] {
                     for format in ["text", "json"] {
-                        let call = ["check-input", "--schema", "payment-card", "--schemas", schemas.path, "--field", field, "--format", format]
-                        expectClean(try CLI.run(call + ["-"], stdin: Data((typed + "\n").utf8)).allBytes, "check-input \(field) \(format)")
+                        let call = [
+                            "check-input", "--schema", "payment-card", "--schemas", schemas.path, "--field", field,
+                            "--format", format,
+                        ]
+                        expectClean(
+                            try CLI.run(call + ["-"], stdin: Data((typed + "\n").utf8)).allBytes,
+                            "check-input \(field) \(format)")
                         expectClean(try CLI.run(call + [typed]).allBytes, "check-input \(field) \(format) argument")
                         // A value given for another field (or for one that does not exist) is not printed either.
                         let given = ["--given", "/pan=\(typed)", "--given", "/nope=\(typed)"]
-                        expectClean(try CLI.run(call + given + [Self.cvv]).allBytes, "check-input \(field) \(format) --given")
-                        expectClean(try CLI.run(call + ["--given", typed, Self.cvv]).allBytes, "check-input \(field) \(format) --given malformed")
+                        expectClean(
+                            try CLI.run(call + given + [Self.cvv]).allBytes, "check-input \(field) \(format) --given")
+                        expectClean(
+                            try CLI.run(call + ["--given", typed, Self.cvv]).allBytes,
+                            "check-input \(field) \(format) --given malformed")
                     }
                 }
             }
@@ -176,9 +197,14 @@ import Testing
             for format in ["text", "json"] {
                 for typed in Self.canaries {
                     let call = ["describe", "--schema", "payment-card", "--schemas", schemas.path, "--format", format]
-                    expectClean(try CLI.run(call + ["--given", "/pan=\(typed)", "--given", "/cvv=\(typed)"]).allBytes, "describe \(format) --given")
-                    expectClean(try CLI.run(call + ["--given", "/nope=\(typed)"]).allBytes, "describe \(format) --given unknown")
-                    expectClean(try CLI.run(call + ["--given", typed]).allBytes, "describe \(format) --given malformed")
+                    expectClean(
+                        try CLI.run(call + ["--given", "/pan=\(typed)", "--given", "/cvv=\(typed)"]).allBytes,
+                        "describe \(format) --given")
+                    expectClean(
+                        try CLI.run(call + ["--given", "/nope=\(typed)"]).allBytes, "describe \(format) --given unknown"
+                    )
+                    expectClean(
+                        try CLI.run(call + ["--given", typed]).allBytes, "describe \(format) --given malformed")
                 }
             }
         }
@@ -187,8 +213,9 @@ import Testing
     @Test func schemaErrorsLintAndExportOfASchemaWhoseDefaultIsACanary() throws {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let broken = Self.schema.replacingOccurrences(of: #""minLength": 16, "maxLength": 19}"#,
-                                                      with: #""minLength": 16, "maxLength": 19, "defaultValue": "4111111111111112"}"#)
+        let broken = Self.schema.replacingOccurrences(
+            of: #""minLength": 16, "maxLength": 19}"#,
+            with: #""minLength": 16, "maxLength": 19, "defaultValue": "4111111111111112"}"#)
         try Data(broken.utf8).write(to: directory.appendingPathComponent("payment-card.json"))
         do {
             _ = try Validator(source: .documents(["payment-card": Array(broken.utf8)]))
@@ -199,7 +226,9 @@ import Testing
         let lint = try CLI.run(["lint", directory.path])
         #expect(lint.status == 1)
         expectClean(lint.allBytes, "lint")
-        let export = try CLI.run(["export", "--schema", "payment-card", "--schemas", directory.path, "--to", "json-schema"])
+        let export = try CLI.run([
+            "export", "--schema", "payment-card", "--schemas", directory.path, "--to", "json-schema",
+        ])
         expectClean(export.allBytes, "export")
     }
 }

@@ -10,7 +10,8 @@ struct CatalogueModelTests {
 
     static func check<Model: ValidatableRequest & Decodable>(_ type: Model.Type) -> Check {
         { data, validator, context, tenderType in
-            try validator.validate(JSONDecoder().decode(Model.self, from: data), context: context, tenderType: tenderType)
+            try validator.validate(
+                JSONDecoder().decode(Model.self, from: data), context: context, tenderType: tenderType)
         }
     }
 
@@ -19,8 +20,10 @@ struct CatalogueModelTests {
         "card-list-query": check(CardParameters.self), "card-update": check(CardUpdateRequest.self),
         "tokenization-status": check(MobileWallet.self), "card-list-response": check(CardList.self),
         "card-response": check(Card.self), "card-tokenization-response": check(CardTokenization.self),
-        "card-details-response": check(CardSensitiveDetails.self), "virtual-card-provision": check(ProvisionVirtualCardInput.self),
-        "virtual-card-update": check(UpdateVirtualCardInput.self), "provisional-card-response": check(ProvisionalVirtualCard.self),
+        "card-details-response": check(CardSensitiveDetails.self),
+        "virtual-card-provision": check(ProvisionVirtualCardInput.self),
+        "virtual-card-update": check(UpdateVirtualCardInput.self),
+        "provisional-card-response": check(ProvisionalVirtualCard.self),
         "virtual-card-response": check(VirtualCard.self), "gift-cards-response": check(GiftCardsResponse.self),
         "card-arts-response": check(CardArtsResponse.self), "transaction-history-response": check(CardEntity.self),
         "payment-account": check(PaymentAccount.self), "address": check(Address.self),
@@ -41,7 +44,8 @@ struct CatalogueModelTests {
     }
 
     @Test func patchesEncodeAbsentNullAndValue() throws {
-        let update = UpdateVirtualCardInput(id: "card-id-1", billingAddress: .remove, metadata: .set(["alias": "Banking"]))
+        let update = UpdateVirtualCardInput(
+            id: "card-id-1", billingAddress: .remove, metadata: .set(["alias": "Banking"]))
         let json = String(decoding: try JSONEncoder.sorted.encode(update), as: UTF8.self)
         #expect(json == #"{"billingAddress":null,"id":"card-id-1","metadata":{"alias":"Banking"}}"#)
         let decoded = try JSONDecoder().decode(UpdateVirtualCardInput.self, from: Data(json.utf8))
@@ -51,7 +55,9 @@ struct CatalogueModelTests {
         #expect(try validator.validate(update).valid)
         let removal = UpdateVirtualCardInput(id: "card-id-1", cardHolder: .remove)
         #expect(try validator.validate(removal).errors.map(\.rule.rawValue) == ["null"])
-        #expect(try validator.validate(removal).errors.first?.message == "Card holder cannot be null (leave it out instead)")
+        #expect(
+            try validator.validate(removal).errors.first?.message == "Card holder cannot be null (leave it out instead)"
+        )
     }
 
     @Test func cardExpiryFollowsTheValidatorsClock() throws {
@@ -71,7 +77,8 @@ struct CatalogueModelTests {
     }
 
     @Test func sensitiveModelsPrintNoSecretsAndMaskForDisplay() throws {
-        let data = try Data(contentsOf: CLI.repository.appendingPathComponent("Examples/card-details-response/valid-details.json"))
+        let data = try Data(
+            contentsOf: CLI.repository.appendingPathComponent("Examples/card-details-response/valid-details.json"))
         let details = try JSONDecoder().decode(CardSensitiveDetails.self, from: data)
         #expect(details.maskedPAN == "XXXXXXXXXXXX4444")
         let printed = "\(details) \(String(reflecting: details))"
@@ -100,7 +107,10 @@ struct DescribeCommandTests {
     @Test func textAndJSON() throws {
         let text = try CLI.run(["describe", "--schema", "payment-account", "--tender-type", "credit"])
         #expect(text.status == 0)
-        #expect(text.out.contains("  Card number (/cardNumber): required, numeric, 15-16 characters, masked, never stored, encrypted, cannot be updated, reverified when changed\n"))
+        #expect(
+            text.out.contains(
+                "  Card number (/cardNumber): required, numeric, 15-16 characters, masked, never stored, encrypted, cannot be updated, reverified when changed\n"
+            ))
         let json = try CLI.run(["describe", "--schema", "card-create", "--context", "region=US", "--format", "json"])
         #expect(json.status == 0)
         let form = try JSONDecoder().decode(FormDescription.self, from: json.stdout)
@@ -110,11 +120,20 @@ struct DescribeCommandTests {
 
     @Test func anAddressFollowsTheGivenCountry() throws {
         let plain = try CLI.run(["describe", "--schema", "delivery-address"])
-        #expect(plain.out.contains("  Postal code (/postalCode): optional, text, postal code of the country at /countryCode\n"))
-        let us = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA"])
+        #expect(
+            plain.out.contains(
+                "  Postal code (/postalCode): optional, text, postal code of the country at /countryCode\n"))
+        let us = try CLI.run([
+            "describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA",
+        ])
         #expect(us.status == 0)
-        #expect(us.out.contains("  Postal code (/postalCode): required, text, US postal code (called ZIP code), such as 90000\n"), "\(us.out)")
-        #expect(us.out.contains("  State (/state): required, text, 2-3 characters, US state, one of 62: AL (Alabama), AK (Alaska)"))
+        #expect(
+            us.out.contains(
+                "  Postal code (/postalCode): required, text, US postal code (called ZIP code), such as 90000\n"),
+            "\(us.out)")
+        #expect(
+            us.out.contains(
+                "  State (/state): required, text, 2-3 characters, US state, one of 62: AL (Alabama), AK (Alaska)"))
         let unknown = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/nowhere=US"])
         #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))
     }
@@ -126,31 +145,56 @@ struct DescribeCommandTests {
         let directory = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = directory.appendingPathComponent("stored.json")
-        try Data(#"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#.utf8).write(to: original)
-        let update = Data(#"{"cardNumber": "5555555555554444", "expiry": "09/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#.utf8)
-        let text = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path], stdin: update)
+        try Data(
+            #"{"cardNumber": "4111111111111111", "expiry": "08/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#
+                .utf8
+        ).write(to: original)
+        let update = Data(
+            #"{"cardNumber": "5555555555554444", "expiry": "09/39", "securityCode": "123", "cardholderName": "Ivan Petrov"}"#
+                .utf8)
+        let text = try CLI.run(
+            ["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path], stdin: update)
         #expect(text.status == 1)
-        #expect(text.out.contains("-:1:16: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
+        #expect(
+            text.out.contains(
+                "-:1:16: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
         #expect(text.out.contains("-: note: /cardNumber changed and requires reverification"))
         #expect(text.out.contains("-: note: /expiry changed and requires reverification"))
-        let json = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format", "json"], stdin: update)
+        let json = try CLI.run(
+            [
+                "-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format",
+                "json",
+            ], stdin: update)
         #expect(json.out.contains(#""reverificationRequired":["/cardNumber","/expiry"]"#))
-        #expect(try CLI.run(["-", "--schema", "payment-account", "--original", "/nonexistent.json"], stdin: update).status == 2)
+        #expect(
+            try CLI.run(["-", "--schema", "payment-account", "--original", "/nonexistent.json"], stdin: update).status
+                == 2)
     }
 
     /// The issue's own session: seed 004's nickname update, sent as what changes, passes; a card number change fails
     /// at its place in the update; the whole-record reading stays under --replace.
     @Test func anUpdateIsAMergePatchUnlessItReplacesTheRecord() throws {
-        let stored = ["--schema", "payment-account", "--tender-type", "credit", "--original", "Examples/payment-account/valid-credit.json"]
+        let stored = [
+            "--schema", "payment-account", "--tender-type", "credit", "--original",
+            "Examples/payment-account/valid-credit.json",
+        ]
         let nickname = try CLI.run(["-"] + stored, stdin: Data(#"{"nickname":"Holiday"}"#.utf8))
         #expect(nickname.status == 0 && nickname.out.hasPrefix("valid: 1 payload checked"), "\(nickname.out)")
-        let card = try CLI.run(["-"] + stored, stdin: Data("{\n  \"nickname\": \"Holiday\",\n  \"cardNumber\": \"5555555555554444\"\n}".utf8))
+        let card = try CLI.run(
+            ["-"] + stored,
+            stdin: Data("{\n  \"nickname\": \"Holiday\",\n  \"cardNumber\": \"5555555555554444\"\n}".utf8))
         #expect(card.status == 1)
-        #expect(card.out.contains("-:3:17: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
+        #expect(
+            card.out.contains(
+                "-:3:17: error: /cardNumber: Card number cannot be changed by an update [updateNotAllowed]"))
         #expect(card.out.contains("-: note: /cardNumber changed and requires reverification"))
-        let removed = try CLI.run(["-"] + stored + ["--format", "json"], stdin: Data(#"{"billingAddress": {"zipCode": null}}"#.utf8))
+        let removed = try CLI.run(
+            ["-"] + stored + ["--format", "json"], stdin: Data(#"{"billingAddress": {"zipCode": null}}"#.utf8))
         #expect(removed.status == 1)
-        #expect(removed.out.contains(#"{"path":"/billingAddress/zipCode","key":"zipCode","rule":"required","message":"Zip code is required","line":1,"column":32}"#), "\(removed.out)")
+        #expect(
+            removed.out.contains(
+                #"{"path":"/billingAddress/zipCode","key":"zipCode","rule":"required","message":"Zip code is required","line":1,"column":32}"#
+            ), "\(removed.out)")
         let replaced = try CLI.run(["-"] + stored + ["--replace"], stdin: Data(#"{"nickname":"Holiday"}"#.utf8))
         #expect(replaced.status == 1 && replaced.out.contains("6 errors"))
         let usage = try CLI.run(["-", "--schema", "payment-account", "--replace"], stdin: Data("{}".utf8))
@@ -165,13 +209,23 @@ struct DescribeCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = directory.appendingPathComponent("stored.json")
         try Data(stored.utf8).write(to: original)
-        let gift = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "gift", "--original", original.path, "--format", "json"],
-                               stdin: Data(#"{"expiry": "09/39"}"#.utf8))
+        let gift = try CLI.run(
+            [
+                "-", "--schema", "payment-account", "--tender-type", "gift", "--original", original.path, "--format",
+                "json",
+            ],
+            stdin: Data(#"{"expiry": "09/39"}"#.utf8))
         #expect(gift.status == 0 && !gift.out.contains("reverificationRequired"), "\(gift.out)")
-        let credit = try CLI.run(["-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format", "json"],
-                                 stdin: Data(#"{"expiry": "09/39"}"#.utf8))
+        let credit = try CLI.run(
+            [
+                "-", "--schema", "payment-account", "--tender-type", "credit", "--original", original.path, "--format",
+                "json",
+            ],
+            stdin: Data(#"{"expiry": "09/39"}"#.utf8))
         #expect(credit.out.contains(#""reverificationRequired":["/expiry"]"#), "\(credit.out)")
-        let describe = try CLI.run(["describe", "--schema", "payment-account", "--tender-type", "gift", "--format", "json"])
+        let describe = try CLI.run([
+            "describe", "--schema", "payment-account", "--tender-type", "gift", "--format", "json",
+        ])
         let form = try #require(try JSONSerialization.jsonObject(with: describe.stdout) as? [String: Any])
         let fields = ((form["groups"] as? [[String: Any]]) ?? []).flatMap { ($0["fields"] as? [[String: Any]]) ?? [] }
         let byPath = Dictionary(fields.map { ($0["path"] as? String ?? "", $0) }) { first, _ in first }

@@ -1,8 +1,9 @@
-@testable import DCEClient
 import DCEEngine
 import DCEGateway
 import Foundation
 import Testing
+
+@testable import DCEClient
 
 /// `--catalogue URL --catalogue-key FILE`: payloads checked against the signed catalogue a real `dce-gateway` serves,
 /// as apps get it; offline from the cache; expired, older and foreign-signed catalogues refused.
@@ -12,7 +13,9 @@ struct CatalogueOptionTests {
     static let payload = "Examples/card-create/valid-eu-virtual.json"
 
     /// `dce-validate PAYLOAD --schema card-create --catalogue URL --catalogue-key KEY --catalogue-cache CACHE` and more.
-    private func validate(_ url: URL, key: URL, cache: URL?, _ more: [String] = [], environment: [String: String] = [:]) throws -> CLI.Result {
+    private func validate(_ url: URL, key: URL, cache: URL?, _ more: [String] = [], environment: [String: String] = [:])
+        throws -> CLI.Result
+    {
         try CLI.run(
             [Self.payload, "--schema", "card-create", "--catalogue", url.absoluteString, "--catalogue-key", key.path]
                 + (cache.map { ["--catalogue-cache", $0.path] } ?? []) + more,
@@ -23,7 +26,8 @@ struct CatalogueOptionTests {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let gateway = try GatewayProcess(
-            in: scratch, options: ["--schemas", try stricterSchemas(in: scratch).path, "--catalogue-version", "2026.11.10"])
+            in: scratch,
+            options: ["--schemas", try stricterSchemas(in: scratch).path, "--catalogue-version", "2026.11.10"])
         defer { gateway.stop() }
         let cache = scratch.appendingPathComponent("cache")
 
@@ -31,13 +35,18 @@ struct CatalogueOptionTests {
         let text = try validate(gateway.url, key: gateway.signingKey, cache: cache)
         #expect(text.status == 1, "\(text.err)")
         #expect(text.out.contains("/programName: Program name must be at most 5 characters (it has 21) [maxLength]"))
-        #expect(text.out.contains("invalid: 1 payload checked against card-create (catalogue 2026.11.10), 0 valid, 1 invalid, 1 error"))
+        #expect(
+            text.out.contains(
+                "invalid: 1 payload checked against card-create (catalogue 2026.11.10), 0 valid, 1 invalid, 1 error"))
         #expect(text.err.isEmpty, "\(text.err)")
         #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("schema-catalogue").path))
 
         // What dce-validate reads from dce-send: the body the gateway signed, byte for byte.
         let printed = try CLI.run(
-            ["catalogue", "--catalogue", gateway.url.absoluteString, "--catalogue-key", gateway.signingKey.path, "--catalogue-cache", cache.path],
+            [
+                "catalogue", "--catalogue", gateway.url.absoluteString, "--catalogue-key", gateway.signingKey.path,
+                "--catalogue-cache", cache.path,
+            ],
             executable: CLI.binary.deletingLastPathComponent().appendingPathComponent("dce-send").path)
         #expect(printed.status == 0, "\(printed.err)")
         #expect(printed.stdout == (try Data(contentsOf: gateway.url.appendingPathComponent("v1/schemas"))))
@@ -50,17 +59,27 @@ struct CatalogueOptionTests {
         let summary = scratch.appendingPathComponent("summary.md")
         let reports = try validate(
             gateway.url, key: gateway.signingKey, cache: cache,
-            ["--format", "junit", "--output", junit.path, "--format", "sarif", "--output", sarif.path, "--format", "github"],
+            [
+                "--format", "junit", "--output", junit.path, "--format", "sarif", "--output", sarif.path, "--format",
+                "github",
+            ],
             environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(reports.status == 1, "\(reports.err)")
-        #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"<property name="catalogue" value="2026.11.10"/>"#))
+        #expect(
+            try String(contentsOf: junit, encoding: .utf8).contains(#"<property name="catalogue" value="2026.11.10"/>"#)
+        )
         #expect(try String(contentsOf: sarif, encoding: .utf8).contains(#""properties":{"catalogue":"2026.11.10"}"#))
-        #expect(try String(contentsOf: summary, encoding: .utf8).contains("checked against card-create (catalogue 2026.11.10)"))
+        #expect(
+            try String(contentsOf: summary, encoding: .utf8).contains(
+                "checked against card-create (catalogue 2026.11.10)"))
         #expect(try CLI.checkReports("junit", [junit]).status == 0)
         #expect(try CLI.checkReports("sarif", [sarif]).status == 0)
 
         // The commands that take one schema take it from the catalogue too.
-        let catalogue = ["--catalogue", gateway.url.absoluteString, "--catalogue-key", gateway.signingKey.path, "--catalogue-cache", cache.path]
+        let catalogue = [
+            "--catalogue", gateway.url.absoluteString, "--catalogue-key", gateway.signingKey.path, "--catalogue-cache",
+            cache.path,
+        ]
         let input = ["check-input", "--schema", "card-create", "--field", "/programName", "SKRILL-VIRTUAL-MC-EEA"]
         #expect(try CLI.run(input).status == 0)
         let served = try CLI.run(input + catalogue)
@@ -81,7 +100,8 @@ struct CatalogueOptionTests {
         let result = try validate(gateway.url, key: otherKey, cache: cache)
         #expect(result.status == 3)
         #expect(result.err.contains("dce-validate: error: no catalogue to validate against"), "\(result.err)")
-        #expect(result.err.contains("the catalogue's signature does not verify against the pinned key"), "\(result.err)")
+        #expect(
+            result.err.contains("the catalogue's signature does not verify against the pinned key"), "\(result.err)")
         #expect(result.out.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent("schema-catalogue").path))
     }
@@ -89,7 +109,8 @@ struct CatalogueOptionTests {
     @Test func offlineTheCachedCatalogueIsUsedWithANote() throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let gateway = try GatewayProcess(in: scratch, options: ["--schemas", try stricterSchemas(in: scratch).path, "--catalogue-version", "7"])
+        let gateway = try GatewayProcess(
+            in: scratch, options: ["--schemas", try stricterSchemas(in: scratch).path, "--catalogue-version", "7"])
         defer { gateway.stop() }
         // Without --catalogue-cache: $XDG_CACHE_HOME/dce-validate/<host>_<port>.
         let environment = ["XDG_CACHE_HOME": scratch.appendingPathComponent("xdg").path]
@@ -103,8 +124,13 @@ struct CatalogueOptionTests {
         #expect(offline.status == 1, "\(offline.err)")
         #expect(offline.out.contains("[maxLength]"))
         #expect(offline.out.contains("checked against card-create (catalogue 7)"))
-        #expect(offline.err.contains("warning: the catalogue of \(gateway.url.absoluteString) is not used: the gateway cannot be reached"), "\(offline.err)")
-        #expect(offline.err.contains("note: using catalogue 7 from the cache in \(cache.path) (it expires at "), "\(offline.err)")
+        #expect(
+            offline.err.contains(
+                "warning: the catalogue of \(gateway.url.absoluteString) is not used: the gateway cannot be reached"),
+            "\(offline.err)")
+        #expect(
+            offline.err.contains("note: using catalogue 7 from the cache in \(cache.path) (it expires at "),
+            "\(offline.err)")
 
         let nothing = try validate(gateway.url, key: gateway.signingKey, cache: scratch.appendingPathComponent("empty"))
         #expect(nothing.status == 3)
@@ -121,7 +147,9 @@ struct CatalogueOptionTests {
         try keys.signingPublicKey.write(to: key)
         let cache = scratch.appendingPathComponent("cache")
         try store(
-            try Gateway.catalogue(try SchemaSource.bundled.documents(), version: "5", expires: Date(timeIntervalSinceNow: -3_600), signingKey: keys.signing),
+            try Gateway.catalogue(
+                try SchemaSource.bundled.documents(), version: "5", expires: Date(timeIntervalSinceNow: -3_600),
+                signingKey: keys.signing),
             in: cache)
 
         let result = try validate(URL(string: "http://127.0.0.1:9")!, key: key, cache: cache)
@@ -138,23 +166,38 @@ struct CatalogueOptionTests {
         let cache = scratch.appendingPathComponent("cache")
         let signing = try Data(contentsOf: gateway.keys.appendingPathComponent("signing.key"))
         let stricter = try SchemaSource.directory(try stricterSchemas(in: scratch)).documents()
-        try store(try Gateway.catalogue(stricter, version: "2", expires: Date(timeIntervalSinceNow: 86_400), signingKey: signing), in: cache)
+        try store(
+            try Gateway.catalogue(
+                stricter, version: "2", expires: Date(timeIntervalSinceNow: 86_400), signingKey: signing), in: cache)
 
         let result = try validate(gateway.url, key: gateway.signingKey, cache: cache)
         #expect(result.status == 1, "\(result.err)")
         #expect(result.out.contains("[maxLength]"))
         #expect(result.out.contains("(catalogue 2)"))
-        #expect(result.err.contains("is not used: catalogue 1 is not newer than catalogue 2 in the cache"), "\(result.err)")
+        #expect(
+            result.err.contains("is not used: catalogue 1 is not newer than catalogue 2 in the cache"), "\(result.err)")
         #expect(result.err.contains("note: using catalogue 2 from the cache"), "\(result.err)")
     }
 
     @Test(arguments: [
         (["--catalogue", "http://127.0.0.1:9"], "--catalogue needs --catalogue-key FILE"),
-        (["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "Package.swift", "--schemas", "Schemas"], "from --schemas or from --catalogue, not both"),
+        (
+            ["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "Package.swift", "--schemas", "Schemas"],
+            "from --schemas or from --catalogue, not both"
+        ),
         (["--catalogue-key", "Package.swift"], "--catalogue-key and --catalogue-cache go with --catalogue URL"),
-        (["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "Package.swift"], "is not an Ed25519 public key: 32 raw bytes"),
-        (["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "no-such-key.pub"], "cannot read the catalogue key 'no-such-key.pub'"),
-        (["--catalogue", "gateway.example.com", "--catalogue-key", "Package.swift"], "--catalogue must be an http or https URL"),
+        (
+            ["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "Package.swift"],
+            "is not an Ed25519 public key: 32 raw bytes"
+        ),
+        (
+            ["--catalogue", "http://127.0.0.1:9", "--catalogue-key", "no-such-key.pub"],
+            "cannot read the catalogue key 'no-such-key.pub'"
+        ),
+        (
+            ["--catalogue", "gateway.example.com", "--catalogue-key", "Package.swift"],
+            "--catalogue must be an http or https URL"
+        ),
     ])
     func catalogueOptionsThatDoNotGoTogetherAreUsageErrors(options: [String], message: String) throws {
         for command in [[Self.payload], ["mask", Self.payload]] {
@@ -179,6 +222,8 @@ struct CatalogueOptionTests {
     /// Writes a signed catalogue where the client keeps the last good one, as it would have.
     private func store(_ catalogue: Gateway.Catalogue, in directory: URL) throws {
         try CatalogueStore(directory: directory).save(
-            .init(body: catalogue.body, signature: Data(base64Encoded: catalogue.signature) ?? Data(), etag: catalogue.etag))
+            .init(
+                body: catalogue.body, signature: Data(base64Encoded: catalogue.signature) ?? Data(),
+                etag: catalogue.etag))
     }
 }

@@ -4,7 +4,9 @@ import Testing
 /// `dce-validate check-input` from the outside: the three verdicts and their exit statuses, standard input, both
 /// formats, usage errors, and bindings on the way to the field.
 @Suite(.serialized) struct CheckInputCommandTests {
-    private let card = ["check-input", "--schema", "payment-account", "--tender-type", "credit", "--field", "/cardNumber"]
+    private let card = [
+        "check-input", "--schema", "payment-account", "--tender-type", "credit", "--field", "/cardNumber",
+    ]
 
     @Test func theThreeVerdictsAndTheirExitStatuses() throws {
         let incomplete = try CLI.run(card + ["4111"])
@@ -14,20 +16,27 @@ import Testing
         let invalid = try CLI.run(card + ["41x1"])
         #expect(invalid.status == 1 && invalid.out == "/cardNumber: invalid [format]\n")
         // Credit card numbers have at most 16 digits here: a 17th cannot be taken back by typing more.
-        #expect(try CLI.run(card + ["41111111111111111"]).out == "/cardNumber: invalid [maxLength] (Visa, CVV 3 digits)\n")
+        #expect(
+            try CLI.run(card + ["41111111111111111"]).out == "/cardNumber: invalid [maxLength] (Visa, CVV 3 digits)\n")
     }
 
     /// The issue's own cases: the brand as soon as the prefix decides it, lengths and check digit by that brand,
     /// spaces and dashes as formatting.
-    @Test(arguments: [
-        ("41", "incomplete", "visa"), ("34", "incomplete", "american-express"), ("2221", "incomplete", "mastercard"),
-        ("22", "incomplete", nil), ("43", "incomplete", nil), ("4111111111111112", "incomplete", "visa"),
-        ("41111111111111111112", "invalid", "visa"), ("4111 1111 1111 1111", "valid", "visa"), ("4111-1111-1111-1111", "valid", "visa"),
-        ("3782 822463 10005", "valid", "american-express"), ("6011111111111117", "valid", "discover"), ("2200", "incomplete", "mir"),
-        ("4011780000000000", "invalid", "elo"), ("4111 1111 x", "invalid", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("41", "incomplete", "visa"), ("34", "incomplete", "american-express"),
+            ("2221", "incomplete", "mastercard"),
+            ("22", "incomplete", nil), ("43", "incomplete", nil), ("4111111111111112", "incomplete", "visa"),
+            ("41111111111111111112", "invalid", "visa"), ("4111 1111 1111 1111", "valid", "visa"),
+            ("4111-1111-1111-1111", "valid", "visa"),
+            ("3782 822463 10005", "valid", "american-express"), ("6011111111111117", "valid", "discover"),
+            ("2200", "incomplete", "mir"),
+            ("4011780000000000", "invalid", "elo"), ("4111 1111 x", "invalid", nil),
+        ] as [(String, String, String?)])
     func brandsAsTheyAreTyped(typed: String, state: String, brand: String?) throws {
-        let result = try CLI.run(["check-input", "--schema", "payment-account", "--field", "/cardNumber", "--format", "json", typed])
+        let result = try CLI.run([
+            "check-input", "--schema", "payment-account", "--field", "/cardNumber", "--format", "json", typed,
+        ])
         let output = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(output["state"] as? String == state)
         #expect(output["brand"] as? String == brand)
@@ -41,7 +50,8 @@ import Testing
     /// The brand is a context like any other: given, or derived from the number, the security code follows it.
     @Test func theSecurityCodeFollowsTheBrand() throws {
         let code = ["check-input", "--schema", "payment-account", "--field", "/securityCode"]
-        #expect(try CLI.run(code + ["--context", "brand=american-express", "123"]).out == "/securityCode: incomplete\n")
+        #expect(
+            try CLI.run(code + ["--context", "brand=american-express", "123"]).out == "/securityCode: incomplete\n")
         #expect(try CLI.run(code + ["--context", "brand=american-express", "1234"]).status == 0)
         #expect(try CLI.run(code + ["--context", "brand=visa", "1234"]).out == "/securityCode: invalid [regex]\n")
         #expect(try CLI.run(code + ["1234"]).status == 0)  // no brand known: 3 or 4 digits
@@ -54,8 +64,11 @@ import Testing
         #expect(try CLI.run(postal + ["--given", "/countryCode=BG", "10"]).out == "/postalCode: incomplete\n")
         #expect(try CLI.run(postal + ["--given", "/countryCode=BG", "1000"]).status == 0)
         let tooLong = try CLI.run(postal + ["--given", "/countryCode=BG", "--format", "json", "10000"])
-        #expect(tooLong.status == 1 && tooLong.out == #"{"field":"/postalCode","state":"invalid","rule":"format"}"# + "\n")
-        #expect(try CLI.run(postal + ["--given", "/countryCode=US", "--given", "/state=CA", "8"]).out == "/postalCode: invalid [format]\n")
+        #expect(
+            tooLong.status == 1 && tooLong.out == #"{"field":"/postalCode","state":"invalid","rule":"format"}"# + "\n")
+        #expect(
+            try CLI.run(postal + ["--given", "/countryCode=US", "--given", "/state=CA", "8"]).out
+                == "/postalCode: invalid [format]\n")
         #expect(try CLI.run(postal + ["--given", "/countryCode=US", "--given", "/state=CA", "94105"]).status == 0)
         let unknown = try CLI.run(postal + ["--given", "/nowhere=BG", "1"])
         #expect(unknown.status == 2 && unknown.err.contains("no field at '/nowhere' (a given value)"))
@@ -66,7 +79,10 @@ import Testing
     @Test func standardInputAndJSON() throws {
         let json = try CLI.run(card + ["--format", "json", "-"], stdin: Data("4111111111111111\n".utf8))
         #expect(json.status == 0)
-        #expect(json.out == #"{"field":"/cardNumber","state":"valid","brand":"visa","securityCode":{"name":"CVV","length":3},"masked":"•••• •••• •••• 1111"}"# + "\n")
+        #expect(
+            json.out
+                == #"{"field":"/cardNumber","state":"valid","brand":"visa","securityCode":{"name":"CVV","length":3},"masked":"•••• •••• •••• 1111"}"#
+                + "\n")
         let invalid = try CLI.run(card + ["--format", "json", "-"], stdin: Data("41x1\r\n".utf8))
         #expect(invalid.out == #"{"field":"/cardNumber","state":"invalid","rule":"format"}"# + "\n")
         let binary = try CLI.run(card + ["-"], stdin: Data([0xFF, 0x34]))
@@ -74,11 +90,19 @@ import Testing
     }
 
     @Test func theBindingsOnTheWayToTheFieldApply() throws {
-        let billing = try CLI.run(["check-input", "--schema", "customer-profile", "--field", "/paymentAccounts/-/billingAddress/zipCode", "12345"])
+        let billing = try CLI.run([
+            "check-input", "--schema", "customer-profile", "--field", "/paymentAccounts/-/billingAddress/zipCode",
+            "12345",
+        ])
         #expect(billing.out == "/paymentAccounts/-/billingAddress/zipCode: incomplete\n")
-        let profile = try CLI.run(["check-input", "--schema", "customer-profile", "--field", "/profileAddress/zipCode", "12345"])
+        let profile = try CLI.run([
+            "check-input", "--schema", "customer-profile", "--field", "/profileAddress/zipCode", "12345",
+        ])
         #expect(profile.status == 0)
-        let ios = try CLI.run(["check-input", "--schema", "card-tokenize", "--context", "platform=ios", "--field", "/walletType", "GOOGLE_PAY"])
+        let ios = try CLI.run([
+            "check-input", "--schema", "card-tokenize", "--context", "platform=ios", "--field", "/walletType",
+            "GOOGLE_PAY",
+        ])
         #expect(ios.out == "/walletType: invalid [enum]\n")
     }
 

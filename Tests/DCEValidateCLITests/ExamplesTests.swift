@@ -19,7 +19,8 @@ import Testing
     static let examples: [Example] = {
         struct Manifest: Decodable { var examples: [Example] }
         let url = CLI.repository.appendingPathComponent("Examples/manifest.json")
-        guard let data = try? Data(contentsOf: url), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
+        guard let data = try? Data(contentsOf: url), let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        else {
             return []
         }
         return manifest.examples
@@ -29,7 +30,10 @@ import Testing
         #expect(Self.examples.count >= 100)
         let listed = Set(Self.examples.map(\.file))
         let enumerator = FileManager.default.enumerator(atPath: CLI.repository.appendingPathComponent("Examples").path)
-        let files = Set((enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") && $0 != "manifest.json" && !$0.hasPrefix("ci/") })
+        let files = Set(
+            (enumerator?.allObjects as? [String] ?? []).filter {
+                $0.hasSuffix(".json") && $0 != "manifest.json" && !$0.hasPrefix("ci/")
+            })
         #expect(files == listed)
         for schema in Set(Self.examples.map(\.schema)) {
             let rules = Self.examples.filter { $0.schema == schema && $0.expect != "valid" }.map(\.expect)
@@ -45,10 +49,13 @@ import Testing
     }
 
     @Test(arguments: examples) func throughTheCLI(example: Example) throws {
-        let context = (example.context ?? [:]).sorted { $0.key < $1.key }.flatMap { ["--context", "\($0.key)=\($0.value)"] }
+        let context = (example.context ?? [:]).sorted { $0.key < $1.key }.flatMap {
+            ["--context", "\($0.key)=\($0.value)"]
+        }
         let tender = example.tenderType.map { ["--tender-type", $0] } ?? []
         let original = example.original.map { ["--original", "Examples/\($0)"] } ?? []
-        let result = try CLI.run(["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context + tender + original)
+        let result = try CLI.run(
+            ["Examples/\(example.file)", "--schema", example.schema, "--format", "json"] + context + tender + original)
         #expect(result.status == (example.expect == "valid" ? 0 : 1), "\(result.err)")
         let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let errors = ((report["payloads"] as? [[String: Any]])?.first?["errors"] as? [[String: Any]]) ?? []
@@ -62,10 +69,15 @@ import Testing
 
     @Test(arguments: examples) func throughTheAPI(example: Example) throws {
         let bytes = try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(example.file)")))
-        let prepared = try Validator().prepare(example.schema, context: example.context ?? [:], tenderType: example.tenderType)
-        let report = try example.original.map { original in
-            prepared.validate(json: bytes, original: try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(original)"))))
-        } ?? prepared.validate(json: bytes)
+        let prepared = try Validator().prepare(
+            example.schema, context: example.context ?? [:], tenderType: example.tenderType)
+        let report =
+            try example.original.map { original in
+                prepared.validate(
+                    json: bytes,
+                    original: try [UInt8](
+                        Data(contentsOf: CLI.repository.appendingPathComponent("Examples/\(original)"))))
+            } ?? prepared.validate(json: bytes)
         #expect(report.valid == (example.expect == "valid"))
         if example.expect != "valid" { #expect(report.errors.map(\.rule.rawValue) == [example.expect]) }
     }

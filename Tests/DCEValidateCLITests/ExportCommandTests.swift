@@ -20,14 +20,18 @@ import Testing
         try Data(#"{"id": "pan", "fields": [{"key": "pan", "dataType": "String", "format": "luhn"}]}"#.utf8)
             .write(to: directory.appendingPathComponent("pan.json"))
         let output = directory.appendingPathComponent("pan.schema.json")
-        let result = try CLI.run(["export", "--schema", "pan", "--schemas", directory.path, "--to", "json-schema", "--output", output.path])
+        let result = try CLI.run([
+            "export", "--schema", "pan", "--schemas", directory.path, "--to", "json-schema", "--output", output.path,
+        ])
         #expect(result.status == 0)
         let text = try String(contentsOf: output, encoding: .utf8)
         #expect(text.contains("the Luhn check digit is not"))
     }
 
     @Test func unknownContextsAndTargetsAreUsageErrors() throws {
-        #expect(try CLI.run(["export", "--schema", "card-create", "--to", "json-schema", "--context", "region=CA"]).status == 2)
+        #expect(
+            try CLI.run(["export", "--schema", "card-create", "--to", "json-schema", "--context", "region=CA"]).status
+                == 2)
         #expect(try CLI.run(["export", "--schema", "card-create", "--to", "xsd"]).status == 2)
         #expect(try CLI.run(["export", "--schema", "nope", "--to", "json-schema"]).status == 2)
     }
@@ -38,7 +42,9 @@ import Testing
         let venvPython = CLI.repository.appendingPathComponent(".venv-test/bin/python")
         let process = Process()
         process.executableURL = venvPython
-        process.arguments = [CLI.repository.appendingPathComponent("scripts/differential.py").path, "--binary", CLI.binary.path]
+        process.arguments = [
+            CLI.repository.appendingPathComponent("scripts/differential.py").path, "--binary", CLI.binary.path,
+        ]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

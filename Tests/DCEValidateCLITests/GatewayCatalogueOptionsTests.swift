@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `dce-gateway --catalogue-version` and `--catalogue-lifetime`: what the reference gateway signs, and what it refuses.
@@ -14,9 +14,11 @@ struct GatewayCatalogueOptionsTests {
     @Test func theCatalogueExpiresAfterTheLifetimeGivenInDays() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let gateway = try GatewayProcess(in: scratch, options: ["--catalogue-version", "2026.11.10", "--catalogue-lifetime", "2"])
+        let gateway = try GatewayProcess(
+            in: scratch, options: ["--catalogue-version", "2026.11.10", "--catalogue-lifetime", "2"])
         defer { gateway.stop() }
-        let (data, _) = try await URLSession(configuration: .ephemeral).data(from: gateway.url.appendingPathComponent("v1/schemas"))
+        let (data, _) = try await URLSession(configuration: .ephemeral).data(
+            from: gateway.url.appendingPathComponent("v1/schemas"))
         let body = try CatalogueBody(json: [UInt8](data))
         #expect(body.version.description == "2026.11.10")
         #expect(abs(body.expires.timeIntervalSinceNow - 2 * 86_400) < 120)
@@ -31,7 +33,8 @@ struct GatewayCatalogueOptionsTests {
     func aVersionThatIsNotNumbersOrALifetimeThatIsNotPositiveIsAUsageError(options: [String], message: String) throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try CLI.run(["--port", "0", "--keys", scratch.appendingPathComponent("keys").path] + options, executable: gateway)
+        let result = try CLI.run(
+            ["--port", "0", "--keys", scratch.appendingPathComponent("keys").path] + options, executable: gateway)
         #expect(result.status == 64)
         #expect(result.err.contains(message), "\(result.err)")
         #expect(result.out.isEmpty)

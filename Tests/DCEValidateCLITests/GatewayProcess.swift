@@ -25,7 +25,8 @@ final class GatewayProcess {
         while true {
             let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
             if let start = text.range(of: "listening on http://")?.lowerBound,
-                let found = URL(string: String(text[start...].dropFirst("listening on ".count).prefix { !$0.isWhitespace }))
+                let found = URL(
+                    string: String(text[start...].dropFirst("listening on ".count).prefix { !$0.isWhitespace }))
             {
                 url = found
                 return
@@ -33,7 +34,8 @@ final class GatewayProcess {
             guard process.isRunning, Date() < deadline else {
                 if process.isRunning { process.terminate() }
                 process.waitUntilExit()
-                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "dce-gateway did not start: \(text)"])
+                throw CocoaError(
+                    .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "dce-gateway did not start: \(text)"])
             }
             usleep(20_000)
         }

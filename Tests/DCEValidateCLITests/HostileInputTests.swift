@@ -1,10 +1,11 @@
 import DCEEngine
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Payload arguments that would hang or confuse the tool: link loops, FIFOs, devices, endless lines on an open
@@ -28,10 +29,13 @@ import Darwin
         try Data(Self.valid.utf8).write(to: folder.appendingPathComponent("a.json"))
         try Data(Self.valid.utf8).write(to: folder.appendingPathComponent("b/p.json"))
         for (name, destination) in [("x", "."), ("y", "."), ("c", "b"), ("d.json", "b/p.json")] {
-            try manager.createSymbolicLink(atPath: folder.appendingPathComponent(name).path, withDestinationPath: destination)
+            try manager.createSymbolicLink(
+                atPath: folder.appendingPathComponent(name).path, withDestinationPath: destination)
         }
         for argument in ["l/**/*.json", "l", "l/"] {
-            let result = try await CLI.offThePool { try CLI.run([argument, "--schema", "card-create", "--format", "json"], in: root, timeout: 20) }
+            let result = try await CLI.offThePool {
+                try CLI.run([argument, "--schema", "card-create", "--format", "json"], in: root, timeout: 20)
+            }
             #expect(!result.timedOut, "'\(argument)' did not finish")
             #expect(result.status == 0, "\(argument): \(result.err)")
             let files = try payloads(result.stdout).compactMap { $0["file"] as? String }
@@ -45,7 +49,10 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: root) }
         let fifo = root.appendingPathComponent("fifo.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        var cases = [([fifo], "\(fifo): cannot read the payload: it is a FIFO"), ([fifo, "--ndjson"], "\(fifo): cannot read the payload: it is a FIFO")]
+        var cases = [
+            ([fifo], "\(fifo): cannot read the payload: it is a FIFO"),
+            ([fifo, "--ndjson"], "\(fifo): cannot read the payload: it is a FIFO"),
+        ]
         if FileManager.default.fileExists(atPath: "/dev/zero") {
             cases.append((["/dev/zero", "--ndjson"], "/dev/zero: cannot read the payload: it is a character device"))
             cases.append((["/dev/zero"], "/dev/zero: cannot read the payload: it is a character device"))
@@ -74,7 +81,9 @@ import Darwin
         }
         #expect(result.status == 1)
         #expect(result.out.components(separatedBy: "[tooLarge]").count == 2)
-        #expect(result.out.hasSuffix("invalid: 2 payloads checked against card-create, 1 valid, 1 invalid, 1 error\n"), "\(result.out)")
+        #expect(
+            result.out.hasSuffix("invalid: 2 payloads checked against card-create, 1 valid, 1 invalid, 1 error\n"),
+            "\(result.out)")
     }
 
     /// Every kind of input that cannot be read is a failed entry, with rule `unreadable`, in every report format,
@@ -86,22 +95,35 @@ import Darwin
         #expect(mkfifo(fifo, 0o600) == 0)
         let missing = root.appendingPathComponent("missing.json").path
         let pattern = root.appendingPathComponent("none/*.json").path
-        let reports = ["json", "junit", "sarif", "github"].map { (format: $0, file: root.appendingPathComponent("report.\($0)")) }
-        let arguments = ["Examples/card-create/valid-eu-virtual.json", missing, fifo, pattern, "--schema", "card-create", "--format", "text"]
+        let reports = ["json", "junit", "sarif", "github"].map {
+            (format: $0, file: root.appendingPathComponent("report.\($0)"))
+        }
+        let arguments =
+            [
+                "Examples/card-create/valid-eu-virtual.json", missing, fifo, pattern, "--schema", "card-create",
+                "--format", "text",
+            ]
             + reports.flatMap { ["--format", $0.format, "--output", $0.file.path] }
         let result = try await CLI.offThePool { try CLI.run(arguments, timeout: 20) }
         #expect(result.status == 2)
         let reasons = [(missing, "no such file"), (fifo, "it is a FIFO"), (pattern, "no files match this pattern")]
         for (file, reason) in reasons {
-            #expect(result.out.contains("\(file): error: cannot read the payload: \(reason) [unreadable]\n"), "\(result.out)")
+            #expect(
+                result.out.contains("\(file): error: cannot read the payload: \(reason) [unreadable]\n"),
+                "\(result.out)")
             #expect(result.err.contains(file))
         }
-        #expect(result.out.hasSuffix("invalid: 4 payloads checked against card-create, 1 valid, 3 invalid, 3 errors\n"), "\(result.out)")
+        #expect(
+            result.out.hasSuffix("invalid: 4 payloads checked against card-create, 1 valid, 3 invalid, 3 errors\n"),
+            "\(result.out)")
 
         let json = try Data(contentsOf: reports[0].file)
         #expect((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["valid"] as? Bool == false)
         let entries = try payloads(json)
-        #expect(entries.map { $0["file"] as? String } == ["Examples/card-create/valid-eu-virtual.json", missing, fifo, pattern])
+        #expect(
+            entries.map { $0["file"] as? String } == [
+                "Examples/card-create/valid-eu-virtual.json", missing, fifo, pattern,
+            ])
         #expect(entries.map { $0["valid"] as? Bool } == [true, false, false, false])
         for (entry, (_, reason)) in zip(entries.dropFirst(), reasons) {
             let errors = entry["errors"] as? [[String: Any]] ?? []
@@ -119,10 +141,16 @@ import Darwin
         let sarif = try String(contentsOf: reports[2].file, encoding: .utf8)
         #expect(sarif.components(separatedBy: #""ruleId":"unreadable""#).count - 1 == 3)
         let github = try String(contentsOf: reports[3].file, encoding: .utf8)
-        #expect(github.components(separatedBy: "title=dce-validate unreadable::cannot read the payload: ").count - 1 == 3)
+        #expect(
+            github.components(separatedBy: "title=dce-validate unreadable::cannot read the payload: ").count - 1 == 3)
 
-        let stream = try await CLI.offThePool { try CLI.run([fifo, "--ndjson", "--schema", "card-create", "--format", "json"], timeout: 20) }
+        let stream = try await CLI.offThePool {
+            try CLI.run([fifo, "--ndjson", "--schema", "card-create", "--format", "json"], timeout: 20)
+        }
         #expect(stream.status == 2)
-        #expect(try payloads(stream.stdout).map { ($0["errors"] as? [[String: Any]])?.first?["rule"] as? String } == ["unreadable"])
+        #expect(
+            try payloads(stream.stdout).map { ($0["errors"] as? [[String: Any]])?.first?["rule"] as? String } == [
+                "unreadable"
+            ])
     }
 }

@@ -6,26 +6,43 @@ struct RelatedDocumentTests {
     private let arts = "card-arts-response=Examples/card-arts-response/valid-seed-example.json"
 
     @Test func aGiftCardWhoseArtIsMissingFails() throws {
-        let result = try CLI.run(["Examples/gift-cards-response/valid-seed-example.json", "Examples/gift-cards-response/valid-minimal.json",
-                                  "--schema", "gift-cards-response", "--with", arts])
+        let result = try CLI.run([
+            "Examples/gift-cards-response/valid-seed-example.json", "Examples/gift-cards-response/valid-minimal.json",
+            "--schema", "gift-cards-response", "--with", arts,
+        ])
         #expect(result.status == 1)
-        #expect(result.out == """
-            Examples/gift-cards-response/valid-minimal.json:6:20: error: /0/value/cardArtId: Card art id has no match in card-arts-response at /*/cardArtId [existsIn]
-            invalid: 2 payloads checked against gift-cards-response, 1 valid, 1 invalid, 1 error
+        #expect(
+            result.out == """
+                Examples/gift-cards-response/valid-minimal.json:6:20: error: /0/value/cardArtId: Card art id has no match in card-arts-response at /*/cardArtId [existsIn]
+                invalid: 2 payloads checked against gift-cards-response, 1 valid, 1 invalid, 1 error
 
-            """)
-        let unchecked = try CLI.run(["Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response"])
+                """)
+        let unchecked = try CLI.run([
+            "Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
+        ])
         #expect(unchecked.status == 0)
     }
 
     @Test func aBadOtherDocumentExitsTwo() throws {
-        let unknown = try CLI.run(["Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
-                                   "--with", "card-list-response=Examples/card-arts-response/valid-seed-example.json"])
-        #expect(unknown.status == 2 && unknown.err.contains("'gift-cards-response' refers to no document of 'card-list-response'"))
-        let malformed = try CLI.run(["Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
-                                     "--with", "card-arts-response=Examples/card-create/invalid-json-trailing-comma.json"])
-        #expect(malformed.status == 2 && malformed.err.contains("invalid-json-trailing-comma.json:4:1: not well-formed JSON"), "\(malformed.err)")
-        let missing = try CLI.run(["Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response", "--with", "card-arts-response"])
+        let unknown = try CLI.run([
+            "Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
+            "--with", "card-list-response=Examples/card-arts-response/valid-seed-example.json",
+        ])
+        #expect(
+            unknown.status == 2
+                && unknown.err.contains("'gift-cards-response' refers to no document of 'card-list-response'"))
+        let malformed = try CLI.run([
+            "Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
+            "--with", "card-arts-response=Examples/card-create/invalid-json-trailing-comma.json",
+        ])
+        #expect(
+            malformed.status == 2
+                && malformed.err.contains("invalid-json-trailing-comma.json:4:1: not well-formed JSON"),
+            "\(malformed.err)")
+        let missing = try CLI.run([
+            "Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response", "--with",
+            "card-arts-response",
+        ])
         #expect(missing.status == 2 && missing.err.contains("--with takes KEY=VALUE"))
     }
 }

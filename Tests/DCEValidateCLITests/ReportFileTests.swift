@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Report files on a bad day: a full disk, a file size limit, a read-only folder, a run killed halfway. A report
@@ -22,7 +23,8 @@ import Darwin
         let report = directory.appendingPathComponent("junit.xml")
         try Self.previous.write(to: report)
         let running = try RunningCLI([
-            "-", "--ndjson", "--schema", "card-create", "--format", "junit", "--output", report.path, "--format", "text",
+            "-", "--ndjson", "--schema", "card-create", "--format", "junit", "--output", report.path, "--format",
+            "text",
         ])
         let line = #"{"programName": "P", "currency": "EURO"}"# + "\n"
         // The text report shows that the run has read the lines; the JUnit report is being written meanwhile, to
@@ -32,7 +34,8 @@ import Darwin
             return running.waitForOutput(seconds: 10) { $0.contains("-:2000:") }
         }
         let during = try names(in: directory)
-        #expect(during.count == 2 && during.contains { $0.hasPrefix(".junit.xml.") && $0.hasSuffix(".tmp") }, "\(during)")
+        #expect(
+            during.count == 2 && during.contains { $0.hasPrefix(".junit.xml.") && $0.hasSuffix(".tmp") }, "\(during)")
         running.process.terminate()
         let result = try await CLI.offThePool { running.finish(seconds: 10) }
         #expect(!result.timedOut, "SIGTERM did not end the run")
@@ -45,17 +48,27 @@ import Darwin
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
     func aFullDiskIsExitStatusTwoWithTheFileAndTheReason() async throws {
         let file = try await CLI.offThePool {
-            try CLI.run(["Examples/card-create", "--schema", "card-create", "--format", "junit", "--output", "/dev/full"])
+            try CLI.run([
+                "Examples/card-create", "--schema", "card-create", "--format", "junit", "--output", "/dev/full",
+            ])
         }
         #expect(file.status == 2)
-        #expect(file.err.contains("dce-validate: error: cannot write the junit report to '/dev/full': No space left on device"), "\(file.err)")
+        #expect(
+            file.err.contains(
+                "dce-validate: error: cannot write the junit report to '/dev/full': No space left on device"),
+            "\(file.err)")
         let standardOutput = try await CLI.offThePool {
             try CLI.run(
-                ["-c", #"exec "$0" "$@" >/dev/full"#, CLI.binary.path, "Examples/card-create", "--schema", "card-create"],
+                [
+                    "-c", #"exec "$0" "$@" >/dev/full"#, CLI.binary.path, "Examples/card-create", "--schema",
+                    "card-create",
+                ],
                 executable: "/bin/sh")
         }
         #expect(standardOutput.status == 2)
-        #expect(standardOutput.err.contains("cannot write the text report to standard output: No space left on device"), "\(standardOutput.err)")
+        #expect(
+            standardOutput.err.contains("cannot write the text report to standard output: No space left on device"),
+            "\(standardOutput.err)")
     }
 
     /// A file size limit makes the report's writes fail halfway (EFBIG): the previous report is still there and
@@ -68,12 +81,16 @@ import Darwin
         try Self.previous.write(to: report)
         let result = try await CLI.offThePool {
             try CLI.run(
-                ["-c", #"ulimit -f 2 && exec "$0" "$@""#, CLI.binary.path, "Examples/card-create", "--schema", "card-create", "--format",
-                 "json", "--output", report.path],
+                [
+                    "-c", #"ulimit -f 2 && exec "$0" "$@""#, CLI.binary.path, "Examples/card-create", "--schema",
+                    "card-create", "--format",
+                    "json", "--output", report.path,
+                ],
                 executable: "/bin/sh")
         }
         #expect(result.status == 2)
-        #expect(result.err.contains("cannot write the json report to '\(report.path)': File too large"), "\(result.err)")
+        #expect(
+            result.err.contains("cannot write the json report to '\(report.path)': File too large"), "\(result.err)")
         #expect(try Data(contentsOf: report) == Self.previous)
         #expect(try names(in: directory) == ["report.json"])
     }
@@ -101,7 +118,8 @@ import Darwin
                 : try CLI.run(arguments)
         }
         #expect(result.status == 2)
-        #expect(result.err.contains("cannot write the json report to '\(report.path)': Permission denied"), "\(result.err)")
+        #expect(
+            result.err.contains("cannot write the json report to '\(report.path)': Permission denied"), "\(result.err)")
         #expect(try Data(contentsOf: report) == Self.previous)
         #expect(try names(in: directory) == ["report.json"])
     }
@@ -124,7 +142,8 @@ import Darwin
         try manager.createSymbolicLink(atPath: dangling.path, withDestinationPath: "../elsewhere/new.json")
         let result = try await CLI.offThePool {
             try CLI.run([
-                "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "json", "--output", link.path,
+                "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "json", "--output",
+                link.path,
                 "--format", "sarif", "--output", dangling.path,
             ])
         }
@@ -132,7 +151,9 @@ import Darwin
         #expect(try manager.destinationOfSymbolicLink(atPath: link.path) == "../elsewhere/target.json")
         #expect(try manager.destinationOfSymbolicLink(atPath: dangling.path) == "../elsewhere/new.json")
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
-        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: elsewhere.appendingPathComponent("new.json"))) is [String: Any])
+        #expect(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: elsewhere.appendingPathComponent("new.json")))
+                is [String: Any])
         var status = stat()
         #expect(stat(target.path, &status) == 0 && status.st_mode & 0o7777 == 0o640)
         #expect(try names(in: reports) == ["dangling.json", "link.json"])
@@ -142,7 +163,9 @@ import Darwin
     /// Devices are written in place: `/dev/null` stays a device even when the tool runs as root.
     @Test func aDeviceIsWrittenInPlace() async throws {
         let result = try await CLI.offThePool {
-            try CLI.run(["Examples/card-create", "--schema", "card-create", "--format", "sarif", "--output", "/dev/null"])
+            try CLI.run([
+                "Examples/card-create", "--schema", "card-create", "--format", "sarif", "--output", "/dev/null",
+            ])
         }
         #expect(result.status == 1)
         #expect(result.err.isEmpty)

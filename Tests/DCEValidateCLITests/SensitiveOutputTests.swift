@@ -32,7 +32,8 @@ import Testing
     @Test func theCLINeverPrintsThePIN() throws {
         for (offset, payload) in Self.payloads.enumerated() {
             for format in ["text", "json"] {
-                let result = try CLI.run(["-", "--schema", "card-create", "--format", format], stdin: Data(payload.utf8))
+                let result = try CLI.run(
+                    ["-", "--schema", "card-create", "--format", format], stdin: Data(payload.utf8))
                 #expect(result.status == 1, "payload \(offset) must be invalid")
                 expectNoPIN(result.allBytes, "payload \(offset), \(format)")
             }
@@ -51,7 +52,11 @@ import Testing
             dump(report, to: &dumped)
             expectNoPIN(Data(dumped.utf8), "a dumped report")
             for format in ReportFormat.allCases {
-                expectNoPIN(Data(format.render(ValidationRun(schema: "card-create", payloads: [PayloadReport(file: "-", report: report)])).utf8), "\(format)")
+                expectNoPIN(
+                    Data(
+                        format.render(
+                            ValidationRun(schema: "card-create", payloads: [PayloadReport(file: "-", report: report)])
+                        ).utf8), "\(format)")
             }
         }
     }

@@ -27,52 +27,80 @@ import Testing
     @Test func describeListsTheFieldsOfEveryItem() throws {
         let result = try CLI.run(["describe", "--schema", "customer-profile"])
         #expect(result.status == 0)
-        #expect(result.out.contains("Account type (/paymentAccounts/-/accountType): required, choice, one of credit, debit, gift"))
-        #expect(result.out.contains("Security code (/paymentAccounts/-/securityCode): required depending on other fields"))
+        #expect(
+            result.out.contains(
+                "Account type (/paymentAccounts/-/accountType): required, choice, one of credit, debit, gift"))
+        #expect(
+            result.out.contains("Security code (/paymentAccounts/-/securityCode): required depending on other fields"))
         #expect(result.out.contains("Zip code (/profileAddress/zipCode): required, numeric"))
     }
 
     @Test func anInvalidPayloadExitsOneWithOneLinePerErrorAndASummary() throws {
         let result = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create"])
         #expect(result.status == 1)
-        #expect(result.out == """
-            Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Currency must be an ISO 4217 currency code [format]
-            invalid: 1 payload checked against card-create, 0 valid, 1 invalid, 1 error
+        #expect(
+            result.out == """
+                Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Currency must be an ISO 4217 currency code [format]
+                invalid: 1 payload checked against card-create, 0 valid, 1 invalid, 1 error
 
-            """)
+                """)
     }
 
     @Test func messagesInTheLanguageAsked() throws {
-        let german = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de"])
+        let german = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de",
+        ])
         #expect(german.status == 1)
-        #expect(german.out == """
-            Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Währung muss ein Währungscode nach ISO 4217 sein [format]
-            ungültig: 1 Anfrage gegen card-create geprüft, 0 gültig, 1 ungültig, 1 Fehler
+        #expect(
+            german.out == """
+                Examples/card-create/invalid-format-currency.json:3:15: error: /currency: Währung muss ein Währungscode nach ISO 4217 sein [format]
+                ungültig: 1 Anfrage gegen card-create geprüft, 0 gültig, 1 ungültig, 1 Fehler
 
-            """)
-        let austrian = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de-AT"])
+                """)
+        let austrian = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "de-AT",
+        ])
         #expect(austrian.out == german.out)
-        let bulgarian = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "bg"])
-        #expect(bulgarian.out.contains("/currency: Валута трябва да бъде код на валута по ISO 4217 [format]\nневалидно: 1 заявка проверена"))
-        let unknown = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "xx"])
+        let bulgarian = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "bg",
+        ])
+        #expect(
+            bulgarian.out.contains(
+                "/currency: Валута трябва да бъде код на валута по ISO 4217 [format]\nневалидно: 1 заявка проверена"))
+        let unknown = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", "xx",
+        ])
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("no message catalogue for 'xx' (shipped: bg, de, en, es, fr)"))
         // An app's own catalogue for a language the package does not ship: its messages, English for the rest.
         let scratch = try CLI.scratchDirectory()
         let catalogue = scratch.appendingPathComponent("it.json")
-        try Data(#"{"language": "it", "messages": {"format": "{name} deve essere {expected}"}}"#.utf8).write(to: catalogue)
-        let italian = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language", catalogue.path])
-        #expect(italian.out.contains("/currency: Currency deve essere an ISO 4217 currency code [format]\ninvalid: 1 payload checked"))
+        try Data(#"{"language": "it", "messages": {"format": "{name} deve essere {expected}"}}"#.utf8).write(
+            to: catalogue)
+        let italian = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--language",
+            catalogue.path,
+        ])
+        #expect(
+            italian.out.contains(
+                "/currency: Currency deve essere an ISO 4217 currency code [format]\ninvalid: 1 payload checked"))
     }
 
     /// describe and check-input speak the language asked for too: labels, notes and verdicts.
     @Test func formsAndTypedInputInTheLanguageAsked() throws {
-        let french = try CLI.run(["describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--language", "fr"])
+        let french = try CLI.run([
+            "describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--language", "fr",
+        ])
         #expect(french.status == 0)
-        #expect(french.out.contains("  Code postal (/postalCode): obligatoire, texte, code postal US (appelé code ZIP), par exemple 95014\n"), "\(french.out)")
+        #expect(
+            french.out.contains(
+                "  Code postal (/postalCode): obligatoire, texte, code postal US (appelé code ZIP), par exemple 95014\n"
+            ), "\(french.out)")
         let spanish = try CLI.run(["describe", "--schema", "card-create", "--language", "es-MX"])
         #expect(spanish.out.hasPrefix("Crear una tarjeta prepago (card-create)\n"), "\(spanish.out)")
-        let german = try CLI.run(["check-input", "--schema", "payment-account", "--field", "/cardNumber", "--language", "de", "41"])
+        let german = try CLI.run([
+            "check-input", "--schema", "payment-account", "--field", "/cardNumber", "--language", "de", "41",
+        ])
         #expect(german.status == 1)
         #expect(german.out == "/cardNumber: unvollständig (Visa, CVV 3 Ziffern)\n")
     }
@@ -81,7 +109,9 @@ import Testing
         let draft = Data(#"{"programName": "SKRILL-PHYSICAL-MC-EEA", "currency": 12, "cardPin": "1a"}"#.utf8)
         let address = try CLI.run(["-", "--schema", "card-create", "--data-group", "DELIVERY_ADDRESS"], stdin: draft)
         #expect(address.status == 1)
-        #expect(address.out.contains("/deliveryAddress: Delivery address is required for a physical card program [required]"))
+        #expect(
+            address.out.contains(
+                "/deliveryAddress: Delivery address is required for a physical card program [required]"))
         #expect(!address.out.contains("/currency") && !address.out.contains("/cardPin"))
         let pin = try CLI.run(["-", "--schema", "card-create", "--field", "/cardPin"], stdin: draft)
         #expect(pin.out.hasPrefix("-:1:70: error: /cardPin: Card PIN must be exactly 4 digits [regex]\n"))
@@ -100,9 +130,11 @@ import Testing
         #expect(object["schema"] as? String == "card-create")
         #expect(object["valid"] as? Bool == false)
         let payloads = try #require(object["payloads"] as? [[String: Any]])
-        #expect(payloads.map { $0["file"] as? String } == [
-            "Examples/card-create/valid-eu-virtual.json", "Examples/card-create/invalid-required-physical-address.json",
-        ])
+        #expect(
+            payloads.map { $0["file"] as? String } == [
+                "Examples/card-create/valid-eu-virtual.json",
+                "Examples/card-create/invalid-required-physical-address.json",
+            ])
         #expect(payloads.map { $0["valid"] as? Bool } == [true, false])
         let error = try #require((payloads[1]["errors"] as? [[String: Any]])?.first)
         #expect(error["path"] as? String == "/deliveryAddress")
@@ -116,7 +148,9 @@ import Testing
         let payload = Data(#"{"programName": "P", "currency": "USD"}"#.utf8)
         let us = try CLI.run(["-", "--schema", "card-create", "--context", "region=US"], stdin: payload)
         #expect(us.status == 1)
-        #expect(us.out.contains("-:1:1: error: /termsAndConditionsAccepted: Terms and conditions accepted is required [required]"))
+        #expect(
+            us.out.contains(
+                "-:1:1: error: /termsAndConditionsAccepted: Terms and conditions accepted is required [required]"))
         let eu = try CLI.run(["-", "--schema", "card-create", "--context", "region=EU"], stdin: payload)
         #expect(eu.status == 0)
     }
@@ -125,23 +159,31 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dce-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(#"{"id": "gift", "tenderTypes": ["credit", "gift"], "fields": [{"key": "cvv", "dataType": "String", "tenderTypes": {"credit": {"required": true}}}]}"#.utf8)
-            .write(to: directory.appendingPathComponent("gift.json"))
+        try Data(
+            #"{"id": "gift", "tenderTypes": ["credit", "gift"], "fields": [{"key": "cvv", "dataType": "String", "tenderTypes": {"credit": {"required": true}}}]}"#
+                .utf8
+        )
+        .write(to: directory.appendingPathComponent("gift.json"))
         let payload = Data("{}".utf8)
-        let credit = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "credit"], stdin: payload)
+        let credit = try CLI.run(
+            ["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "credit"], stdin: payload)
         #expect(credit.status == 1)
-        let gift = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "gift"], stdin: payload)
+        let gift = try CLI.run(
+            ["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "gift"], stdin: payload)
         #expect(gift.status == 0)
-        let unknown = try CLI.run(["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "debit"], stdin: payload)
+        let unknown = try CLI.run(
+            ["-", "--schema", "gift", "--schemas", directory.path, "--tender-type", "debit"], stdin: payload)
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("no tender type 'debit'"))
     }
 
     @Test func outputFileReceivesTheReport() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dce-report-\(UUID().uuidString).json")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dce-report-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try CLI.run([
-            "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "json", "--output", output.path,
+            "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "json", "--output",
+            output.path,
         ])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty)
@@ -158,15 +200,27 @@ import Testing
     @Test func malformedJSONIsInvalidWithItsLineAndColumn() throws {
         let result = try CLI.run(["Examples/card-create/invalid-json-trailing-comma.json", "--schema", "card-create"])
         #expect(result.status == 1)
-        #expect(result.out.hasPrefix("Examples/card-create/invalid-json-trailing-comma.json:4:1: error: not well-formed JSON: trailing comma before '}' [json]"))
+        #expect(
+            result.out.hasPrefix(
+                "Examples/card-create/invalid-json-trailing-comma.json:4:1: error: not well-formed JSON: trailing comma before '}' [json]"
+            ))
     }
 
     @Test(arguments: [
         (["x.json"], "--schema"),
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-creat"], "did you mean 'card-create'?"),
-        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region"], "KEY=VALUE"),
-        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "regoin=US"], "did you mean 'region'?"),
-        (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region=CA"], "takes one of US, EU"),
+        (
+            ["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region"],
+            "KEY=VALUE"
+        ),
+        (
+            ["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "regoin=US"],
+            "did you mean 'region'?"
+        ),
+        (
+            ["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region=CA"],
+            "takes one of US, EU"
+        ),
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--format", "xml"], "xml"),
         (["Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--bogus"], "--bogus"),
         (["no-such-file.json", "--schema", "card-create"], "no-such-file.json: cannot read the payload: no such file"),
@@ -183,10 +237,16 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("broken.json")
-        try Data("{\"id\": \"broken\",\n \"fields\": [{\"key\": \"a\", \"dataType\": \"String\",\n   \"additionalDataValidations\": [{\"regex\": \"(\"}]}]}".utf8).write(to: file)
+        try Data(
+            "{\"id\": \"broken\",\n \"fields\": [{\"key\": \"a\", \"dataType\": \"String\",\n   \"additionalDataValidations\": [{\"regex\": \"(\"}]}]}"
+                .utf8
+        ).write(to: file)
         let result = try CLI.run(["-", "--schema", "broken", "--schemas", directory.path], stdin: Data("{}".utf8))
         #expect(result.status == 2)
-        #expect(result.err.contains("\(file.path):3:44: error: /fields/0/additionalDataValidations/0/regex: the regex does not compile"), "\(result.err)")
+        #expect(
+            result.err.contains(
+                "\(file.path):3:44: error: /fields/0/additionalDataValidations/0/regex: the regex does not compile"),
+            "\(result.err)")
     }
 
     @Test func helpShowsARealExample() throws {

@@ -11,7 +11,9 @@ struct VersionTests {
         #expect(result.status == 0, "\(tool): \(result.err)")
         #expect(result.out.firstMatch(of: /^[0-9]+\.[0-9]+\.[0-9]+\n$/) != nil, "\(tool): \(result.out)")
         // The version the reports carry (SARIF's driver) is the same.
-        let sarif = try CLI.run(["Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--format", "sarif"])
+        let sarif = try CLI.run([
+            "Examples/card-create/invalid-format-currency.json", "--schema", "card-create", "--format", "sarif",
+        ])
         #expect(sarif.out.contains(#""name":"dce-validate","version":"\#(result.out.dropLast())""#))
     }
 

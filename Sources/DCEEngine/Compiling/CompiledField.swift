@@ -175,7 +175,6 @@ final class AttributeSet: @unchecked Sendable {
         formatList.deallocate()
     }
 
-
     /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a
     /// violation, `enum` values and numeric bounds.
     struct Record {
@@ -240,7 +239,8 @@ struct CompiledAddress: Sendable {
     func given(
         _ values: [[String]: String], in object: CompiledField, at tokens: [String], formats: AddressFormats
     ) -> (country: AddressFormats.Country, subdivision: Int?)? {
-        guard let countryKey = object.fields[country].key, let code = values[tokens + [countryKey]], let found = formats.country(code)
+        guard let countryKey = object.fields[country].key, let code = values[tokens + [countryKey]],
+            let found = formats.country(code)
         else { return nil }
         let stateMember = member(.state)
         let state = stateMember >= 0 ? object.fields[stateMember].key.flatMap { values[tokens + [$0]] } : nil
@@ -272,20 +272,26 @@ extension CompiledField {
     /// under them). Each comes with its JSON Pointer, its key (an item's index) and whether it is an item. What masked
     /// copies and references between documents read a payload with.
     static func visit(
-        _ field: CompiledField?, in document: JSONDocument, at index: JSONDocument.Index, path: String = "", key: String = "",
+        _ field: CompiledField?, in document: JSONDocument, at index: JSONDocument.Index, path: String = "",
+        key: String = "",
         item: Bool = false,
-        _ body: (_ field: CompiledField?, _ index: JSONDocument.Index, _ path: String, _ key: String, _ item: Bool) -> Bool
+        _ body: (_ field: CompiledField?, _ index: JSONDocument.Index, _ path: String, _ key: String, _ item: Bool) ->
+            Bool
     ) {
         guard body(field, index, path, key, item) else { return }
         switch document.kind(of: index) {
         case .object:
             for (member, value) in document.members(of: index) {
                 let name = document.string(at: member)
-                visit(field?.fields.first { $0.key == name }, in: document, at: value, path: JSONPointer.appending(name, to: path), key: name, body)
+                visit(
+                    field?.fields.first { $0.key == name }, in: document, at: value,
+                    path: JSONPointer.appending(name, to: path), key: name, body)
             }
         case .array:
             for (offset, element) in document.elements(of: index).enumerated() {
-                visit(field?.items, in: document, at: element, path: path + "/\(offset)", key: String(offset), item: true, body)
+                visit(
+                    field?.items, in: document, at: element, path: path + "/\(offset)", key: String(offset), item: true,
+                    body)
             }
         default:
             break

@@ -38,7 +38,8 @@ public final class CompiledSchema: Sendable {
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
-        contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false, responseSchema: String? = nil,
+        contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false,
+        responseSchema: String? = nil,
         kind: SchemaKind = .request, warnings: [SchemaProblem] = [], patterns: [String: CompiledPattern] = [:],
         reference: ReferenceData = .bundled
     ) {
@@ -90,12 +91,16 @@ public final class CompiledSchema: Sendable {
                 let declared = schema.contextNames.isEmpty ? "none" : schema.contextNames.joined(separator: ", ")
                 throw ValidatorError(
                     code: .unknownContext,
-                    message: "schema '\(schema.id)' has no context '\(name)'\(Suggestion.hint(for: name, in: schema.contextNames)) (declared: \(declared))")
+                    message:
+                        "schema '\(schema.id)' has no context '\(name)'\(Suggestion.hint(for: name, in: schema.contextNames)) (declared: \(declared))"
+                )
             }
             if let values = schema.contexts[slot].values, !values.contains(value) {
                 throw ValidatorError(
                     code: .invalidContextValue,
-                    message: "context '\(name)' of schema '\(schema.id)' takes one of \(values.joined(separator: ", ")), not '\(value)'")
+                    message:
+                        "context '\(name)' of schema '\(schema.id)' takes one of \(values.joined(separator: ", ")), not '\(value)'"
+                )
             }
             slots[slot] = value
         }

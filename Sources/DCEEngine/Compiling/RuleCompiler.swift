@@ -42,27 +42,39 @@ struct RuleCompiler {
             var derive: [(CompiledCondition, String)] = []
             for rule in expanded(context.derive) {
                 if let values = context.values, !values.contains(rule.value) {
-                    report(.unknownContext, "'\(rule.value)' is not one of the values of context '\(context.name)'", rule.location)
+                    report(
+                        .unknownContext, "'\(rule.value)' is not one of the values of context '\(context.name)'",
+                        rule.location)
                 }
-                if let condition = compile(rule.condition, containers: [schema.root]) { derive.append((condition, rule.value)) }
+                if let condition = compile(rule.condition, containers: [schema.root]) {
+                    derive.append((condition, rule.value))
+                }
             }
-            contexts.append(CompiledContext(name: context.name, description: context.description, values: context.values, derive: derive))
+            contexts.append(
+                CompiledContext(
+                    name: context.name, description: context.description, values: context.values, derive: derive))
         }
         let compiledRoot = compile(schema.root, containers: [])
         guard problems.isEmpty, let compiledRoot else { throw SchemaError(problems: problems) }
         let compiled = CompiledSchema(
-            id: schema.id, version: schema.version, name: schema.name, description: schema.description, file: schema.file,
-            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes, numericBooleans: schema.numericBooleans,
-            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns, reference: reference)
+            id: schema.id, version: schema.version, name: schema.name, description: schema.description,
+            file: schema.file,
+            root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes,
+            numericBooleans: schema.numericBooleans,
+            responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns,
+            reference: reference)
         return compiled
     }
 
     // MARK: - Fields
 
     /// Compiles a field; `containers` are the object and array fields enclosing it, innermost last.
-    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: LocalizedText? = nil) -> CompiledField? {
+    private mutating func compile(_ field: ResolvedField, containers: [ResolvedField], parentName: LocalizedText? = nil)
+        -> CompiledField?
+    {
         let rules = field.rules
-        guard let dataType = rules.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil) else {
+        guard let dataType = rules.dataType ?? (field.fields != nil ? .object : field.items != nil ? .array : nil)
+        else {
             report(.missingAttribute, "field \(label(field)) has no 'dataType'", field.location)
             return nil
         }
@@ -70,7 +82,9 @@ struct RuleCompiler {
         checkContradiction(rules, label: label(field), at: field.location)
         let name =
             rules.name ?? field.key.map { LocalizedText($0) }
-            ?? (containers.isEmpty ? MessageCatalogue.shippedPhrase("label.request") : MessageCatalogue.shippedPhrase("label.item", name: parentName))
+            ?? (containers.isEmpty
+                ? MessageCatalogue.shippedPhrase("label.request")
+                : MessageCatalogue.shippedPhrase("label.item", name: parentName))
         var base = rules
         base.name = name
         base.dataType = dataType
@@ -84,7 +98,8 @@ struct RuleCompiler {
             guard let condition = compile(override.condition, containers: containers) else { continue }
             check(override.rules, dataType: dataType, field: field)
             checkRanges(base.overlaid(with: override.rules), at: override.location, label: label(field))
-            overrides.append(CompiledOverride(condition: condition, patch: override.rules, tenderType: override.tenderType))
+            overrides.append(
+                CompiledOverride(condition: condition, patch: override.rules, tenderType: override.tenderType))
         }
 
         let bindings = field.bindings.compactMap { compile($0, of: field, containers: containers) }
@@ -92,7 +107,9 @@ struct RuleCompiler {
         var children: [CompiledField] = []
         if let fields = field.fields {
             guard dataType == .object else {
-                report(.inapplicableAttribute, "'fields' applies to Object fields, not \(dataType.rawValue)", field.location)
+                report(
+                    .inapplicableAttribute, "'fields' applies to Object fields, not \(dataType.rawValue)",
+                    field.location)
                 return nil
             }
             checkUniqueness(fields)
@@ -116,7 +133,9 @@ struct RuleCompiler {
             address = compile(definition, in: field, dataType: dataType)
         }
         if let reference = field.existsIn, ![.string, .integer, .number].contains(dataType) {
-            report(.inapplicableAttribute, "'existsIn' applies to String, Integer and Number fields, not \(dataType.rawValue)", reference.location)
+            report(
+                .inapplicableAttribute,
+                "'existsIn' applies to String, Integer and Number fields, not \(dataType.rawValue)", reference.location)
         }
 
         // Each tender type's metadata and default: the field's, with its entries for that tender type laid on top in
@@ -126,7 +145,8 @@ struct RuleCompiler {
         for override in field.overrides {
             guard let tenderType = override.tenderType else { continue }
             if !override.metadata.isEmpty {
-                tenderTypeMetadata[tenderType] = (tenderTypeMetadata[tenderType] ?? field.metadata).overlaid(with: override.metadata)
+                tenderTypeMetadata[tenderType] = (tenderTypeMetadata[tenderType] ?? field.metadata).overlaid(
+                    with: override.metadata)
             }
             if let value = override.rules.defaultValue { tenderTypeDefaults[tenderType] = value }
         }
@@ -137,26 +157,35 @@ struct RuleCompiler {
             location: field.location, key: field.key, dataType: dataType, base: base, overrides: overrides,
             fields: children, additionalFields: field.additionalFields, items: items, sensitivity: sensitivity,
             metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
-            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings, patterns: patterns,
+            tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings,
+            patterns: patterns,
             address: address, existsIn: field.existsIn)
     }
 
     /// An object's `postalAddress`: each member it names is a `String` member of the object.
-    private mutating func compile(_ definition: PostalAddressDefinition, in field: ResolvedField, dataType: DataType) -> CompiledAddress? {
+    private mutating func compile(_ definition: PostalAddressDefinition, in field: ResolvedField, dataType: DataType)
+        -> CompiledAddress?
+    {
         guard dataType == .object, let fields = field.fields else {
-            report(.inapplicableAttribute, "'postalAddress' applies to Object fields, not \(dataType.rawValue)", definition.location)
+            report(
+                .inapplicableAttribute, "'postalAddress' applies to Object fields, not \(dataType.rawValue)",
+                definition.location)
             return nil
         }
         func member(_ key: String, as role: String) -> Int? {
             guard let offset = fields.firstIndex(where: { $0.key == key }) else {
                 report(
-                    .unknownField, "'postalAddress' names '\(key)' as the \(role), which is not a field of \(label(field))"
+                    .unknownField,
+                    "'postalAddress' names '\(key)' as the \(role), which is not a field of \(label(field))"
                         + Suggestion.hint(for: key, in: fields.compactMap(\.key)), definition.location)
                 return nil
             }
             let type = fields[offset].rules.dataType ?? .string
             if type != .string {
-                report(.invalidAttribute, "'postalAddress' names '\(key)' as the \(role), but it is \(type.rawValue), not String", definition.location)
+                report(
+                    .invalidAttribute,
+                    "'postalAddress' names '\(key)' as the \(role), but it is \(type.rawValue), not String",
+                    definition.location)
             }
             return offset
         }
@@ -174,7 +203,9 @@ struct RuleCompiler {
 
     /// A context (or the tender type) bound at a field: declared, with values it allows; a `derive` rule's relative
     /// pointers start at the field's own object.
-    private mutating func compile(_ binding: ContextBinding, of field: ResolvedField, containers: [ResolvedField]) -> CompiledBinding? {
+    private mutating func compile(_ binding: ContextBinding, of field: ResolvedField, containers: [ResolvedField])
+        -> CompiledBinding?
+    {
         let slot: Int?
         let allowed: [String]?
         let what: String
@@ -191,7 +222,9 @@ struct RuleCompiler {
         }
         func check(_ value: String, at location: SchemaLocation) {
             if let allowed, !allowed.contains(value) {
-                report(.unknownContext, "\"\(value)\" is not a declared \(what)\(Suggestion.hint(for: value, in: allowed))", location)
+                report(
+                    .unknownContext,
+                    "\"\(value)\" is not a declared \(what)\(Suggestion.hint(for: value, in: allowed))", location)
             }
         }
         switch binding.source {
@@ -209,7 +242,9 @@ struct RuleCompiler {
             if rules.contains(where: Self.isCardBrandOf) { brandContexts.insert(binding.name) }
             for rule in expanded(rules) {
                 check(rule.value, at: rule.location)
-                if let condition = compile(rule.condition, containers: containers + [field]) { derive.append((condition, rule.value)) }
+                if let condition = compile(rule.condition, containers: containers + [field]) {
+                    derive.append((condition, rule.value))
+                }
             }
             return CompiledBinding(slot: slot, source: .derive(derive))
         }
@@ -226,7 +261,8 @@ struct RuleCompiler {
         for validation in rules.validationList {
             if let problem = validation.lengths.contradiction { report(.invalidRange, problem, validation.location) }
             if let regex = validation.regex {
-                _ = pattern(regex, at: validation.regexLocation ?? validation.location, unicodeClasses: validation.unicode)
+                _ = pattern(
+                    regex, at: validation.regexLocation ?? validation.location, unicodeClasses: validation.unicode)
             }
         }
         if let values = rules.enumValues {
@@ -240,7 +276,9 @@ struct RuleCompiler {
 
     /// Compiles a regex once per schema. An untrusted schema's regex is refused when it can backtrack without bound;
     /// a trusted one compiles with a warning that `lint` reports.
-    private mutating func pattern(_ source: String, at location: SchemaLocation, unicodeClasses: Bool = false) -> CompiledPattern? {
+    private mutating func pattern(_ source: String, at location: SchemaLocation, unicodeClasses: Bool = false)
+        -> CompiledPattern?
+    {
         let key = Validation.patternKey(source, unicode: unicodeClasses)
         if let cached = patterns[key] { return cached }
         let risks = BacktrackingRisk.assess(source) + BacktrackingRisk.unsafeEscapes(source)
@@ -255,7 +293,10 @@ struct RuleCompiler {
             let compiled = try CompiledPattern(source, limits: limits, unicodeClasses: unicodeClasses)
             patterns[key] = compiled
             for reason in risks {
-                warnings.append(SchemaProblem(code: .backtrackingRisk, message: "the regex \(source) is risky: \(reason)", location: location))
+                warnings.append(
+                    SchemaProblem(
+                        code: .backtrackingRisk, message: "the regex \(source) is risky: \(reason)", location: location)
+                )
             }
             return compiled
         } catch {
@@ -269,17 +310,26 @@ struct RuleCompiler {
     private mutating func checkApplicability(
         _ attributes: Rules, of field: ResolvedField, dataType: DataType, at location: SchemaLocation
     ) {
-        let stringOnly = [LengthBound.keywords.lower, LengthBound.keywords.upper, "format", "additionalDataValidations"]
+        let stringOnly = [
+            LengthBound.keywords.lower, LengthBound.keywords.upper, "format", "additionalDataValidations",
+        ]
         let numberOnly = [ValueBound.keywords.lower, ValueBound.keywords.upper]
         let arrayOnly = [ItemCountBound.keywords.lower, ItemCountBound.keywords.upper]
         for name in stringOnly where attributes.locations[name] != nil && !dataType.isString {
-            report(.inapplicableAttribute, "'\(name)' applies to String, Date and DateTime fields, not \(dataType.rawValue)", attributes.locations[name]!)
+            report(
+                .inapplicableAttribute,
+                "'\(name)' applies to String, Date and DateTime fields, not \(dataType.rawValue)",
+                attributes.locations[name]!)
         }
         for name in numberOnly where attributes.locations[name] != nil && !dataType.isNumeric {
-            report(.inapplicableAttribute, "'\(name)' applies to Integer and Number fields, not \(dataType.rawValue)", attributes.locations[name]!)
+            report(
+                .inapplicableAttribute, "'\(name)' applies to Integer and Number fields, not \(dataType.rawValue)",
+                attributes.locations[name]!)
         }
         for name in arrayOnly where attributes.locations[name] != nil && dataType != .array {
-            report(.inapplicableAttribute, "'\(name)' applies to Array fields, not \(dataType.rawValue)", attributes.locations[name]!)
+            report(
+                .inapplicableAttribute, "'\(name)' applies to Array fields, not \(dataType.rawValue)",
+                attributes.locations[name]!)
         }
     }
 
@@ -290,7 +340,9 @@ struct RuleCompiler {
     }
 
     private mutating func checkContradiction(_ attributes: Rules, label: String, at location: SchemaLocation) {
-        if let problem = attributes.presence.contradiction { report(.invalidAttribute, "\(label) \(problem)", location) }
+        if let problem = attributes.presence.contradiction {
+            report(.invalidAttribute, "\(label) \(problem)", location)
+        }
     }
 
     private mutating func checkUniqueness(_ fields: [ResolvedField]) {
@@ -304,12 +356,15 @@ struct RuleCompiler {
             }
         }
         // Orders are unique among siblings without a tender type and under each tender type that changes one.
-        let tenderTypesWithOrders = Set(fields.flatMap { $0.overrides.compactMap { $0.metadata.order != nil ? $0.tenderType : nil } })
+        let tenderTypesWithOrders = Set(
+            fields.flatMap { $0.overrides.compactMap { $0.metadata.order != nil ? $0.tenderType : nil } })
         for tenderType in [nil] + tenderTypesWithOrders.sorted().map(Optional.some) {
             var orders: [Int: ResolvedField] = [:]
             for field in fields {
                 let entries = field.overrides.filter { $0.tenderType != nil && $0.tenderType == tenderType }
-                guard let order = entries.reduce(field.metadata, { $0.overlaid(with: $1.metadata) }).order else { continue }
+                guard let order = entries.reduce(field.metadata, { $0.overlaid(with: $1.metadata) }).order else {
+                    continue
+                }
                 if let first = orders[order] {
                     let under = tenderType.map { " under tender type \($0)" } ?? ""
                     report(.duplicate, "order \(order) is already used by \(label(first))\(under)", field.location)
@@ -344,7 +399,9 @@ struct RuleCompiler {
         case .test(let subject, let test, let location):
             switch subject {
             case .tenderType where Self.isCardBrand(test), .context where Self.isCardBrand(test):
-                report(.invalidAttribute, "'cardBrand' tests a request value (a card number), not a context or the tender type", location)
+                report(
+                    .invalidAttribute,
+                    "'cardBrand' tests a request value (a card number), not a context or the tender type", location)
                 return nil
             case .tenderType:
                 checkValues(of: test, allowed: tenderTypes, what: "tender type", at: location)
@@ -360,12 +417,15 @@ struct RuleCompiler {
                 if let values = contextValues[name] ?? nil {
                     checkValues(of: test, allowed: values, what: "value of context '\(name)'", at: location)
                 } else if brandContexts.contains(name) {
-                    checkValues(of: test, allowed: reference.cardBrands.brands.map(\.id), what: "card brand id", at: location)
+                    checkValues(
+                        of: test, allowed: reference.cardBrands.brands.map(\.id), what: "card brand id", at: location)
                 }
                 return compile(test, at: location).map { .context(slot: slot, test: $0) }
             case .field(let up, let tokens, let pointer):
                 checkPointer(up: up, tokens: tokens, pointer: pointer, containers: containers, at: location)
-                return compile(test, at: location).map { .field(up: up, tokens: tokens.map(PointerToken.init), test: $0) }
+                return compile(test, at: location).map {
+                    .field(up: up, tokens: tokens.map(PointerToken.init), test: $0)
+                }
             }
         }
     }
@@ -374,7 +434,9 @@ struct RuleCompiler {
         if case .cardBrand = test { true } else { false }
     }
 
-    private static func isCardBrandOf(_ rule: (condition: ConditionDefinition, value: String, location: SchemaLocation)) -> Bool {
+    private static func isCardBrandOf(_ rule: (condition: ConditionDefinition, value: String, location: SchemaLocation))
+        -> Bool
+    {
         if case .test(_, .cardBrand(let ids), _) = rule.condition { ids.isEmpty } else { false }
     }
 
@@ -384,15 +446,22 @@ struct RuleCompiler {
         _ rules: [(condition: ConditionDefinition, value: String, location: SchemaLocation)]
     ) -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] {
         rules.flatMap { rule -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] in
-            guard case .test(let subject, .cardBrand(let ids), let location) = rule.condition, ids.isEmpty else { return [rule] }
+            guard case .test(let subject, .cardBrand(let ids), let location) = rule.condition, ids.isEmpty else {
+                return [rule]
+            }
             return reference.cardBrands.brands.map { brand in
-                (ConditionDefinition.test(subject: subject, test: .cardBrand([brand.id]), location: location), brand.id, location)
+                (
+                    ConditionDefinition.test(subject: subject, test: .cardBrand([brand.id]), location: location),
+                    brand.id, location
+                )
             }
         }
     }
 
     private mutating func compile(_ test: ConditionTest, at location: SchemaLocation) -> CompiledTest? {
-        func allStrings(_ values: [SchemaValue]) -> Bool { values.allSatisfy { if case .string = $0 { true } else { false } } }
+        func allStrings(_ values: [SchemaValue]) -> Bool {
+            values.allSatisfy { if case .string = $0 { true } else { false } }
+        }
         switch test {
         case .equals(let value): return CompiledTest(allStrings([value]) ? .oneOfStrings : .equals, values: [value])
         case .oneOf(let values): return CompiledTest(allStrings(values) ? .oneOfStrings : .oneOf, values: values)
@@ -403,7 +472,10 @@ struct RuleCompiler {
         case .cardBrand(let ids):
             let brands = reference.cardBrands
             for id in ids where brands.index(of: id) == nil {
-                report(.invalidAttribute, "no card brand '\(id)' in the reference data\(Suggestion.hint(for: id, in: brands.brands.map(\.id)))", location)
+                report(
+                    .invalidAttribute,
+                    "no card brand '\(id)' in the reference data\(Suggestion.hint(for: id, in: brands.brands.map(\.id)))",
+                    location)
             }
             return CompiledTest(.cardBrand, values: ids.map(SchemaValue.string), cardBrands: brands)
         case .countryGroup(let name):
@@ -411,14 +483,17 @@ struct RuleCompiler {
             guard let codes = groups[name] else {
                 report(
                     .invalidAttribute,
-                    "no country group '\(name)' in the ISO 3166-1 reference data\(Suggestion.hint(for: name, in: groups.keys.sorted()))", location)
+                    "no country group '\(name)' in the ISO 3166-1 reference data\(Suggestion.hint(for: name, in: groups.keys.sorted()))",
+                    location)
                 return nil
             }
             return CompiledTest(.oneOfStrings, values: codes.map(SchemaValue.string))
         }
     }
 
-    private mutating func checkValues(of test: ConditionTest, allowed: [String], what: String, at location: SchemaLocation) {
+    private mutating func checkValues(
+        of test: ConditionTest, allowed: [String], what: String, at location: SchemaLocation
+    ) {
         let values: [SchemaValue]
         switch test {
         case .equals(let value): values = [value]
@@ -427,7 +502,9 @@ struct RuleCompiler {
         }
         for value in values {
             guard case .string(let text) = value, allowed.contains(text) else {
-                report(.unknownContext, "\(value) is not a declared \(what)\(Suggestion.hint(for: "\(value)", in: allowed))", location)
+                report(
+                    .unknownContext,
+                    "\(value) is not a declared \(what)\(Suggestion.hint(for: "\(value)", in: allowed))", location)
                 continue
             }
         }

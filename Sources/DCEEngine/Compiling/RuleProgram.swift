@@ -117,13 +117,16 @@ final class RuleProgram: @unchecked Sendable {
             }
         }
         contents = .allocate(capacity: 1)
-        contents.initialize(to: Contents(
-            fields: Self.buffer(builder.fields.map { $0! }), fieldObjects: Self.buffer(builder.fieldObjects),
-            children: Self.buffer(builder.children), attributes: Self.buffer(builder.attributes),
-            attributeObjects: Self.buffer(builder.attributeObjects), variants: Self.buffer(builder.variants),
-            instructions: Self.buffer(builder.instructions), conditionStarts: Self.buffer(builder.conditionStarts),
-            tests: Self.buffer(builder.tests), testObjects: Self.buffer(builder.testObjects), tokens: Self.buffer(builder.tokens),
-            tokenTexts: Self.buffer(builder.tokenTexts), derive: Self.buffer(derive), deriveConditions: deriveConditions))
+        contents.initialize(
+            to: Contents(
+                fields: Self.buffer(builder.fields.map { $0! }), fieldObjects: Self.buffer(builder.fieldObjects),
+                children: Self.buffer(builder.children), attributes: Self.buffer(builder.attributes),
+                attributeObjects: Self.buffer(builder.attributeObjects), variants: Self.buffer(builder.variants),
+                instructions: Self.buffer(builder.instructions), conditionStarts: Self.buffer(builder.conditionStarts),
+                tests: Self.buffer(builder.tests), testObjects: Self.buffer(builder.testObjects),
+                tokens: Self.buffer(builder.tokens),
+                tokenTexts: Self.buffer(builder.tokenTexts), derive: Self.buffer(derive),
+                deriveConditions: deriveConditions))
         tokenTables = builder.tokenTables
         fieldIDs = builder.fieldIDs
     }
@@ -218,9 +221,11 @@ final class RuleProgram: @unchecked Sendable {
                 if case .derive(let rules) = binding.source { rules.forEach { emitCondition($0.condition) } }
             }
             fields[id] = Field(
-                dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view, items: items,
+                dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view,
+                items: items,
                 base: base, overrides: overrides, variants: variantStart, additionalFields: field.additionalFields,
-                sensitive: !field.sensitivity.isEmpty, bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound,
+                sensitive: !field.sensitivity.isEmpty,
+                bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound,
                 hasAddress: field.address != nil)
             return id
         }
@@ -258,7 +263,10 @@ final class RuleProgram: @unchecked Sendable {
                 instructions.append(.not)  // placeholder until the end is known
                 for part in parts { emit(part) }
                 let isAll = if case .all = condition { true } else { false }
-                instructions[at] = isAll ? .all(count: parts.count, end: instructions.count) : .any(count: parts.count, end: instructions.count)
+                instructions[at] =
+                    isAll
+                    ? .all(count: parts.count, end: instructions.count)
+                    : .any(count: parts.count, end: instructions.count)
             case .not(let part):
                 instructions.append(.not)
                 emit(part)
@@ -338,7 +346,9 @@ extension RuleProgram.Tables {
 
     /// What a run of `derive` rules (their conditions numbered from `condition`) decides for what `reader` reads: the
     /// first known to hold, unless one before it cannot be known: how partial input and forms derive a context.
-    func decidingRule<Reader: ConditionReader>(among count: Int, from condition: Int, reading reader: inout Reader) -> DerivedBy {
+    func decidingRule<Reader: ConditionReader>(among count: Int, from condition: Int, reading reader: inout Reader)
+        -> DerivedBy
+    {
         for offset in 0..<count {
             switch truth(of: condition + offset, reading: &reader) {
             case true?: return .rule(offset)

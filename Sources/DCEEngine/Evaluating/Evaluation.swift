@@ -66,7 +66,9 @@ struct Evaluation: ConditionReader {
         case missing(Int)
     }
 
-    fileprivate init(document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int) {
+    fileprivate init(
+        document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int
+    ) {
         self.document = document
         self.plan = plan
         self.tables = tables
@@ -79,7 +81,9 @@ struct Evaluation: ConditionReader {
 
     /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document and the thread's working storage, then
     /// `finish` with the context values in force (supplied or derived) before the storage goes back to the thread.
-    fileprivate mutating func withDocument<Result>(_ body: (inout Evaluation) -> Void, finish: ([String?]) -> Result) -> Result {
+    fileprivate mutating func withDocument<Result>(_ body: (inout Evaluation) -> Void, finish: ([String?]) -> Result)
+        -> Result
+    {
         let document = document
         work = EvaluationScratch.take()
         work.context.append(contentsOf: plan.context)
@@ -113,8 +117,11 @@ struct Evaluation: ConditionReader {
     fileprivate mutating func check(_ value: JSONDocument.Index, of field: Int) {
         let object = tables.fieldObjects[field]
         let entries = object.overrides.filter { $0.tenderType != nil && $0.tenderType == tenderType }
-        guard !entries.isEmpty else { return checkValue(value, of: field, attributes: attributes(tables.fields[field].base)) }
-        let set = AttributeSet(entries.reduce(object.base) { $0.overlaid(with: $1.patch) }, patterns: plan.schema.patterns)
+        guard !entries.isEmpty else {
+            return checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
+        }
+        let set = AttributeSet(
+            entries.reduce(object.base) { $0.overlaid(with: $1.patch) }, patterns: plan.schema.patterns)
         withExtendedLifetime(set) {
             withUnsafePointer(to: set.record) { checkValue(value, of: field, attributes: $0) }
         }
@@ -163,7 +170,8 @@ struct Evaluation: ConditionReader {
         defer { work.containers.removeAll(keepingCapacity: true) }
         // The rules of all contexts are numbered in order in the program: a rule fills its slot when the slot is
         // still empty (neither supplied nor filled by an earlier rule) and its condition holds.
-        for index in derive.indices where work.context[derive[index].slot] == nil && holds(tables.deriveConditions + index) {
+        for index in derive.indices
+        where work.context[derive[index].slot] == nil && holds(tables.deriveConditions + index) {
             work.context[derive[index].slot] = derive[index].value
         }
     }
@@ -204,7 +212,8 @@ struct Evaluation: ConditionReader {
 
     /// The attribute set behind a record, for what a violation says.
     private mutating func attributeSet(_ attributes: Attributes, of field: Int) -> AttributeSet {
-        attributes.pointee.object >= 0 ? tables.attributeObjects[attributes.pointee.object] : computedAttributes(of: field)
+        attributes.pointee.object >= 0
+            ? tables.attributeObjects[attributes.pointee.object] : computedAttributes(of: field)
     }
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
@@ -270,7 +279,9 @@ struct Evaluation: ConditionReader {
         if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
         if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
         let dataType = tables.fields[field].dataType
-        if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) { work.failures.append((.format, StringFailure.impliedFormat)) }
+        if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) {
+            work.failures.append((.format, StringFailure.impliedFormat))
+        }
         let formats = attributes.pointee.formats
         if !formats.isEmpty {
             var accepted = false
@@ -296,7 +307,9 @@ struct Evaluation: ConditionReader {
         else { return nil }
         let brand = reference.cardBrands.brands[index]
         let lengths = brand.lengths.map(String.init)
-        let list = lengths.count == 1 ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or") + lengths.last!
+        let list =
+            lengths.count == 1
+            ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or") + lengths.last!
         let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
         return plan.messages.phrase(key, ["brand": brand.name, "lengths": list])
     }
@@ -334,19 +347,24 @@ struct Evaluation: ConditionReader {
 
     private mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
         guard record.pointee.hasEnum else { return }
-        guard let options = attributeSet(record, of: field).options, !options.accepts(document, at: value) else { return }
+        guard let options = attributeSet(record, of: field).options, !options.accepts(document, at: value) else {
+            return
+        }
         find(.enum, field: field, at: value, record)
     }
 
     private mutating func checkObject(_ object: JSONDocument.Index, of field: Int) {
         // One slot per member field, on the stack: the node of the member's value, or -1 while none is found.
-        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: tables.fields[field].children.count) { found in
+        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: tables.fields[field].children.count) {
+            found in
             found.initialize(repeating: -1)
             checkObject(object, of: field, found: found)
         }
     }
 
-    private mutating func checkObject(_ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>) {
+    private mutating func checkObject(
+        _ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>
+    ) {
         let record = tables.fields.baseAddress.unsafelyUnwrapped + field  // read in place, not copied
         var unknownSeen: Set<String>?
         var cursor = object + 1
@@ -358,7 +376,9 @@ struct Evaluation: ConditionReader {
             if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
                 if found[offset] >= 0 {
                     work.path.append(.member(keyIndex))
-                    find(.duplicateKey, field: tables.children[record.pointee.children.lowerBound + offset], at: keyIndex, nil)
+                    find(
+                        .duplicateKey, field: tables.children[record.pointee.children.lowerBound + offset],
+                        at: keyIndex, nil)
                     work.path.removeLast()
                 } else {
                     found[offset] = valueIndex
@@ -393,7 +413,9 @@ struct Evaluation: ConditionReader {
     /// parts it requires, its postal-code pattern, its subdivisions, and the postal-code prefix of the subdivision
     /// named. A member that broke its own rules is not judged again by the country's, so that each gets one message.
     @inline(never)
-    private mutating func checkAddress(_ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>) {
+    private mutating func checkAddress(
+        _ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>
+    ) {
         let children = tables.fields[field].children
         // Bit i set when member i broke none of its own rules.
         var clean: UInt64 = 0
@@ -415,20 +437,27 @@ struct Evaluation: ConditionReader {
         var subdivision: Int?
         let stateMember = address.member(.state)
         let stateValue = stateMember >= 0 ? found[stateMember] : -1
-        if stateValue >= 0, !country.subdivisions.isEmpty, nodes[stateValue].kind == .string, nodes[stateValue].length > 0 {
+        if stateValue >= 0, !country.subdivisions.isEmpty, nodes[stateValue].kind == .string,
+            nodes[stateValue].length > 0
+        {
             subdivision = document.withStringBytes(at: stateValue) { country.subdivision(named: $0) }
             if subdivision == nil && country.uses(.state) && isClean(stateMember) {
-                report(.enum, member: stateMember, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+                report(
+                    .enum, member: stateMember, of: field, in: object, found: found,
+                    detail: Finding.address(country: countryIndex, subdivision: -1))
             }
         }
         for part in AddressFormats.Part.allCases {
             let member = address.member(part)
             guard member >= 0, country.uses(part), isClean(member) else { continue }
             let value = found[member]
-            let isEmpty = value < 0 || nodes[value].kind == .null || (nodes[value].kind == .string && nodes[value].length == 0)
+            let isEmpty =
+                value < 0 || nodes[value].kind == .null || (nodes[value].kind == .string && nodes[value].length == 0)
             if isEmpty {
                 if country.requires(part) {
-                    report(.required, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+                    report(
+                        .required, member: member, of: field, in: object, found: found,
+                        detail: Finding.address(country: countryIndex, subdivision: -1))
                 }
                 continue
             }
@@ -436,19 +465,27 @@ struct Evaluation: ConditionReader {
             let scratch = matchScratch()
             let subdivisionPrefix = subdivision.flatMap { country.subdivisions[$0].prefix }
             let verdict: (whole: Bool?, prefix: Bool?) = document.withStringBytes(at: value) { bytes in
-                (country.postalCode?.matches(bytes, scratch: scratch), subdivisionPrefix?.matches(bytes, scratch: scratch))
+                (
+                    country.postalCode?.matches(bytes, scratch: scratch),
+                    subdivisionPrefix?.matches(bytes, scratch: scratch)
+                )
             }
             if verdict.whole == false {
-                report(.format, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: -1))
+                report(
+                    .format, member: member, of: field, in: object, found: found,
+                    detail: Finding.address(country: countryIndex, subdivision: -1))
             } else if verdict.prefix == false, let subdivision {
-                report(.format, member: member, of: field, in: object, found: found, detail: Finding.address(country: countryIndex, subdivision: subdivision))
+                report(
+                    .format, member: member, of: field, in: object, found: found,
+                    detail: Finding.address(country: countryIndex, subdivision: subdivision))
             }
         }
     }
 
     /// Records an address finding on a member of an address object, present or missing.
     private mutating func report(
-        _ rule: ViolationCode, member: Int, of field: Int, in object: JSONDocument.Index, found: UnsafeMutableBufferPointer<JSONDocument.Index>,
+        _ rule: ViolationCode, member: Int, of field: Int, in object: JSONDocument.Index,
+        found: UnsafeMutableBufferPointer<JSONDocument.Index>,
         detail: Int
     ) {
         let child = tables.children[tables.fields[field].children.lowerBound + member]
@@ -500,7 +537,9 @@ struct Evaluation: ConditionReader {
     /// An array item whose field binds contexts, kept out of line as ``checkBindingMember(_:value:in:)`` is.
     @inline(never)
     private mutating func checkBindingItem(_ element: JSONDocument.Index, of items: Int) {
-        withBindings(of: items, value: element) { $0.withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) } }
+        withBindings(of: items, value: element) {
+            $0.withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) }
+        }
     }
 
     /// Whether a field is marked `ignoreForProvisioning` under the tender type in force.
@@ -511,7 +550,9 @@ struct Evaluation: ConditionReader {
     }
 
     /// Runs `body` with the field's bindings in force when it has any (off the hot path: one-step form checks).
-    private mutating func withBindingsIfAny(of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void) {
+    private mutating func withBindingsIfAny(
+        of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void
+    ) {
         if tables.fields[field].hasBindings { withBindings(of: field, value: value, body) } else { body(&self) }
     }
 
@@ -550,7 +591,9 @@ struct Evaluation: ConditionReader {
         boundTenderType = savedTenderType
     }
 
-    private mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index, attributes: Attributes) {
+    private mutating func checkMember(
+        _ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index, attributes: Attributes
+    ) {
         if value >= 0 {
             work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: attributes)
@@ -643,7 +686,11 @@ struct Evaluation: ConditionReader {
             // A `cardBrandOf` rule is one test per brand on the same number: the brand is found once.
             if lastCardBrand.node != value {
                 let detection = document.withStringBytes(at: value) { reference.cardBrands.detect(digitsOf: $0) }
-                if case .brand(let index) = detection { lastCardBrand = (value, index) } else { lastCardBrand = (value, -1) }
+                if case .brand(let index) = detection {
+                    lastCardBrand = (value, index)
+                } else {
+                    lastCardBrand = (value, -1)
+                }
             }
             return lastCardBrand.brand >= 0 && record.pointee.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
         }
@@ -720,7 +767,9 @@ struct Evaluation: ConditionReader {
         let start = work.pathArena.count
         work.pathArena.append(contentsOf: work.path)
         work.findings.append(
-            Finding(ruleOrdinal: rule.ordinal, field: field, node: node, attributes: set, detail: detail, path: start..<work.pathArena.count))
+            Finding(
+                ruleOrdinal: rule.ordinal, field: field, node: node, attributes: set, detail: detail,
+                path: start..<work.pathArena.count))
     }
 
     // MARK: - Reporting
@@ -733,15 +782,20 @@ struct Evaluation: ConditionReader {
             let finding = work.findings[index]
             let set: AttributeSet? =
                 finding.attributes == Finding.noAttributes
-                ? nil : finding.attributes >= 0 ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
-            let key = finding.detail == Finding.unknownMember ? document.string(at: finding.node) : tables.fieldObjects[finding.field].key ?? ""
+                ? nil
+                : finding.attributes >= 0
+                    ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
+            let key =
+                finding.detail == Finding.unknownMember
+                ? document.string(at: finding.node) : tables.fieldObjects[finding.field].key ?? ""
             let rule = finding.rule
             var violation = Violation(
                 path: pointer(finding.path), key: key, rule: rule, message: message(for: finding, rule, set, key: key),
                 position: positions ? position(of: finding.node) : nil)
             if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
                 switch document.kind(of: finding.node) {
-                case .string: violation.fingerprint = document.withStringBytes(at: finding.node) { fingerprinter.fingerprint($0) }
+                case .string:
+                    violation.fingerprint = document.withStringBytes(at: finding.node) { fingerprinter.fingerprint($0) }
                 case .number:
                     var text = document.numberLexeme(at: finding.node)
                     violation.fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
@@ -753,11 +807,14 @@ struct Evaluation: ConditionReader {
     }
 
     /// A finding's message in the plan's language.
-    private mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String) -> String {
+    private mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String)
+        -> String
+    {
         let node = finding.node
         let name = set?.name.text(in: plan.messages.language) ?? ""
         if let (countryIndex, subdivision) = Finding.address(finding.detail) {
-            return addressMessage(rule, set, country: reference.addresses.countries[countryIndex], subdivision: subdivision)
+            return addressMessage(
+                rule, set, country: reference.addresses.countries[countryIndex], subdivision: subdivision)
         }
         switch rule {
         case .forbidden:
@@ -779,26 +836,35 @@ struct Evaluation: ConditionReader {
             return text(.type, set, .init(name: name, expected: expected, found: found))
         case .minimum, .maximum:
             let bound = set?.valueRange.bound(for: rule)?.description
-            return text(rule, set, fallback: set?.message, rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
+            return text(
+                rule, set, fallback: set?.message,
+                rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
         case .enum:
             let list = set?.options?.labels ?? []
             return text(
                 .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
                 .init(name: name, expected: list.joined(separator: ", ")))
         case .duplicateKey:
-            if finding.detail == Finding.unknownMember { return text(.duplicateKey, nil, variant: "unknown", .init(key: key)) }
-            return text(.duplicateKey, nil, .init(name: tables.fieldObjects[finding.field].label.text(in: plan.messages.language)))
+            if finding.detail == Finding.unknownMember {
+                return text(.duplicateKey, nil, variant: "unknown", .init(key: key))
+            }
+            return text(
+                .duplicateKey, nil,
+                .init(name: tables.fieldObjects[finding.field].label.text(in: plan.messages.language)))
         case .unknownField:
             let object = tables.fieldObjects[finding.field]
             let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
             return text(
-                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion", .init(name: object.label.text(in: plan.messages.language), key: key, suggestion: suggestion))
+                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
+                .init(name: object.label.text(in: plan.messages.language), key: key, suggestion: suggestion))
         case .minItems, .maxItems:
             let count = String(document.count(of: node))
             let bound = set?.itemCounts.bound(for: rule) ?? 0
             return text(
                 rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
-                rule == .minItems ? .init(name: name, min: String(bound), count: count) : .init(name: name, max: String(bound), count: count))
+                rule == .minItems
+                    ? .init(name: name, min: String(bound), count: count)
+                    : .init(name: name, max: String(bound), count: count))
         default:
             return stringMessage(for: finding, rule, set)
         }
@@ -813,7 +879,10 @@ struct Evaluation: ConditionReader {
         let count: String? =
             tables.fields[finding.field].sensitive
             ? nil
-            : String(nodes[finding.node].flag ? document.withStringBytes(at: finding.node) { Self.codePoints(in: $0) } : Self.codePoints(in: rawText(of: finding.node)))
+            : String(
+                nodes[finding.node].flag
+                    ? document.withStringBytes(at: finding.node) { Self.codePoints(in: $0) }
+                    : Self.codePoints(in: rawText(of: finding.node)))
         let variant = count == nil ? nil : "count"
         let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
         switch code {
@@ -821,18 +890,22 @@ struct Evaluation: ConditionReader {
             let bound = String((validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0)
             return text(
                 code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                code == .minLength ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
+                code == .minLength
+                    ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
         case .format:
             let implied = tables.fields[finding.field].dataType.impliedFormat
             let formats = detail == StringFailure.impliedFormat ? Array(implied.map { [$0] } ?? []) : attributes.formats
             let expected = formats.map { format in
-                (format.isCardNumber ? cardNumberTerm(at: finding.node) : nil) ?? plan.messages.formatTerms[format] ?? format.article
+                (format.isCardNumber ? cardNumberTerm(at: finding.node) : nil) ?? plan.messages.formatTerms[format]
+                    ?? format.article
             }.joined(separator: plan.messages.term("or"))
             return text(
-                .format, attributes, fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
+                .format, attributes,
+                fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
                 .init(name: name, expected: expected))
         case .regex:
-            return text(.regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
+            return text(
+                .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
         default:
             return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
         }
@@ -840,7 +913,9 @@ struct Evaluation: ConditionReader {
 
     /// The message of what an address's country asks of a part, naming the country (by its ISO 3166-1 name) and
     /// giving an example from the data: "Postal code must look like 1000 for Bulgaria".
-    private func addressMessage(_ rule: ViolationCode, _ set: AttributeSet?, country: AddressFormats.Country, subdivision: Int) -> String {
+    private func addressMessage(
+        _ rule: ViolationCode, _ set: AttributeSet?, country: AddressFormats.Country, subdivision: Int
+    ) -> String {
         let name = set?.name.text(in: plan.messages.language) ?? ""
         let countryName = reference.countries.name(of: country.code, in: plan.messages.language)
         switch rule {
@@ -850,17 +925,23 @@ struct Evaluation: ConditionReader {
             let first = country.subdivisions[0]
             let example = first.names.first.map { "\(first.key) (\($0))" } ?? first.key
             let kind = plan.messages.term("subdivision.\(country.subdivisionName)")
-            return text(.enum, set, variant: "subdivision", .init(name: name, expected: example, found: kind, detail: countryName))
+            return text(
+                .enum, set, variant: "subdivision",
+                .init(name: name, expected: example, found: kind, detail: countryName))
         default:
             guard subdivision >= 0 else {
-                return text(.format, set, variant: "postalCode", .init(name: name, expected: country.examples.first ?? "", detail: countryName))
+                return text(
+                    .format, set, variant: "postalCode",
+                    .init(name: name, expected: country.examples.first ?? "", detail: countryName))
             }
             let region = country.subdivisions[subdivision]
             let place = "\(region.names.first ?? region.key), \(countryName)"
             if let example = region.examples.first {
                 return text(.format, set, variant: "postalCode", .init(name: name, expected: example, detail: place))
             }
-            return text(.format, set, variant: "postalCodePrefix", .init(name: name, pattern: region.postalCodePrefix ?? "", detail: place))
+            return text(
+                .format, set, variant: "postalCodePrefix",
+                .init(name: name, pattern: region.postalCodePrefix ?? "", detail: place))
         }
     }
 
@@ -870,7 +951,9 @@ struct Evaluation: ConditionReader {
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
         _ parameters: MessageParameters
     ) -> String {
-        if let template = attributes?.messages?.template(for: rule, language: plan.messages.language) { return template.render(parameters) }
+        if let template = attributes?.messages?.template(for: rule, language: plan.messages.language) {
+            return template.render(parameters)
+        }
         if let fallback { return fallback.text(in: plan.messages.language) }
         return plan.messages.message(rule, variant: variant, parameters)
     }
@@ -1011,11 +1094,13 @@ extension EvaluationPlan {
     ) -> (violations: [Violation], omitted: Int, context: Context) {
         withExtendedLifetime(self) {
             schema.program.withTables { tables in
-                var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: positions, month: month)
-                let context = evaluation.withDocument({
-                    $0.evaluate()
-                    $0.writeViolations()
-                }, finish: finish)
+                var evaluation = Evaluation(
+                    document: document, plan: self, tables: tables, positions: positions, month: month)
+                let context = evaluation.withDocument(
+                    {
+                        $0.evaluate()
+                        $0.writeViolations()
+                    }, finish: finish)
                 return (evaluation.violations, evaluation.omitted, context)
             }
         }
@@ -1028,10 +1113,11 @@ extension EvaluationPlan {
             schema.program.withTables { tables in
                 guard let id = schema.program.id(of: field) else { return [] }
                 var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: false, month: 0)
-                evaluation.withDocument({
-                    $0.check(document.root, of: id)
-                    $0.writeViolations()
-                }, finish: { _ in })
+                evaluation.withDocument(
+                    {
+                        $0.check(document.root, of: id)
+                        $0.writeViolations()
+                    }, finish: { _ in })
                 return evaluation.violations
             }
         }

@@ -36,7 +36,8 @@ final class EvaluationPlan: Sendable {
         maxErrors: Int = EvaluationPlan.defaultMaxErrors
     ) {
         self.schema = schema
-        self.context = context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
+        self.context =
+            context.count == schema.contexts.count ? context : Array(repeating: nil, count: schema.contexts.count)
         self.tenderType = tenderType
         self.messages = messages
         self.provisioning = provisioning

@@ -1,11 +1,11 @@
 internal import DCEPattern
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The working storage of an evaluation: the path and container stacks, the failed string checks, the findings and
@@ -86,9 +86,9 @@ struct EvaluationScratch {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
             #else
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
             #endif
         }
         return created == 0 ? key : nil

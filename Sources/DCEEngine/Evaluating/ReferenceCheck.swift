@@ -19,7 +19,8 @@ struct RelatedValues: Sendable {
             case .array where token == nil:
                 for element in document.elements(of: index) { visit(element, rest.dropFirst()) }
             case .object:
-                for (key, value) in document.members(of: index) where token == nil || document.string(at: key) == token {
+                for (key, value) in document.members(of: index) where token == nil || document.string(at: key) == token
+                {
                     visit(value, rest.dropFirst())
                 }
             default:
@@ -69,8 +70,10 @@ extension CompiledSchema {
                 let message =
                     field.base.messages?.template(for: .existsIn, language: messages.language)?.render(parameters)
                     ?? messages.message(.existsIn, parameters)
-                violations.append(Violation(
-                    path: path, key: key, rule: .existsIn, message: message, position: positions ? document.position(of: index) : nil))
+                violations.append(
+                    Violation(
+                        path: path, key: key, rule: .existsIn, message: message,
+                        position: positions ? document.position(of: index) : nil))
             }
             return true
         }

@@ -38,7 +38,8 @@ struct RequestResolver {
                 }
             }
             for child in field.fields {
-                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: tenderType) else { continue }
+                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: tenderType)
+                else { continue }
                 if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true { continue }
                 members.append(.init(key: key, value: defaultValue))
             }
@@ -47,7 +48,8 @@ struct RequestResolver {
             guard let items = field.items else { return SchemaValue(document: document, at: index) }
             return .array(document.elements(of: index).map { value($0, of: items) })
         case (.number, .boolean) where numericBooleans:
-            return DataType.numericBoolean(at: index, in: document).map(SchemaValue.boolean) ?? SchemaValue(document: document, at: index)
+            return DataType.numericBoolean(at: index, in: document).map(SchemaValue.boolean)
+                ?? SchemaValue(document: document, at: index)
         default:
             return SchemaValue(document: document, at: index)
         }
@@ -58,7 +60,9 @@ struct RequestResolver {
 ///
 /// The payload holds sensitive values in clear (to be sealed or sent), so its description, debug description and
 /// mirror show only its size.
-public struct ResolvedRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct ResolvedRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The verdict on the payload after defaults.
     public var report: ValidationReport
     /// The payload to send (UTF-8 JSON), when the report is valid; `nil` otherwise.

@@ -13,7 +13,10 @@ struct UpdateCheck {
     ) -> (violations: [Violation], reverify: [String]) {
         var violations: [Violation] = []
         var reverify: [String] = []
-        func visit(_ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String, tenderType: String?) {
+        func visit(
+            _ field: CompiledField, new: JSONDocument.Index?, old: JSONDocument.Index?, path: String,
+            tenderType: String?
+        ) {
             for child in field.fields {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
@@ -23,21 +26,28 @@ struct UpdateCheck {
                 let tenderType = child.tenderType(inside: newValue, of: record, outside: tenderType)
                 let metadata = child.metadata(for: tenderType)
                 if changed && metadata.updatesAllowed == false {
-                    violations.append(Violation(
-                        path: childPath, key: key, rule: .updateNotAllowed,
-                        message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
-                            .render(.init(name: child.label.text(in: messages.language)))
-                            ?? messages.message(.updateNotAllowed, .init(name: child.label.text(in: messages.language))),
-                        position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
+                    violations.append(
+                        Violation(
+                            path: childPath, key: key, rule: .updateNotAllowed,
+                            message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
+                                .render(.init(name: child.label.text(in: messages.language)))
+                                ?? messages.message(
+                                    .updateNotAllowed, .init(name: child.label.text(in: messages.language))),
+                            position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
                 if changed && metadata.reverificationRequired == true { reverify.append(childPath) }
-                if child.dataType == .object { visit(child, new: newValue, old: oldValue, path: childPath, tenderType: tenderType) }
+                if child.dataType == .object {
+                    visit(child, new: newValue, old: oldValue, path: childPath, tenderType: tenderType)
+                }
                 // A list is replaced whole; an item at a place the stored list had too is an update of that item (a
                 // payment account in a profile), one past its end is added.
-                if child.dataType == .array, let items = child.items, items.dataType == .object, let newValue, let oldValue,
+                if child.dataType == .array, let items = child.items, items.dataType == .object, let newValue,
+                    let oldValue,
                     record.kind(of: newValue) == .array, original.kind(of: oldValue) == .array
                 {
-                    for (offset, (newItem, oldItem)) in zip(record.elements(of: newValue), original.elements(of: oldValue)).enumerated() {
+                    for (offset, (newItem, oldItem)) in zip(
+                        record.elements(of: newValue), original.elements(of: oldValue)
+                    ).enumerated() {
                         visit(
                             items, new: newItem, old: oldItem, path: "\(childPath)/\(offset)",
                             tenderType: items.tenderType(inside: newItem, of: record, outside: tenderType))
@@ -56,14 +66,18 @@ struct UpdateCheck {
     }
 
     /// Deep equality of two values of two documents; two missing values are equal.
-    static func equal(_ lhs: JSONDocument, _ left: JSONDocument.Index?, _ rhs: JSONDocument, _ right: JSONDocument.Index?) -> Bool {
+    static func equal(
+        _ lhs: JSONDocument, _ left: JSONDocument.Index?, _ rhs: JSONDocument, _ right: JSONDocument.Index?
+    ) -> Bool {
         guard let left, let right else { return left == nil && right == nil }
         let kind = lhs.kind(of: left)
         guard kind == rhs.kind(of: right) else { return false }
         switch kind {
         case .null: return true
         case .boolean: return lhs.boolean(at: left) == rhs.boolean(at: right)
-        case .number: return DecimalNumber(lexeme: lhs.numberLexeme(at: left)) == DecimalNumber(lexeme: rhs.numberLexeme(at: right))
+        case .number:
+            return DecimalNumber(lexeme: lhs.numberLexeme(at: left))
+                == DecimalNumber(lexeme: rhs.numberLexeme(at: right))
         case .string: return lhs.string(at: left) == rhs.string(at: right)
         case .array:
             let leftElements = Array(lhs.elements(of: left))

@@ -30,7 +30,8 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     ///   - tenderType: The tender type.
     ///   - omittedErrors: How many more violations were found and not kept.
     public init(
-        schema: String, schemaVersion: String, errors: [Violation], context: [String: String], tenderType: String?, omittedErrors: Int = 0
+        schema: String, schemaVersion: String, errors: [Violation], context: [String: String], tenderType: String?,
+        omittedErrors: Int = 0
     ) {
         self.schema = schema
         self.schemaVersion = schemaVersion

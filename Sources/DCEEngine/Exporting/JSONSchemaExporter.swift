@@ -8,7 +8,9 @@ extension CompiledSchema {
     ///   - tenderType: The tender type whose overrides apply.
     /// - Returns: The document and what it cannot express.
     /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
-    public func exportJSONSchema(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError) -> JSONSchemaExport {
+    public func exportJSONSchema(context: [String: String] = [:], tenderType: String? = nil) throws(ValidatorError)
+        -> JSONSchemaExport
+    {
         let slots = try contextSlots(context, tenderType: tenderType)
         var exporter = JSONSchemaExporter(schema: self, context: slots, tenderType: tenderType)
         return exporter.export()
@@ -55,26 +57,44 @@ struct JSONSchemaExporter {
         self.schema = schema
         self.context = context
         self.tenderType = tenderType
-        provisioning = schema.contexts.firstIndex { $0.name == "operation" }.map { context.indices.contains($0) && context[$0] == "provision" } ?? false
+        provisioning =
+            schema.contexts.firstIndex { $0.name == "operation" }.map {
+                context.indices.contains($0) && context[$0] == "provision"
+            } ?? false
     }
 
     mutating func export() -> JSONSchemaExport {
-        var root = schema.root.dataType == .array
+        var root =
+            schema.root.dataType == .array
             ? valueSchema(schema.root, schema.root.base, pathFromRoot: nil)
             : objectSchema(schema.root, pathFromRoot: [])
-        root = merge(root, ["$schema": .string("https://json-schema.org/draft/2020-12/schema"), "type": .string(schema.root.dataType.jsonSchemaType)], front: true)
+        root = merge(
+            root,
+            [
+                "$schema": .string("https://json-schema.org/draft/2020-12/schema"),
+                "type": .string(schema.root.dataType.jsonSchemaType),
+            ], front: true)
         if !rootConditionals.isEmpty { root = appendAllOf(root, rootConditionals) }
-        if !definitions.isEmpty, case .object(let members) = root { root = .object(members + [.init(key: "$defs", value: .object(definitions))]) }
+        if !definitions.isEmpty, case .object(let members) = root {
+            root = .object(members + [.init(key: "$defs", value: .object(definitions))])
+        }
         var header: [(String, SchemaValue)] = [("title", .string(schema.name ?? schema.id))]
-        let given = schema.contexts.enumerated().compactMap { slot, definition in context[slot].map { "\(definition.name)=\($0)" } }
+        let given = schema.contexts.enumerated().compactMap { slot, definition in
+            context[slot].map { "\(definition.name)=\($0)" }
+        }
         var description = "Exported by dce-validate from schema '\(schema.id)' version \(schema.version)"
         if !given.isEmpty { description += ", context \(given.joined(separator: ", "))" }
         if let tenderType { description += ", tender type \(tenderType)" }
         header.append(("description", .string(description + ".")))
         let notes = Self.standardLimitations + limitations
-        header.append(("$comment", .string("Not expressible in JSON Schema, checked by dce-validate only: " + notes.joined(separator: " "))))
+        header.append(
+            (
+                "$comment",
+                .string("Not expressible in JSON Schema, checked by dce-validate only: " + notes.joined(separator: " "))
+            ))
         if case .object(let members) = root {
-            root = .object([members[0]] + header.map { SchemaValue.Member(key: $0.0, value: $0.1) } + members.dropFirst())
+            root = .object(
+                [members[0]] + header.map { SchemaValue.Member(key: $0.0, value: $0.1) } + members.dropFirst())
         }
         return JSONSchemaExport(document: root, limitations: notes)
     }
@@ -103,7 +123,11 @@ struct JSONSchemaExporter {
             }
             if child.overrides.isEmpty {
                 let attributes = child.base
-                properties.append(.init(key: key, value: attributes.presence.mustBeAbsent ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
+                properties.append(
+                    .init(
+                        key: key,
+                        value: attributes.presence.mustBeAbsent
+                            ? .boolean(false) : valueSchema(child, attributes, pathFromRoot: childPath)))
                 if attributes.presence.mustBePresent { required.append(.string(key)) }
                 continue
             }
@@ -111,17 +135,32 @@ struct JSONSchemaExporter {
             for (condition, attributes) in cases(of: child) {
                 var then: [SchemaValue.Member] = []
                 if attributes.presence.mustBeAbsent {
-                    then.append(.init(key: "not", value: .object([.init(key: "required", value: .array([.string(key)]))])))
+                    then.append(
+                        .init(key: "not", value: .object([.init(key: "required", value: .array([.string(key)]))])))
                 } else {
-                    then.append(.init(key: "properties", value: .object([.init(key: key, value: valueSchema(child, attributes, pathFromRoot: childPath))])))
-                    if attributes.presence.mustBePresent { then.append(.init(key: "required", value: .array([.string(key)]))) }
+                    then.append(
+                        .init(
+                            key: "properties",
+                            value: .object([
+                                .init(key: key, value: valueSchema(child, attributes, pathFromRoot: childPath))
+                            ])))
+                    if attributes.presence.mustBePresent {
+                        then.append(.init(key: "required", value: .array([.string(key)])))
+                    }
                 }
-                place(condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot, into: &conditionals)
+                place(
+                    condition: condition, then: .object(then), field: child, pathFromRoot: pathFromRoot,
+                    into: &conditionals)
             }
         }
         if let address = field.address {
             let rules = addressConditionals(address, of: field)
-            if !rules.isEmpty { conditionals.append(reference(to: .object([.init(key: "allOf", value: .array(rules))]), named: "postalAddress-" + (field.key ?? "root"))) }
+            if !rules.isEmpty {
+                conditionals.append(
+                    reference(
+                        to: .object([.init(key: "allOf", value: .array(rules))]),
+                        named: "postalAddress-" + (field.key ?? "root")))
+            }
         }
         var members: [SchemaValue.Member] = [.init(key: "properties", value: .object(properties))]
         if !required.isEmpty { members.append(.init(key: "required", value: .array(required))) }
@@ -130,9 +169,13 @@ struct JSONSchemaExporter {
         return .object(members)
     }
 
-    private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?) -> SchemaValue {
+    private mutating func valueSchema(_ field: CompiledField, _ attributes: Rules, pathFromRoot: [String]?)
+        -> SchemaValue
+    {
         if let reference = field.existsIn {
-            note("'\(field.key ?? field.name)' must be found in a '\(reference.schema)' document at \(reference.pointer) (existsIn), when one is given.")
+            note(
+                "'\(field.key ?? field.name)' must be found in a '\(reference.schema)' document at \(reference.pointer) (existsIn), when one is given."
+            )
         }
         let allowNull = attributes.presence.acceptsNull
         let typeName = field.dataType.jsonSchemaType
@@ -140,10 +183,16 @@ struct JSONSchemaExporter {
         var members: [SchemaValue.Member] = [.init(key: "type", value: type)]
         if field.dataType == .boolean && schema.numericBooleans {
             // Older clients send booleans wrapped in NSNumber: 0 and 1 are accepted too.
-            let zeroOrOne: SchemaValue = .object([.init(key: "enum", value: .array([.number(DecimalNumber(lexeme: "0")), .number(DecimalNumber(lexeme: "1"))]))])
+            let zeroOrOne: SchemaValue = .object([
+                .init(
+                    key: "enum",
+                    value: .array([.number(DecimalNumber(lexeme: "0")), .number(DecimalNumber(lexeme: "1"))]))
+            ])
             members = [.init(key: "anyOf", value: .array([.object([.init(key: "type", value: type)]), zeroOrOne]))]
         }
-        if let description = field.description { members.append(.init(key: "description", value: .string(description))) }
+        if let description = field.description {
+            members.append(.init(key: "description", value: .string(description)))
+        }
         func add(_ key: String, _ value: SchemaValue) { members.append(.init(key: key, value: value)) }
         members += attributes.lengths.jsonSchema + attributes.valueRange.jsonSchema + attributes.itemCounts.jsonSchema
         if let options = attributes.options {
@@ -161,7 +210,15 @@ struct JSONSchemaExporter {
             // A code list exports as `enum`, which would refuse the `null` a nullable field accepts: null is let
             // through before the checks, as dce-validate checks formats and validations on strings only.
             let null = SchemaValue.object([.init(key: "type", value: .string("null"))])
-            add("allOf", allowNull ? .array([.object([.init(key: "anyOf", value: .array([null, .object([.init(key: "allOf", value: .array(all))])]))])]) : .array(all))
+            add(
+                "allOf",
+                allowNull
+                    ? .array([
+                        .object([
+                            .init(
+                                key: "anyOf", value: .array([null, .object([.init(key: "allOf", value: .array(all))])]))
+                        ])
+                    ]) : .array(all))
         }
         var schema = SchemaValue.object(members)
         switch field.dataType {
@@ -188,17 +245,19 @@ struct JSONSchemaExporter {
     /// A `$ref` to `schema` in ``definitions``, added under `name` (made unique, letters, digits and `-` kept) unless
     /// the same schema is there already.
     private mutating func reference(to schema: SchemaValue, named name: String) -> SchemaValue {
-        let index = definitions.firstIndex { $0.value == schema } ?? {
-            let base = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
-            var unique = base
-            var number = 2
-            while definitions.contains(where: { $0.key == unique }) {
-                unique = "\(base)-\(number)"
-                number += 1
-            }
-            definitions.append(.init(key: unique, value: schema))
-            return definitions.count - 1
-        }()
+        let index =
+            definitions.firstIndex { $0.value == schema }
+            ?? {
+                let base = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
+                var unique = base
+                var number = 2
+                while definitions.contains(where: { $0.key == unique }) {
+                    unique = "\(base)-\(number)"
+                    number += 1
+                }
+                definitions.append(.init(key: unique, value: schema))
+                return definitions.count - 1
+            }()
         return .object([.init(key: "$ref", value: .string("#/$defs/" + definitions[index].key))])
     }
 
@@ -233,7 +292,9 @@ struct JSONSchemaExporter {
                 add(member, "minLength", .number(DecimalNumber(lexeme: "1")))
             }
             if let postalKey, country.uses(.postalCode), let pattern = country.postalCodePattern {
-                add(postalKey, "pattern", .string("^(?:" + Self.exported(pattern, capitals: country.postalCodeInCapitals) + ")?$"))
+                add(
+                    postalKey, "pattern",
+                    .string("^(?:" + Self.exported(pattern, capitals: country.postalCodeInCapitals) + ")?$"))
             }
             if let stateKey, country.uses(.state), !country.subdivisions.isEmpty {
                 let names = country.subdivisions.flatMap { [$0.key] + $0.names }
@@ -251,19 +312,47 @@ struct JSONSchemaExporter {
                     guard let prefix = region.postalCodePrefix else { continue }
                     let state = SchemaValue.object([
                         .init(key: "required", value: .array([.string(stateKey)])),
-                        .init(key: "properties", value: .object([.init(key: stateKey, value: .object([
-                            .init(key: "type", value: .string("string")),
-                            .init(key: "pattern", value: .string(Self.namePattern([region.key] + region.names, allowEmpty: false)))]))]))])
+                        .init(
+                            key: "properties",
+                            value: .object([
+                                .init(
+                                    key: stateKey,
+                                    value: .object([
+                                        .init(key: "type", value: .string("string")),
+                                        .init(
+                                            key: "pattern",
+                                            value: .string(
+                                                Self.namePattern([region.key] + region.names, allowEmpty: false))),
+                                    ]))
+                            ])),
+                    ])
                     let source = "^(?:" + Self.exported(prefix, capitals: country.postalCodeInCapitals) + ")|^$"
-                    let postal = SchemaValue.object([.init(key: "properties", value: .object([.init(key: postalKey, value: .object([.init(key: "pattern", value: .string(source))]))]))])
+                    let postal = SchemaValue.object([
+                        .init(
+                            key: "properties",
+                            value: .object([
+                                .init(key: postalKey, value: .object([.init(key: "pattern", value: .string(source))]))
+                            ]))
+                    ])
                     then.append(.object([.init(key: "if", value: state), .init(key: "then", value: postal)]))
                 }
             }
             guard !then.isEmpty else { continue }
             let condition = SchemaValue.object([
                 .init(key: "required", value: .array([.string(countryKey)])),
-                .init(key: "properties", value: .object([.init(key: countryKey, value: .object([.init(key: "const", value: .string(country.code))]))]))])
-            conditionals.append(.object([.init(key: "if", value: condition), .init(key: "then", value: then.count == 1 ? then[0] : .object([.init(key: "allOf", value: .array(then))]))]))
+                .init(
+                    key: "properties",
+                    value: .object([
+                        .init(key: countryKey, value: .object([.init(key: "const", value: .string(country.code))]))
+                    ])),
+            ])
+            conditionals.append(
+                .object([
+                    .init(key: "if", value: condition),
+                    .init(
+                        key: "then",
+                        value: then.count == 1 ? then[0] : .object([.init(key: "allOf", value: .array(then))])),
+                ]))
         }
         return conditionals
     }
@@ -301,7 +390,9 @@ struct JSONSchemaExporter {
                     if inner == "\\", let next = characters.popFirst() {
                         body.append(next)
                     } else if isLetter(inner) {
-                        if characters.first == "-", characters.count > 1, isLetter(characters[characters.startIndex + 1]) {
+                        if characters.first == "-", characters.count > 1,
+                            isLetter(characters[characters.startIndex + 1])
+                        {
                             characters.removeFirst()
                             let end = characters.removeFirst()
                             body.append("-")
@@ -383,14 +474,16 @@ struct JSONSchemaExporter {
     /// Puts one `if`/`then` where its condition can see what it tests: on the object itself when it reads only
     /// the object's members, otherwise on the root with `then` reaching down to the object.
     private mutating func place(
-        condition: ExportCondition, then: SchemaValue, field: CompiledField, pathFromRoot: [String]?, into local: inout [SchemaValue]
+        condition: ExportCondition, then: SchemaValue, field: CompiledField, pathFromRoot: [String]?,
+        into local: inout [SchemaValue]
     ) {
         if case .constant(true) = condition {
             local.append(then)
             return
         }
         if !condition.needsRoot || pathFromRoot == [] {
-            local.append(.object([.init(key: "if", value: condition.schema(prefix: [])), .init(key: "then", value: then)]))
+            local.append(
+                .object([.init(key: "if", value: condition.schema(prefix: [])), .init(key: "then", value: then)]))
             return
         }
         guard let path = pathFromRoot else {
@@ -401,17 +494,22 @@ struct JSONSchemaExporter {
         for token in path.reversed() {
             wrapped = .object([.init(key: "properties", value: .object([.init(key: token, value: wrapped)]))])
         }
-        rootConditionals.append(.object([.init(key: "if", value: condition.schema(prefix: path)), .init(key: "then", value: wrapped)]))
+        rootConditionals.append(
+            .object([.init(key: "if", value: condition.schema(prefix: path)), .init(key: "then", value: wrapped)]))
     }
 
     /// A compiled condition as an export condition: contexts given to the export become constants, contexts
     /// left out or bound from the request become the conditions that decide them. A relative pointer's object
     /// (`0/…`) is reached by `prefix` from the object being exported, or from the root when `fromRoot`: the object
     /// itself for an override, the bound field's object for a binding's `derive` rule, the root for a context's.
-    private mutating func translate(_ condition: CompiledCondition, at prefix: [String] = [], fromRoot: Bool = false) -> ExportCondition {
+    private mutating func translate(_ condition: CompiledCondition, at prefix: [String] = [], fromRoot: Bool = false)
+        -> ExportCondition
+    {
         switch condition {
-        case .all(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(true)) { .and($0, $1) }
-        case .any(let parts): return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
+        case .all(let parts):
+            return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(true)) { .and($0, $1) }
+        case .any(let parts):
+            return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
         case .not(let part): return .not(translate(part, at: prefix, fromRoot: fromRoot))
         case .tenderType(let test): return translate(bound: nil, test, below: scopes.count)
         case .context(let slot, let test): return translate(bound: slot, test, below: scopes.count)
@@ -426,7 +524,9 @@ struct JSONSchemaExporter {
     }
 
     /// A test on a value set by the first of `rules` whose condition holds, or by `otherwise` when none does.
-    private func firstHolding(_ rules: [(holds: ExportCondition, value: String)], _ test: CompiledTest, otherwise: ExportCondition) -> ExportCondition {
+    private func firstHolding(
+        _ rules: [(holds: ExportCondition, value: String)], _ test: CompiledTest, otherwise: ExportCondition
+    ) -> ExportCondition {
         rules.reversed().reduce(otherwise) { result, rule in
             .or(.and(rule.holds, .constant(test.holds(forContext: rule.value))), .and(.not(rule.holds), result))
         }
@@ -439,7 +539,9 @@ struct JSONSchemaExporter {
             guard let slot else { return .constant(test.holds(forContext: tenderType)) }
             if let value = context[slot] { return .constant(test.holds(forContext: value)) }
             // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
-            let rules = schema.contexts[slot].derive.map { (holds: translate($0.condition, fromRoot: true), value: $0.value) }
+            let rules = schema.contexts[slot].derive.map {
+                (holds: translate($0.condition, fromRoot: true), value: $0.value)
+            }
             return firstHolding(rules, test, otherwise: .constant(test.holds(forContext: nil)))
         }
         // What holds when the binding finds no value: the value from outside it.
@@ -449,21 +551,31 @@ struct JSONSchemaExporter {
             return .constant(test.holds(forContext: value))
         case .member(let key, let allowed, let anchor):
             guard let (prefix, fromRoot) = relative(anchor), let allowed else {
-                note("A context bound from a member read outside an array item is not exported; the value from outside applies.")
+                note(
+                    "A context bound from a member read outside an array item is not exported; the value from outside applies."
+                )
                 return outer
             }
             let strings = { (values: [String]) in CompiledTest(.oneOfStrings, values: values.map(SchemaValue.string)) }
-            var result = ExportCondition.and(.not(.field(tokens: prefix + [key], test: strings(allowed), fromRoot: fromRoot)), outer)
+            var result = ExportCondition.and(
+                .not(.field(tokens: prefix + [key], test: strings(allowed), fromRoot: fromRoot)), outer)
             for value in allowed.reversed() {
-                result = .or(.and(.field(tokens: prefix + [key], test: strings([value]), fromRoot: fromRoot), .constant(test.holds(forContext: value))), result)
+                result = .or(
+                    .and(
+                        .field(tokens: prefix + [key], test: strings([value]), fromRoot: fromRoot),
+                        .constant(test.holds(forContext: value))), result)
             }
             return result
         case .derive(let rules, let anchor):
             guard let (prefix, fromRoot) = relative(anchor) else {
-                note("A context derived at a field read outside an array item is not exported; the value from outside applies.")
+                note(
+                    "A context derived at a field read outside an array item is not exported; the value from outside applies."
+                )
                 return outer
             }
-            let translated = rules.map { (holds: translate($0.condition, at: prefix, fromRoot: fromRoot), value: $0.value) }
+            let translated = rules.map {
+                (holds: translate($0.condition, at: prefix, fromRoot: fromRoot), value: $0.value)
+            }
             return firstHolding(translated, test, otherwise: outer)
         }
     }
@@ -497,13 +609,17 @@ struct JSONSchemaExporter {
 
     private func merge(_ value: SchemaValue, _ extra: [String: SchemaValue], front: Bool = false) -> SchemaValue {
         guard case .object(let members) = value else { return value }
-        let added = extra.keys.sorted().filter { key in !members.contains { $0.key == key } }.map { SchemaValue.Member(key: $0, value: extra[$0]!) }
+        let added = extra.keys.sorted().filter { key in !members.contains { $0.key == key } }.map {
+            SchemaValue.Member(key: $0, value: extra[$0]!)
+        }
         return .object(front ? added + members : members + added)
     }
 
     private func appendAllOf(_ value: SchemaValue, _ items: [SchemaValue]) -> SchemaValue {
         guard case .object(var members) = value else { return value }
-        if let index = members.firstIndex(where: { $0.key == "allOf" }), case .array(let existing) = members[index].value {
+        if let index = members.firstIndex(where: { $0.key == "allOf" }),
+            case .array(let existing) = members[index].value
+        {
             members[index].value = .array(existing + items)
         } else {
             members.append(.init(key: "allOf", value: .array(items)))
@@ -559,25 +675,49 @@ indirect enum ExportCondition {
     func schema(prefix: [String]) -> SchemaValue {
         switch self {
         case .constant(let value): return .boolean(value)
-        case .and(let lhs, let rhs): return .object([.init(key: "allOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))])
-        case .or(let lhs, let rhs): return .object([.init(key: "anyOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))])
+        case .and(let lhs, let rhs):
+            return .object([
+                .init(key: "allOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))
+            ])
+        case .or(let lhs, let rhs):
+            return .object([
+                .init(key: "anyOf", value: .array([lhs.schema(prefix: prefix), rhs.schema(prefix: prefix)]))
+            ])
         case .not(let inner): return .object([.init(key: "not", value: inner.schema(prefix: prefix))])
         case .field(let tokens, let test, let fromRoot):
             let path = fromRoot ? tokens : prefix + tokens
             switch test.kind {
             case .absent: return .object([.init(key: "not", value: Self.path(path, leaf: .boolean(true)))])
-            case .present: return Self.path(path, leaf: .object([.init(key: "not", value: .object([.init(key: "type", value: .string("null"))]))]))
+            case .present:
+                return Self.path(
+                    path,
+                    leaf: .object([.init(key: "not", value: .object([.init(key: "type", value: .string("null"))]))]))
             case .null: return Self.path(path, leaf: .object([.init(key: "type", value: .string("null"))]))
             case .equals: return Self.path(path, leaf: .object([.init(key: "const", value: test.values[0])]))
             case .oneOf: return Self.path(path, leaf: .object([.init(key: "enum", value: .array(test.values))]))
             case .oneOfStrings:
                 let values = test.values
-                return Self.path(path, leaf: .object([.init(key: values.count == 1 ? "const" : "enum", value: values.count == 1 ? values[0] : .array(values))]))
+                return Self.path(
+                    path,
+                    leaf: .object([
+                        .init(
+                            key: values.count == 1 ? "const" : "enum",
+                            value: values.count == 1 ? values[0] : .array(values))
+                    ]))
             case .matches:
-                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(test.pattern?.source ?? ""))]))
+                return Self.path(
+                    path,
+                    leaf: .object([
+                        .init(key: "type", value: .string("string")),
+                        .init(key: "pattern", value: .string(test.pattern?.source ?? "")),
+                    ]))
             case .cardBrand:
                 let source = test.cardBrands?.pattern(for: test.strings) ?? "^$"
-                return Self.path(path, leaf: .object([.init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(source))]))
+                return Self.path(
+                    path,
+                    leaf: .object([
+                        .init(key: "type", value: .string("string")), .init(key: "pattern", value: .string(source)),
+                    ]))
             }
         }
     }
@@ -588,7 +728,9 @@ indirect enum ExportCondition {
         return .object([
             .init(key: "type", value: .string("object")),
             .init(key: "required", value: .array([.string(first)])),
-            .init(key: "properties", value: .object([.init(key: first, value: path(Array(tokens.dropFirst()), leaf: leaf))])),
+            .init(
+                key: "properties",
+                value: .object([.init(key: first, value: path(Array(tokens.dropFirst()), leaf: leaf))])),
         ])
     }
 }

@@ -17,7 +17,9 @@ public struct FieldSelection: Sendable, Hashable {
     ///
     /// - Parameter groups: The `dataGroup` names.
     /// - Returns: The selection.
-    public static func dataGroups(_ groups: [String]) -> FieldSelection { FieldSelection(kind: .dataGroups(Set(groups))) }
+    public static func dataGroups(_ groups: [String]) -> FieldSelection {
+        FieldSelection(kind: .dataGroups(Set(groups)))
+    }
 
     /// These fields, with everything inside them.
     ///
@@ -70,7 +72,9 @@ extension FieldSubset {
         if let missing = asked.subtracting(matched).sorted().first {
             throw ValidatorError(
                 code: .unknownField,
-                message: "schema '\(schema.id)' has no \(what) '\(missing)'\(Suggestion.hint(for: missing, in: known.sorted()))")
+                message:
+                    "schema '\(schema.id)' has no \(what) '\(missing)'\(Suggestion.hint(for: missing, in: known.sorted()))"
+            )
         }
         self.selected = selected
         self.enclosing = enclosing

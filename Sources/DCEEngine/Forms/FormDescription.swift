@@ -121,13 +121,17 @@ extension CompiledSchema {
     /// - Throws: ``ValidatorError`` for an undeclared context or value, an unknown tender type, or a pointer of `given`
     ///   that names no field.
     public func describeForm(
-        context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:], language: String = "en"
+        context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:],
+        language: String = "en"
     ) throws(ValidatorError) -> FormDescription {
         let known = try givenValues(given)
         let slots = derived(try contextSlots(context, tenderType: tenderType), tenderType: tenderType, from: known)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
-        func visit(_ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int], scope: FormScope) {
+        func visit(
+            _ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int],
+            scope: FormScope
+        ) {
             for (position, child) in field.fields.enumerated() {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
@@ -138,20 +142,29 @@ extension CompiledSchema {
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
                 var described = describe(
-                    child, key: key, path: childPath, attributes: attributes, metadata: metadata, conditional: conditional, language: language)
-                if let address = field.address { describeAddress(&described, place: position, of: field, address, at: tokens, given: known) }
+                    child, key: key, path: childPath, attributes: attributes, metadata: metadata,
+                    conditional: conditional, language: language)
+                if let address = field.address {
+                    describeAddress(&described, place: position, of: field, address, at: tokens, given: known)
+                }
                 fields.append((described, group, childRank))
                 if child.dataType == .object {
-                    visit(child, path: childPath, tokens: childTokens, inheritedGroup: group, rank: childRank, scope: scope)
+                    visit(
+                        child, path: childPath, tokens: childTokens, inheritedGroup: group, rank: childRank,
+                        scope: scope)
                 }
                 // The fields of each item of a list of objects, under `-` (RFC 6901's "the item after the last"):
                 // what a form shows for every item it adds.
                 if child.dataType == .array, let items = child.items, items.dataType == .object {
-                    visit(items, path: childPath + "/-", tokens: childTokens + ["-"], inheritedGroup: group, rank: childRank, scope: scope.bound(by: items))
+                    visit(
+                        items, path: childPath + "/-", tokens: childTokens + ["-"], inheritedGroup: group,
+                        rank: childRank, scope: scope.bound(by: items))
                 }
             }
         }
-        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: FormScope(slots: slots, tenderType: tenderType))
+        visit(
+            root, path: "", tokens: [], inheritedGroup: nil, rank: [],
+            scope: FormScope(slots: slots, tenderType: tenderType))
         var groups: [FormDescription.Group] = []
         for entry in fields {
             if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
@@ -164,7 +177,9 @@ extension CompiledSchema {
         for index in groups.indices {
             groups[index].fields.sort { (ranks[$0.path] ?? []).lexicographicallyPrecedes(ranks[$1.path] ?? []) }
         }
-        return FormDescription(schema: id, title: root.base.name?.text(in: language), context: context, tenderType: tenderType, groups: groups)
+        return FormDescription(
+            schema: id, title: root.base.name?.text(in: language), context: context, tenderType: tenderType,
+            groups: groups)
     }
 
     /// The contexts the caller left out, derived from the given values as validation derives them from the request:
@@ -178,8 +193,11 @@ extension CompiledSchema {
                 defer { rule += context.derive.count }
                 guard slots[slot] == nil else { continue }
                 var reader = FormConditionReader(
-                    schema: self, scope: FormScope(slots: slots, tenderType: tenderType), settled: true, containers: [[]], given: given)
-                if case .rule(let offset) = tables.decidingRule(among: context.derive.count, from: rule, reading: &reader) {
+                    schema: self, scope: FormScope(slots: slots, tenderType: tenderType), settled: true,
+                    containers: [[]], given: given)
+                if case .rule(let offset) = tables.decidingRule(
+                    among: context.derive.count, from: rule, reading: &reader)
+                {
                     slots[slot] = context.derive[offset].value
                 }
             }
@@ -193,13 +211,16 @@ extension CompiledSchema {
     /// member is empty); that decides the attributes. Once the member is given it may change them: an override that
     /// then depends on it makes the field conditionally required when it could require it, or when the field is
     /// required now and the override could release it.
-    func formAttributes(of field: CompiledField, scope: FormScope, at tokens: [String] = [], given: [[String]: String] = [:]) -> (Rules, Bool) {
+    func formAttributes(
+        of field: CompiledField, scope: FormScope, at tokens: [String] = [], given: [[String]: String] = [:]
+    ) -> (Rules, Bool) {
         var rules = field.base
         var conditional = false
         var mayChange = false
         // Relative pointers climb from the objects holding the field, the innermost first.
         let containers = (0..<max(tokens.count, 1)).reversed().map { Array(tokens.prefix($0)) }
-        var settled = FormConditionReader(schema: self, scope: scope, settled: true, containers: containers, given: given)
+        var settled = FormConditionReader(
+            schema: self, scope: scope, settled: true, containers: containers, given: given)
         var open = FormConditionReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
         program.withTables { tables in
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
@@ -220,13 +241,15 @@ extension CompiledSchema {
     }
 
     private func describe(
-        _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata, conditional: Bool,
+        _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata,
+        conditional: Bool,
         language: String
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
         return FormDescription.Field(
-            path: path, key: key, label: (attributes.name ?? field.label).text(in: language), dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
+            path: path, key: key, label: (attributes.name ?? field.label).text(in: language),
+            dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
             conditionallyRequired: conditional, forbidden: attributes.presence.mustBeAbsent, minLength: lengths.lower,
             maxLength: lengths.upper, options: options,
             inputHint: Self.inputHint(field, attributes, hasOptions: options != nil),
@@ -239,11 +262,13 @@ extension CompiledSchema {
     /// Adds to a member of an address what part it is and, when the address's country is given and known, what the
     /// country says of it: used, required (then the field is), its name, example postal codes, the subdivisions.
     private func describeAddress(
-        _ described: inout FormDescription.Field, place: Int, of object: CompiledField, _ address: CompiledAddress, at tokens: [String],
+        _ described: inout FormDescription.Field, place: Int, of object: CompiledField, _ address: CompiledAddress,
+        at tokens: [String],
         given: [[String]: String]
     ) {
         guard let part = address.part(at: place), let countryKey = object.fields[address.country].key else { return }
-        var entry = FormDescription.AddressPart(part: part.rawValue, countryPath: (tokens + [countryKey]).reduce("") { JSONPointer.appending($1, to: $0) })
+        var entry = FormDescription.AddressPart(
+            part: part.rawValue, countryPath: (tokens + [countryKey]).reduce("") { JSONPointer.appending($1, to: $0) })
         defer { described.address = entry }
         guard let found = address.given(given, in: object, at: tokens, formats: reference.addresses) else { return }
         let country = found.country
@@ -259,7 +284,9 @@ extension CompiledSchema {
         case .state:
             entry.name = country.subdivisionName
             if !country.subdivisions.isEmpty {
-                entry.subdivisions = country.subdivisions.map { FormDescription.Subdivision(key: $0.key, name: $0.names.first) }
+                entry.subdivisions = country.subdivisions.map {
+                    FormDescription.Subdivision(key: $0.key, name: $0.names.first)
+                }
             }
         default:
             break
@@ -279,7 +306,8 @@ extension CompiledSchema {
         }
         if hasOptions { return "choice" }
         let formatKinds = Set(attributes.formatList.compactMap(\.inputKind))
-        if let kind = ["currency", "country", "numeric"].first(where: formatKinds.contains) { return kind }  // by precedence
+        // by precedence
+        if let kind = ["currency", "country", "numeric"].first(where: formatKinds.contains) { return kind }
         let patterns = attributes.validationList.compactMap(\.regex)
         if patterns.contains(where: { $0.hasPrefix("^\\+") }) { return "phone" }
         if !patterns.isEmpty, patterns.allSatisfy(isDigitsOnly) { return "numeric" }

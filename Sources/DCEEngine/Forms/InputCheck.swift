@@ -16,7 +16,9 @@ extension PreparedSchema {
     ///   - given: What other fields of the request already hold, by JSON Pointer, as text (`["/countryCode": "BG"]`).
     /// - Returns: Valid, incomplete, or invalid with the rule.
     /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
-    public func checkInput(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError) -> InputVerdict {
+    public func checkInput(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError)
+        -> InputVerdict
+    {
         try inputFeedback(text, at: pointer, given: given).verdict
     }
 
@@ -37,7 +39,9 @@ extension PreparedSchema {
     ///   - given: What other fields already hold, as for ``checkInput(_:at:given:)``.
     /// - Returns: The verdict, and the card's brand and masked form when the field holds a card number.
     /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
-    public func inputFeedback(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError) -> InputFeedback {
+    public func inputFeedback(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError)
+        -> InputFeedback
+    {
         guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
@@ -45,15 +49,21 @@ extension PreparedSchema {
         let attributes = inputRules(of: field, at: path, text: text, given: known)
         if attributes.presence.mustBeAbsent { return InputFeedback(verdict: .invalid(.forbidden)) }
         guard attributes.formatList.contains(where: \.isCardNumber) else {
-            let own = attributes.judge(partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference)
+            let own = attributes.judge(
+                partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth,
+                reference: schema.reference)
             return InputFeedback(verdict: own.and(addressVerdict(text, at: path, given: known)))
         }
         let brands = schema.reference.cardBrands
         let digits = String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
-        let verdict = attributes.judge(partial: digits, as: field.dataType, patterns: schema.patterns, month: currentMonth, reference: schema.reference)
+        let verdict = attributes.judge(
+            partial: digits, as: field.dataType, patterns: schema.patterns, month: currentMonth,
+            reference: schema.reference)
         let onlyDigits = digits.utf8.allSatisfy { $0 &- 0x30 < 10 }
-        let brand: CardBrands.Brand? = if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
-        return InputFeedback(verdict: verdict, cardBrand: brand, masked: onlyDigits && !digits.isEmpty ? brands.masked(digits) : nil)
+        let brand: CardBrands.Brand? =
+            if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
+        return InputFeedback(
+            verdict: verdict, cardBrand: brand, masked: onlyDigits && !digits.isEmpty ? brands.masked(digits) : nil)
     }
 
     /// The rules in force for a field while its value is typed: the base, then each override whose condition is
@@ -61,7 +71,9 @@ extension PreparedSchema {
     /// other fields, and that the objects holding the field exist (a value typed into `/billingAddress/zipCode` implies
     /// a `/billingAddress`), and so any context derived from those alone; an override that reads other fields not
     /// given is left to full validation.
-    private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String]) -> Rules {
+    private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String])
+        -> Rules
+    {
         var reader = InputConditionReader(
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
             tenderType: tenderType.map(InputConditionReader.Context.value) ?? .absent, path: path,
@@ -112,16 +124,19 @@ extension PreparedSchema {
         guard let key = path.last else { return nil }
         let objectPath = Array(path.dropLast())
         let enclosing = schema.fields(along: objectPath)
-        guard let object = objectPath.isEmpty ? schema.root : enclosing.count == objectPath.count ? enclosing.last : nil,
+        guard
+            let object = objectPath.isEmpty ? schema.root : enclosing.count == objectPath.count ? enclosing.last : nil,
             let address = object.address, let place = object.fields.firstIndex(where: { $0.key == key }),
             let part = address.part(at: place),
-            let found = address.given(given, in: object, at: objectPath, formats: schema.reference.addresses), found.country.uses(part)
+            let found = address.given(given, in: object, at: objectPath, formats: schema.reference.addresses),
+            found.country.uses(part)
         else { return nil }
         let country = found.country
         switch part {
         case .postalCode:
             guard let whole = country.postalCode?.judge(partial: text) else { return nil }
-            guard let subdivision = found.subdivision, let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
+            guard let subdivision = found.subdivision,
+                let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
             else { return whole }
             // A complete postal code that only begins the state's prefix does not start with it.
             return whole.and(prefix == .incomplete && whole == .valid ? InputVerdict.invalid(.format) : prefix)
@@ -186,7 +201,8 @@ extension CompiledSchema {
         var known: [[String]: String] = [:]
         for (pointer, value) in given {
             guard field(at: pointer) != nil, let tokens = JSONPointer.tokens(of: pointer) else {
-                throw ValidatorError(code: .unknownField, message: "schema '\(id)' has no field at '\(pointer)' (a given value)")
+                throw ValidatorError(
+                    code: .unknownField, message: "schema '\(id)' has no field at '\(pointer)' (a given value)")
             }
             known[tokens] = value
         }
@@ -244,9 +260,13 @@ private struct InputConditionReader: ConditionReader {
         }
     }
 
-    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { slots[slot].passes(program.testObjects[test]) }
+    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
+        slots[slot].passes(program.testObjects[test])
+    }
 
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { tenderType.passes(program.testObjects[test]) }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
+        tenderType.passes(program.testObjects[test])
+    }
 
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
         guard up < containers.count else { return nil }

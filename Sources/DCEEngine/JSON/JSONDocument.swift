@@ -159,13 +159,15 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
             var next: Index?
             switch nodes[index].kind {
             case .object:
-                for (key, value) in members(of: index) where key == target || (value <= target && target < self.next(after: value)) {
+                for (key, value) in members(of: index)
+                where key == target || (value <= target && target < self.next(after: value)) {
                     pointer = JSONPointer.appending(string(at: key), to: pointer)
                     next = key == target ? target : value
                     break
                 }
             case .array:
-                for (offset, element) in elements(of: index).enumerated() where element <= target && target < self.next(after: element) {
+                for (offset, element) in elements(of: index).enumerated()
+                where element <= target && target < self.next(after: element) {
                     pointer += "/\(offset)"
                     next = element
                     break
@@ -184,7 +186,8 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
         let node = nodes[index]
         guard node.flag else {
             return bytes.withUnsafeBufferPointer { buffer in
-                table.lookup(UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
+                table.lookup(
+                    UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
             }
         }
         return Array(string(at: index).utf8).withUnsafeBufferPointer { table.lookup($0) }

@@ -128,9 +128,10 @@ private struct Scanner {
             throw error(.encoding, "the document starts with a byte order mark, which JSON does not allow", at: 0)
         }
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            throw error(.encoding, "the document is not UTF-8 (it starts with a UTF-16 or UTF-32 byte order mark)", at: 0)
+            throw error(
+                .encoding, "the document is not UTF-8 (it starts with a UTF-16 or UTF-32 byte order mark)", at: 0)
         }
-        if bytes.count >= 2, (bytes[0] == 0 || bytes[1] == 0) {
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
             throw error(.encoding, "the document is not UTF-8 (it looks like UTF-16 or UTF-32)", at: 0)
         }
         skipWhitespace()
@@ -175,7 +176,9 @@ private struct Scanner {
     /// Reads one value; a container is opened and its first member or element read by the main loop.
     private mutating func readValue() throws(JSONReadError) {
         while true {
-            guard index < bytes.count else { throw error(.syntax, "unexpected end of input: expected a value", at: index) }
+            guard index < bytes.count else {
+                throw error(.syntax, "unexpected end of input: expected a value", at: index)
+            }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -184,7 +187,8 @@ private struct Scanner {
                 }
                 let isObject = byte == UInt8(ascii: "{")
                 let nodeIndex = nodes.count
-                nodes.append(.init(kind: isObject ? .object : .array, flag: false, start: UInt32(index), length: 0, end: 0))
+                nodes.append(
+                    .init(kind: isObject ? .object : .array, flag: false, start: UInt32(index), length: 0, end: 0))
                 open.append(nodeIndex)
                 index += 1
                 skipWhitespace()
@@ -249,7 +253,8 @@ private struct Scanner {
             throw error(.syntax, "invalid literal (expected \(word))", at: start)
         }
         index += length
-        nodes.append(.init(kind: kind, flag: flag, start: UInt32(start), length: UInt32(length), end: UInt32(nodes.count + 1)))
+        nodes.append(
+            .init(kind: kind, flag: flag, start: UInt32(start), length: UInt32(length), end: UInt32(nodes.count + 1)))
     }
 
     private mutating func readNumber() throws(JSONReadError) {
@@ -278,15 +283,18 @@ private struct Scanner {
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             hasFractionOrExponent = true
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else {
                 throw error(.syntax, "invalid number: expected a digit in the exponent", at: index)
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         nodes.append(
-            .init(kind: .number, flag: hasFractionOrExponent, start: UInt32(start), length: UInt32(index - start),
-                  end: UInt32(nodes.count + 1)))
+            .init(
+                kind: .number, flag: hasFractionOrExponent, start: UInt32(start), length: UInt32(index - start),
+                end: UInt32(nodes.count + 1)))
     }
 
     /// Reads a string starting at its opening quote, checking UTF-8 and escapes.
@@ -315,7 +323,10 @@ private struct Scanner {
             throw error(.stringTooLong, "string of \(length) bytes; the limit is \(limits.maxStringBytes)", at: quote)
         }
         index += 1
-        nodes.append(.init(kind: .string, flag: hasEscape, start: UInt32(start), length: UInt32(length), end: UInt32(nodes.count + 1)))
+        nodes.append(
+            .init(
+                kind: .string, flag: hasEscape, start: UInt32(start), length: UInt32(length),
+                end: UInt32(nodes.count + 1)))
     }
 
     private mutating func readEscape() throws(JSONReadError) {
@@ -333,7 +344,9 @@ private struct Scanner {
             }
             if (0xD800..<0xDC00).contains(unit) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw error(.encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart) }
+                else {
+                    throw error(.encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
+                }
                 let low = try readHex4(at: index + 2, escapeStart: index)
                 guard (0xDC00..<0xE000).contains(low) else {
                     throw error(.encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
@@ -365,17 +378,29 @@ private struct Scanner {
         var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: count = 1
-        case 0xE0: count = 2; low = 0xA0
+        case 0xE0:
+            count = 2
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: count = 2
-        case 0xED: count = 2; high = 0x9F
-        case 0xF0: count = 3; low = 0x90
+        case 0xED:
+            count = 2
+            high = 0x9F
+        case 0xF0:
+            count = 3
+            low = 0x90
         case 0xF1...0xF3: count = 3
-        case 0xF4: count = 3; high = 0x8F
+        case 0xF4:
+            count = 3
+            high = 0x8F
         default: throw error(.encoding, "invalid UTF-8 byte in a string", at: index)
         }
-        guard index + count < bytes.count else { throw error(.encoding, "truncated UTF-8 sequence in a string", at: index) }
+        guard index + count < bytes.count else {
+            throw error(.encoding, "truncated UTF-8 sequence in a string", at: index)
+        }
         let second = bytes[index + 1]
-        guard second >= low, second <= high else { throw error(.encoding, "invalid UTF-8 sequence in a string", at: index) }
+        guard second >= low, second <= high else {
+            throw error(.encoding, "invalid UTF-8 sequence in a string", at: index)
+        }
         for offset in stride(from: 2, through: count, by: 1) where bytes[index + offset] & 0xC0 != 0x80 {
             throw error(.encoding, "invalid UTF-8 sequence in a string", at: index)
         }

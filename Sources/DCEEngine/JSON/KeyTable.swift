@@ -58,7 +58,10 @@ final class KeyTable: @unchecked Sendable {
             var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
             while slots[slot] >= 0 {
                 // A later duplicate key is never found, as in a scan that stops at the first match.
-                if view.equal(spans[Int(slots[slot])], UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)])) {
+                if view.equal(
+                    spans[Int(slots[slot])],
+                    UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)]))
+                {
                     break
                 }
                 slot = (slot + 1) & (capacity - 1)
@@ -115,22 +118,28 @@ final class KeyTable: @unchecked Sendable {
         fileprivate func equal(_ span: (start: Int, length: Int), _ name: UnsafeBufferPointer<UInt8>) -> Bool {
             let count = span.length
             guard count == name.count else { return false }
-            guard count > 0, let storage = buffers.pointee.bytes.baseAddress, let other = name.baseAddress else { return true }
+            guard count > 0, let storage = buffers.pointee.bytes.baseAddress, let other = name.baseAddress else {
+                return true
+            }
             let key = UnsafeRawPointer(storage + span.start)
             let text = UnsafeRawPointer(other)
             if count >= 8 {
                 var index = 0
                 while index + 8 < count {
-                    if key.loadUnaligned(fromByteOffset: index, as: UInt64.self) != text.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                    if key.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        != text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    {
                         return false
                     }
                     index += 8
                 }
-                return key.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                return key.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             }
             if count >= 4 {
                 return key.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self)
-                    && key.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    && key.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                        == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
             }
             for index in 0..<count where storage[span.start + index] != other[index] { return false }
             return true
@@ -141,7 +150,8 @@ final class KeyTable: @unchecked Sendable {
         fileprivate static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
             let count = bytes.count
             guard count > 0 else { return 0 }
-            let mixed = UInt64(count) | UInt64(bytes[0]) << 8 | UInt64(bytes[count / 2]) << 16 | UInt64(bytes[count - 1]) << 24
+            let mixed =
+                UInt64(count) | UInt64(bytes[0]) << 8 | UInt64(bytes[count / 2]) << 16 | UInt64(bytes[count - 1]) << 24
             return (mixed &* 0x9E37_79B9_7F4A_7C15) >> 32
         }
     }

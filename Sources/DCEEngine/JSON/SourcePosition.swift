@@ -32,7 +32,9 @@ public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStr
     ///   - bytes: The text.
     ///   - start: A position known to lie at or before `offset`, to count on from; the start of the text if `nil`.
     /// - Returns: The line and column of that offset.
-    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: SourcePosition? = nil) -> SourcePosition {
+    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: SourcePosition? = nil)
+        -> SourcePosition
+    {
         let end = min(max(offset, 0), bytes.count)
         var line = start?.line ?? 1
         var column = start?.column ?? 1

@@ -42,8 +42,14 @@ struct ReferenceDecoder {
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
-            return (nil, [SchemaProblem(
-                code: .json, message: "not well-formed JSON: \(error.message)", location: SchemaLocation(file: file, pointer: "", position: error.position))])
+            return (
+                nil,
+                [
+                    SchemaProblem(
+                        code: .json, message: "not well-formed JSON: \(error.message)",
+                        location: SchemaLocation(file: file, pointer: "", position: error.position))
+                ]
+            )
         }
         var decoder = ReferenceDecoder(file: file, document: document, compilingPatterns: compilingPatterns)
         let data = decoder.decode(expectedID: expectedID)
@@ -57,23 +63,31 @@ struct ReferenceDecoder {
         else { return nil }
         guard let known = ReferenceData.kinds.first(where: { $0.kind == kind }) else {
             let kinds = ReferenceData.kinds.map(\.kind)
-            report(.invalidAttribute, "unknown kind '\(kind)'\(Suggestion.hint(for: kind, in: kinds)) (known: \(kinds.joined(separator: ", ")))", member("kind", of: top)!)
+            report(
+                .invalidAttribute,
+                "unknown kind '\(kind)'\(Suggestion.hint(for: kind, in: kinds)) (known: \(kinds.joined(separator: ", ")))",
+                member("kind", of: top)!)
             return nil
         }
-        let specific: [String] = switch kind {
-        case "card-brands": ["brands"]
-        case "address-formats": ["default", "countries"]
-        case "country-codes": ["codes", "withdrawn", "groups"]
-        default: ["codes", "withdrawn"]
-        }
+        let specific: [String] =
+            switch kind {
+            case "card-brands": ["brands"]
+            case "address-formats": ["default", "countries"]
+            case "country-codes": ["codes", "withdrawn", "groups"]
+            default: ["codes", "withdrawn"]
+            }
         let allowed = Self.common + specific
-        for (key, _) in document.members(of: top) where !allowed.contains(where: { document.string(at: key, equals: $0) }) {
+        for (key, _) in document.members(of: top)
+        where !allowed.contains(where: { document.string(at: key, equals: $0) }) {
             let name = document.string(at: key)
             report(.unknownAttribute, "unknown attribute '\(name)'\(Suggestion.hint(for: name, in: allowed))", key)
         }
         let id = string(member("id", of: top), required: "id", in: root)
         if let id, id != known.id || id != expectedID {
-            report(.invalidAttribute, "a '\(kind)' file is named '\(known.id)' (its id and its file name), not '\(id)' in '\(expectedID).json'", member("id", of: top)!)
+            report(
+                .invalidAttribute,
+                "a '\(kind)' file is named '\(known.id)' (its id and its file name), not '\(id)' in '\(expectedID).json'",
+                member("id", of: top)!)
         }
         _ = string(member("title", of: top), required: "title", in: root)
         _ = string(member("description", of: top), required: nil, in: root)
@@ -93,10 +107,12 @@ struct ReferenceDecoder {
 
     // MARK: - Code lists
 
-    private mutating func codeList(_ top: Node, id: String, width: Int, source: String, published: String) -> CodeList? {
+    private mutating func codeList(_ top: Node, id: String, width: Int, source: String, published: String) -> CodeList?
+    {
         let before = problems.count
         let codes = entries(member("codes", of: top), required: "codes", width: width, withdrawn: false)
-        let withdrawn = member("withdrawn", of: top).map { entries($0, required: nil, width: width, withdrawn: true) } ?? []
+        let withdrawn =
+            member("withdrawn", of: top).map { entries($0, required: nil, width: width, withdrawn: true) } ?? []
         var seen: Set<String> = []
         for (entry, at) in codes + withdrawn where !seen.insert(entry.code).inserted {
             report(.duplicate, "'\(entry.code)' is listed twice", at)
@@ -104,7 +120,9 @@ struct ReferenceDecoder {
         let current = Set(codes.map(\.0.code))
         for (entry, at) in withdrawn {
             if let replacement = entry.replacedBy, !current.contains(replacement) {
-                report(.invalidAttribute, "'\(entry.code)' is replaced by '\(replacement)', which is not a code in force", at)
+                report(
+                    .invalidAttribute, "'\(entry.code)' is replaced by '\(replacement)', which is not a code in force",
+                    at)
             }
         }
         var groups: [String: [String]] = [:]
@@ -119,10 +137,14 @@ struct ReferenceDecoder {
             }
         }
         guard problems.count == before else { return nil }
-        return CodeList(id: id, source: source, published: published, width: width, codes: codes.map(\.0), withdrawn: withdrawn.map(\.0), groups: groups)
+        return CodeList(
+            id: id, source: source, published: published, width: width, codes: codes.map(\.0),
+            withdrawn: withdrawn.map(\.0), groups: groups)
     }
 
-    private mutating func entries(_ list: Node?, required: String?, width: Int, withdrawn: Bool) -> [(CodeList.Entry, Node)] {
+    private mutating func entries(_ list: Node?, required: String?, width: Int, withdrawn: Bool) -> [(
+        CodeList.Entry, Node
+    )] {
         guard let list else {
             if let required { report(.missingAttribute, "missing '\(required)'", document.root) }
             return []
@@ -132,7 +154,9 @@ struct ReferenceDecoder {
             return []
         }
         var result: [(CodeList.Entry, Node)] = []
-        let allowed = ["code", "name", "numeric", "alpha3"] + (withdrawn ? ["withdrawn", "replacedBy", "note"] : ["added", "note"])
+        let allowed =
+            ["code", "name", "numeric", "alpha3"]
+            + (withdrawn ? ["withdrawn", "replacedBy", "note"] : ["added", "note"])
         for element in document.elements(of: list) {
             guard let members = object(element, allowed: allowed, what: "a code") else { continue }
             guard let code = string(member("code", of: members), required: "code", in: element),
@@ -143,14 +167,20 @@ struct ReferenceDecoder {
             }
             let numeric = string(member("numeric", of: members), required: nil, in: element)
             if let numeric, numeric.utf8.count != 3 || !numeric.utf8.allSatisfy({ $0 &- 0x30 < 10 }) {
-                report(.invalidAttribute, "a numeric code is three digits, not '\(numeric)'", member("numeric", of: members)!)
+                report(
+                    .invalidAttribute, "a numeric code is three digits, not '\(numeric)'",
+                    member("numeric", of: members)!)
             }
             _ = string(member("alpha3", of: members), required: nil, in: element)
             _ = string(member("note", of: members), required: nil, in: element)
             _ = date(member("added", of: members), required: nil, in: element)
             let day = withdrawn ? date(member("withdrawn", of: members), required: "withdrawn", in: element) : nil
             let replacedBy = string(member("replacedBy", of: members), required: nil, in: element)
-            result.append((CodeList.Entry(code: code, name: name, numeric: numeric, withdrawn: day, replacedBy: replacedBy), element))
+            result.append(
+                (
+                    CodeList.Entry(code: code, name: name, numeric: numeric, withdrawn: day, replacedBy: replacedBy),
+                    element
+                ))
         }
         return result
     }
@@ -169,20 +199,31 @@ struct ReferenceDecoder {
                 let name = string(member("name", of: members), required: "name", in: at)
             else { continue }
             if id.isEmpty || !id.utf8.allSatisfy({ $0 &- 97 < 26 || $0 &- 0x30 < 10 || $0 == UInt8(ascii: "-") }) {
-                report(.invalidAttribute, "a brand id is lower-case letters, digits and '-', not '\(id)'", member("id", of: members)!)
+                report(
+                    .invalidAttribute, "a brand id is lower-case letters, digits and '-', not '\(id)'",
+                    member("id", of: members)!)
             }
-            if brands.contains(where: { $0.id == id }) { report(.duplicate, "brand '\(id)' is listed twice", member("id", of: members)!) }
+            if brands.contains(where: { $0.id == id }) {
+                report(.duplicate, "brand '\(id)' is listed twice", member("id", of: members)!)
+            }
             let lengths = integers(member("lengths", of: members), required: "lengths", in: at, range: 8...19) ?? []
             if lengths != Array(Set(lengths)).sorted() {
-                report(.invalidAttribute, "lengths are listed once each, ascending", member("lengths", of: members) ?? at)
+                report(
+                    .invalidAttribute, "lengths are listed once each, ascending", member("lengths", of: members) ?? at)
             }
             var codeName = "CVV"
             var codeLength = 3
-            if let code = member("securityCode", of: members), let parts = object(code, allowed: ["name", "length"], what: "a security code") {
+            if let code = member("securityCode", of: members),
+                let parts = object(code, allowed: ["name", "length"], what: "a security code")
+            {
                 codeName = string(member("name", of: parts), required: "name", in: code) ?? codeName
                 if let length = member("length", of: parts) {
                     if let value = integer(length) {
-                        if (3...4).contains(value) { codeLength = value } else { report(.invalidAttribute, "a security code has 3 or 4 digits", length) }
+                        if (3...4).contains(value) {
+                            codeLength = value
+                        } else {
+                            report(.invalidAttribute, "a security code has 3 or 4 digits", length)
+                        }
                     }
                 } else {
                     report(.missingAttribute, "missing 'length'", code)
@@ -192,13 +233,22 @@ struct ReferenceDecoder {
             }
             var luhn = true
             if let entry = member("luhn", of: members) {
-                if document.kind(of: entry) == .boolean { luhn = document.boolean(at: entry) } else { report(.invalidAttribute, "expected true or false", entry) }
+                if document.kind(of: entry) == .boolean {
+                    luhn = document.boolean(at: entry)
+                } else {
+                    report(.invalidAttribute, "expected true or false", entry)
+                }
             } else {
                 report(.missingAttribute, "missing 'luhn'", at)
             }
-            let grouping = integers(member("grouping", of: members), required: "grouping", in: at, range: 1...19) ?? [4, 4, 4, 4, 3]
+            let grouping =
+                integers(member("grouping", of: members), required: "grouping", in: at, range: 1...19) ?? [
+                    4, 4, 4, 4, 3,
+                ]
             var byLength: [Int: [Int]] = [:]
-            if let entry = member("groupingByLength", of: members), let groups = object(entry, allowed: nil, what: "groupings by length") {
+            if let entry = member("groupingByLength", of: members),
+                let groups = object(entry, allowed: nil, what: "groupings by length")
+            {
                 for (key, value) in document.members(of: groups) {
                     let text = document.string(at: key)
                     guard let length = Int(text), lengths.contains(length) else {
@@ -214,16 +264,24 @@ struct ReferenceDecoder {
                     if let range = prefixRange(rangeAt, brand: brandIndex) { ranges.append((range, rangeAt)) }
                 }
             }
-            brands.append(CardBrands.Brand(
-                id: id, name: name, lengths: lengths, securityCodeName: codeName, securityCodeLength: codeLength, luhn: luhn,
-                grouping: grouping, groupingByLength: byLength))
+            brands.append(
+                CardBrands.Brand(
+                    id: id, name: name, lengths: lengths, securityCodeName: codeName, securityCodeLength: codeLength,
+                    luhn: luhn,
+                    grouping: grouping, groupingByLength: byLength))
         }
-        if brands.count > 64 { report(.invalidAttribute, "at most 64 brands (conditions hold a brand set in 64 bits)", list) }
+        if brands.count > 64 {
+            report(.invalidAttribute, "at most 64 brands (conditions hold a brand set in 64 bits)", list)
+        }
         // Two ranges of the same length that overlap would leave a number's brand to the order of the file.
         for (index, (range, at)) in ranges.enumerated() {
-            for (other, _) in ranges[..<index] where other.digits == range.digits && other.low <= range.high && range.low <= other.high {
+            for (other, _) in ranges[..<index]
+            where other.digits == range.digits && other.low <= range.high && range.low <= other.high {
                 let names = (brands[other.brand].id, brands[range.brand].id)
-                report(.duplicate, "this range overlaps a range of \(names.0 == names.1 ? "the same brand" : "'\(names.0)'") of as many digits", at)
+                report(
+                    .duplicate,
+                    "this range overlaps a range of \(names.0 == names.1 ? "the same brand" : "'\(names.0)'") of as many digits",
+                    at)
             }
         }
         guard problems.count == before else { return nil }
@@ -252,7 +310,9 @@ struct ReferenceDecoder {
             report(.missingAttribute, "a prefix is 'prefix', or 'from' and 'to'", at)
             return nil
         }
-        guard let from = digits(fromEntry), let to = digits(toEntry), let low = Int(from), let high = Int(to) else { return nil }
+        guard let from = digits(fromEntry), let to = digits(toEntry), let low = Int(from), let high = Int(to) else {
+            return nil
+        }
         guard from.utf8.count == to.utf8.count, low <= high else {
             report(.invalidRange, "'from' and 'to' have as many digits, and 'from' is not above 'to'", at)
             return nil
@@ -274,7 +334,9 @@ struct ReferenceDecoder {
         var seen: Set<String> = []
         for element in document.elements(of: list) {
             guard let country = addressFormat(element, hasCode: true) else { continue }
-            if !seen.insert(country.code).inserted { report(.duplicate, "country '\(country.code)' is listed twice", element) }
+            if !seen.insert(country.code).inserted {
+                report(.duplicate, "country '\(country.code)' is listed twice", element)
+            }
             countries.append(country)
         }
         guard problems.count == before, let fallback else { return nil }
@@ -285,7 +347,9 @@ struct ReferenceDecoder {
     private mutating func addressFormat(_ at: Node, hasCode: Bool) -> AddressFormats.Country? {
         let common = ["parts", "required", "postalCodeName", "subdivisionName"]
         let own = ["code", "postalCodeInCapitals", "postalCode", "examples", "subdivisions"]
-        guard let members = object(at, allowed: hasCode ? common + own : common, what: "an address format") else { return nil }
+        guard let members = object(at, allowed: hasCode ? common + own : common, what: "an address format") else {
+            return nil
+        }
         var code = "ZZ"
         if hasCode {
             guard let text = string(member("code", of: members), required: "code", in: at) else { return nil }
@@ -298,32 +362,50 @@ struct ReferenceDecoder {
         let parts = addressParts(member("parts", of: members), required: "parts", in: at) ?? []
         let required = addressParts(member("required", of: members), required: "required", in: at) ?? []
         for part in required where !parts.contains(part) {
-            report(.invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts", member("required", of: members)!)
+            report(
+                .invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts",
+                member("required", of: members)!)
         }
-        let postalCodeName = string(member("postalCodeName", of: members), required: "postalCodeName", in: at) ?? "postal"
-        let subdivisionName = string(member("subdivisionName", of: members), required: "subdivisionName", in: at) ?? "province"
+        let postalCodeName =
+            string(member("postalCodeName", of: members), required: "postalCodeName", in: at) ?? "postal"
+        let subdivisionName =
+            string(member("subdivisionName", of: members), required: "subdivisionName", in: at) ?? "province"
         var capitals = false
         if let entry = member("postalCodeInCapitals", of: members) {
-            if document.kind(of: entry) == .boolean { capitals = document.boolean(at: entry) } else { report(.invalidAttribute, "expected true or false", entry) }
+            if document.kind(of: entry) == .boolean {
+                capitals = document.boolean(at: entry)
+            } else {
+                report(.invalidAttribute, "expected true or false", entry)
+            }
         }
         let patternEntry = member("postalCode", of: members)
         let pattern = string(patternEntry, required: nil, in: at)
-        if let patternEntry, pattern?.isEmpty == true { report(.invalidAttribute, "a postal-code pattern is not empty", patternEntry) }
+        if let patternEntry, pattern?.isEmpty == true {
+            report(.invalidAttribute, "a postal-code pattern is not empty", patternEntry)
+        }
         if let patternEntry, pattern != nil, !parts.contains(.postalCode) {
-            report(.invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", patternEntry)
+            report(
+                .invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", patternEntry)
         }
         let examples = member("examples", of: members).flatMap { stringList($0) } ?? []
-        if pattern != nil && examples.isEmpty { report(.missingAttribute, "a postal-code pattern needs 'examples' (messages show one)", at) }
+        if pattern != nil && examples.isEmpty {
+            report(.missingAttribute, "a postal-code pattern needs 'examples' (messages show one)", at)
+        }
         var subdivisions: [AddressFormats.Subdivision] = []
         if let entry = member("subdivisions", of: members) {
             if document.kind(of: entry) != .array {
                 report(.invalidAttribute, "expected an array of subdivisions", entry)
             } else {
                 for element in document.elements(of: entry) {
-                    guard let parts = object(element, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"], what: "a subdivision"),
+                    guard
+                        let parts = object(
+                            element, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"],
+                            what: "a subdivision"),
                         let key = string(member("key", of: parts), required: "key", in: element)
                     else { continue }
-                    if key.isEmpty { report(.invalidAttribute, "a subdivision's key is not empty", member("key", of: parts)!) }
+                    if key.isEmpty {
+                        report(.invalidAttribute, "a subdivision's key is not empty", member("key", of: parts)!)
+                    }
                     _ = string(member("iso", of: parts), required: nil, in: element)
                     let prefixEntry = member("postalCodePrefix", of: parts)
                     let subdivision = AddressFormats.Subdivision(
@@ -336,7 +418,8 @@ struct ReferenceDecoder {
             }
         }
         let country = AddressFormats.Country(
-            code: code, parts: parts, required: required, postalCodeName: postalCodeName, subdivisionName: subdivisionName,
+            code: code, parts: parts, required: required, postalCodeName: postalCodeName,
+            subdivisionName: subdivisionName,
             postalCodePattern: pattern, postalCodeInCapitals: capitals, examples: examples, subdivisions: subdivisions)
         if let patternEntry { compile(country.postalCode, of: code, at: patternEntry) }
         return country
@@ -358,7 +441,9 @@ struct ReferenceDecoder {
         for (element, name) in zip(document.elements(of: list), names) {
             guard let part = AddressFormats.Part(rawValue: name) else {
                 let known = AddressFormats.Part.allCases.map(\.rawValue)
-                report(.invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", element)
+                report(
+                    .invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", element
+                )
                 continue
             }
             if parts.contains(part) { report(.duplicate, "'\(name)' is listed twice", element) }
@@ -439,14 +524,17 @@ struct ReferenceDecoder {
     }
 
     private mutating func integer(_ entry: Node) -> Int? {
-        guard document.kind(of: entry) == .number, document.isIntegerLiteral(at: entry), let value = Int(document.numberLexeme(at: entry)) else {
+        guard document.kind(of: entry) == .number, document.isIntegerLiteral(at: entry),
+            let value = Int(document.numberLexeme(at: entry))
+        else {
             report(.invalidAttribute, "expected an integer", entry)
             return nil
         }
         return value
     }
 
-    private mutating func integers(_ list: Node?, required: String?, in parent: Node, range: ClosedRange<Int>) -> [Int]? {
+    private mutating func integers(_ list: Node?, required: String?, in parent: Node, range: ClosedRange<Int>) -> [Int]?
+    {
         guard let list else {
             if let required { report(.missingAttribute, "missing '\(required)'", parent) }
             return nil
@@ -459,7 +547,8 @@ struct ReferenceDecoder {
         for element in document.elements(of: list) {
             guard let value = integer(element) else { continue }
             guard range.contains(value) else {
-                report(.invalidAttribute, "expected \(range.lowerBound) to \(range.upperBound), found \(value)", element)
+                report(
+                    .invalidAttribute, "expected \(range.lowerBound) to \(range.upperBound), found \(value)", element)
                 continue
             }
             values.append(value)
@@ -477,8 +566,11 @@ struct ReferenceDecoder {
     }
 
     private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ node: Node) {
-        problems.append(SchemaProblem(
-            code: code, message: message,
-            location: SchemaLocation(file: file, pointer: document.pointer(to: node), position: document.position(of: node, lines: lines))))
+        problems.append(
+            SchemaProblem(
+                code: code, message: message,
+                location: SchemaLocation(
+                    file: file, pointer: document.pointer(to: node), position: document.position(of: node, lines: lines)
+                )))
     }
 }

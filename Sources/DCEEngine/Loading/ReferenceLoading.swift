@@ -46,15 +46,17 @@ extension ReferenceData {
             problems += decoded.problems
         }
         let base = try? fallback?.get()
-        guard problems.isEmpty, let currencies = currencies ?? base?.currencies, let countries = countries ?? base?.countries,
+        guard problems.isEmpty, let currencies = currencies ?? base?.currencies,
+            let countries = countries ?? base?.countries,
             let cardBrands = brands ?? base?.cardBrands, let addresses = addresses ?? base?.addresses
         else {
             if problems.isEmpty {
                 let have = Set(documents.keys)
                 let missing = kinds.map(\.id).filter { !have.contains($0) }
-                problems.append(SchemaProblem(
-                    code: .unreadable, message: "reference data missing: \(missing.joined(separator: ", "))",
-                    location: SchemaLocation(file: "reference", pointer: "", position: nil)))
+                problems.append(
+                    SchemaProblem(
+                        code: .unreadable, message: "reference data missing: \(missing.joined(separator: ", "))",
+                        location: SchemaLocation(file: "reference", pointer: "", position: nil)))
             }
             throw SchemaError(problems: problems)
         }
@@ -84,9 +86,11 @@ extension SchemaSource {
             for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
                 let url = directory.appendingPathComponent(name)
                 guard let data = FileManager.default.contents(atPath: url.path) else {
-                    throw SchemaError(problems: [SchemaProblem(
-                        code: .unreadable, message: "cannot read the reference data file",
-                        location: SchemaLocation(file: url.path, pointer: "", position: nil))])
+                    throw SchemaError(problems: [
+                        SchemaProblem(
+                            code: .unreadable, message: "cannot read the reference data file",
+                            location: SchemaLocation(file: url.path, pointer: "", position: nil))
+                    ])
                 }
                 result[String(name.dropLast(5))] = ([UInt8](data), url.path)
             }
@@ -107,7 +111,8 @@ extension ReferenceData {
     package static func problems(in source: SchemaSource) -> [SchemaProblem] {
         do {
             return try source.referenceDocuments().sorted { $0.key < $1.key }.flatMap { id, document in
-                ReferenceDecoder.decode(document.bytes, file: document.file, expectedID: id, compilingPatterns: true).problems
+                ReferenceDecoder.decode(document.bytes, file: document.file, expectedID: id, compilingPatterns: true)
+                    .problems
             }
         } catch {
             return error.problems

@@ -36,19 +36,26 @@ struct ReferenceResolver {
 
     private mutating func resolve(_ field: FieldDefinition, in document: SchemaDocument) -> ResolvedField? {
         guard let ref = field.ref else {
-            return build(field, shape: field, in: document, shapeDocument: document, rules: field.rules, metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
+            return build(
+                field, shape: field, in: document, shapeDocument: document, rules: field.rules,
+                metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
         }
         let refLocation = field.refLocation ?? field.location
-        for attribute in ["dataType", "fields", "items", "additionalFields", "postalAddress"] where has(attribute, field) {
-            problems.append(SchemaProblem(
-                code: .invalidAttribute, message: "'\(attribute)' comes from the referenced definition; remove it or the 'ref'",
-                location: field.location))
+        for attribute in ["dataType", "fields", "items", "additionalFields", "postalAddress"]
+        where has(attribute, field) {
+            problems.append(
+                SchemaProblem(
+                    code: .invalidAttribute,
+                    message: "'\(attribute)' comes from the referenced definition; remove it or the 'ref'",
+                    location: field.location))
         }
         guard let (target, targetDocument, targetKey) = lookUp(ref, from: document, at: refLocation) else { return nil }
         guard !expanding.contains(targetKey) else {
-            problems.append(SchemaProblem(
-                code: .referenceCycle, message: "reference cycle: \((expanding + [targetKey]).joined(separator: " → "))",
-                location: refLocation))
+            problems.append(
+                SchemaProblem(
+                    code: .referenceCycle,
+                    message: "reference cycle: \((expanding + [targetKey]).joined(separator: " → "))",
+                    location: refLocation))
             return nil
         }
         expanding.append(targetKey)
@@ -79,7 +86,8 @@ struct ReferenceResolver {
         let items = shape.items?.first.flatMap { resolve($0, in: shapeDocument) }
         return ResolvedField(
             location: field.location, key: field.key, rules: rules, metadata: metadata,
-            fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items, overrides: overrides,
+            fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items,
+            overrides: overrides,
             bindings: field.bindings, postalAddress: shape.postalAddress, existsIn: checked(field.existsIn))
     }
 
@@ -99,16 +107,21 @@ struct ReferenceResolver {
         var document = target
         for token in reference.tokens {
             // A field that uses a definition has the definition's shape (which may be in yet another schema).
-            if let ref = field.ref, let (definition, definitionDocument, _) = lookUp(ref, from: document, at: reference.location) {
+            if let ref = field.ref,
+                let (definition, definitionDocument, _) = lookUp(ref, from: document, at: reference.location)
+            {
                 (field, document) = (definition, definitionDocument)
             }
             if let token {
                 walked += "/" + token
                 guard let next = field.fields?.first(where: { $0.key == token }) else {
                     let hint = Suggestion.hint(for: token, in: (field.fields ?? []).compactMap(\.key))
-                    problems.append(SchemaProblem(
-                        code: .unknownField, message: "'existsIn' points at '\(walked)', which is not a field of '\(reference.schema)'\(hint)",
-                        location: reference.location))
+                    problems.append(
+                        SchemaProblem(
+                            code: .unknownField,
+                            message:
+                                "'existsIn' points at '\(walked)', which is not a field of '\(reference.schema)'\(hint)",
+                            location: reference.location))
                     return nil
                 }
                 field = next
@@ -117,11 +130,15 @@ struct ReferenceResolver {
                 if let next = field.items?.first {
                     field = next
                 } else if field.fields != nil || field.rules.dataType == .object {
-                    return reference  // '*' over an object's members, which the schema does not list: nothing more to check
+                    // '*' over an object's members, which the schema does not list: nothing more to check
+                    return reference
                 } else {
-                    problems.append(SchemaProblem(
-                        code: .unknownField, message: "'existsIn' has '*' at '\(walked)', where '\(reference.schema)' has no list or object",
-                        location: reference.location))
+                    problems.append(
+                        SchemaProblem(
+                            code: .unknownField,
+                            message:
+                                "'existsIn' has '*' at '\(walked)', where '\(reference.schema)' has no list or object",
+                            location: reference.location))
                     return nil
                 }
             }
@@ -162,23 +179,28 @@ struct ReferenceResolver {
         }
         guard parts.count == 2 else {
             guard targetID != document.id else {
-                problems.append(SchemaProblem(code: .referenceCycle, message: "a schema cannot reference its own root", location: location))
+                problems.append(
+                    SchemaProblem(
+                        code: .referenceCycle, message: "a schema cannot reference its own root", location: location))
                 return nil
             }
             return (targetDocument.root, targetDocument, targetID)
         }
         let prefix = "/definitions/"
         guard parts[1].hasPrefix(prefix) else {
-            problems.append(SchemaProblem(
-                code: .unknownReference, message: "'\(ref)' must point into '#/definitions/'", location: location))
+            problems.append(
+                SchemaProblem(
+                    code: .unknownReference, message: "'\(ref)' must point into '#/definitions/'", location: location))
             return nil
         }
         let name = String(parts[1].dropFirst(prefix.count))
         guard let definition = targetDocument.definitions[name] else {
-            problems.append(SchemaProblem(
-                code: .unknownReference,
-                message: "no definition '\(name)' in schema '\(targetID)'\(Suggestion.hint(for: name, in: targetDocument.definitions.keys))",
-                location: location))
+            problems.append(
+                SchemaProblem(
+                    code: .unknownReference,
+                    message:
+                        "no definition '\(name)' in schema '\(targetID)'\(Suggestion.hint(for: name, in: targetDocument.definitions.keys))",
+                    location: location))
             return nil
         }
         return (definition, targetDocument, "\(targetID)#/definitions/\(name)")

@@ -2,7 +2,8 @@
 struct SchemaDecoder {
     static let documentAttributes = [
         "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items", "minItems", "maxItems",
+        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items", "minItems",
+        "maxItems",
         "postalAddress",
     ]
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
@@ -16,12 +17,17 @@ struct SchemaDecoder {
         "updatesAllowed", "reverificationRequired",
     ]
     static let fieldAttributes =
-        ["key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context", "postalAddress", "existsIn"]
+        [
+            "key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context",
+            "postalAddress", "existsIn",
+        ]
         + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
-    static let conditionOperators = ["equals", "in", "matches", "present", "absent", "null", "cardBrand", "countryGroup"]
+    static let conditionOperators = [
+        "equals", "in", "matches", "present", "absent", "null", "cardBrand", "countryGroup",
+    ]
 
     let document: JSONDocument
     let file: String
@@ -40,7 +46,9 @@ struct SchemaDecoder {
         else { return nil }
         let id = string(members["id"], required: true, pointer: "/id") ?? expectedID
         if members["id"] != nil, id != expectedID {
-            report(.invalidAttribute, "the schema id '\(id)' does not match the file name '\(expectedID).json'", members["id"]!.index, "/id")
+            report(
+                .invalidAttribute, "the schema id '\(id)' does not match the file name '\(expectedID).json'",
+                members["id"]!.index, "/id")
         }
         let contexts = contextDefinitions(members["contexts"])
         // The request is an object with `fields`, or, with "dataType": "Array", an array of `items` (as the DCE
@@ -50,7 +58,9 @@ struct SchemaDecoder {
             switch raw {
             case "Object": rootType = .object
             case "Array": rootType = .array
-            default: report(.invalidAttribute, "a schema's dataType is Object or Array, not '\(raw)'", entry.index, "/dataType")
+            default:
+                report(
+                    .invalidAttribute, "a schema's dataType is Object or Array, not '\(raw)'", entry.index, "/dataType")
             }
         }
         var rootRules = Rules(dataType: rootType)
@@ -69,13 +79,17 @@ struct SchemaDecoder {
             report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
         }
         root.rules.name = text(members["name"], pointer: "/name")
-        root.postalAddress = members["postalAddress"].flatMap { postalAddress($0) }  // on an Array schema: refused by the compiler
+        // on an Array schema: refused by the compiler
+        root.postalAddress = members["postalAddress"].flatMap { postalAddress($0) }
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
-            let definitionMembers = object(at: entry.index, pointer: "/definitions", allowed: nil, what: "an object of definitions")
+            let definitionMembers = object(
+                at: entry.index, pointer: "/definitions", allowed: nil, what: "an object of definitions")
         {
             for (name, member) in definitionMembers.sorted(by: { $0.value.index < $1.value.index }) {
-                if let field = field(at: member.index, pointer: member.pointer, keyed: false) { definitions[name] = field }
+                if let field = field(at: member.index, pointer: member.pointer, keyed: false) {
+                    definitions[name] = field
+                }
             }
         }
         var kind = SchemaKind.request
@@ -90,7 +104,8 @@ struct SchemaDecoder {
         return SchemaDocument(
             id: id, version: string(members["version"], pointer: "/version") ?? "0",
             name: root.rules.name?.english, description: string(members["description"], pointer: "/description"),
-            file: file, contexts: contexts, tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
+            file: file, contexts: contexts,
+            tenderTypes: stringList(members["tenderTypes"], pointer: "/tenderTypes") ?? [],
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
             numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false,
@@ -113,11 +128,14 @@ struct SchemaDecoder {
     }
 
     private mutating func field(at index: JSONDocument.Index, pointer: String, keyed: Bool) -> FieldDefinition? {
-        guard let members = object(at: index, pointer: pointer, allowed: Self.fieldAttributes, what: "a field definition")
+        guard
+            let members = object(at: index, pointer: pointer, allowed: Self.fieldAttributes, what: "a field definition")
         else { return nil }
         let key = string(members["key"], required: keyed, pointer: pointer + "/key", parent: index)
         if !keyed, let entry = members["key"] {
-            report(.inapplicableAttribute, "'key' belongs on the field that uses this definition", entry.index, entry.pointer)
+            report(
+                .inapplicableAttribute, "'key' belongs on the field that uses this definition", entry.index,
+                entry.pointer)
         }
         var rules = overridable(members, pointer: pointer)
         if let entry = members["dataType"] {
@@ -132,22 +150,29 @@ struct SchemaDecoder {
                 }
             }
         }
-        let items: [FieldDefinition]? = members["items"].flatMap { field(at: $0.index, pointer: $0.pointer, keyed: false) }.map { [$0] }
+        let items: [FieldDefinition]? = members["items"].flatMap {
+            field(at: $0.index, pointer: $0.pointer, keyed: false)
+        }.map { [$0] }
         var tenderTypes: [FieldOverride] = []
         if let entry = members["tenderTypes"],
-            let typeMembers = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of tender types")
+            let typeMembers = object(
+                at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of tender types")
         {
             for (name, member) in typeMembers.sorted(by: { $0.value.index < $1.value.index }) {
-                guard let overrideMembers = object(
-                    at: member.index, pointer: member.pointer, allowed: Self.overridableAttributes + Self.metadataAttributes,
-                    what: "tender type overrides")
+                guard
+                    let overrideMembers = object(
+                        at: member.index, pointer: member.pointer,
+                        allowed: Self.overridableAttributes + Self.metadataAttributes,
+                        what: "tender type overrides")
                 else { continue }
                 let condition = ConditionDefinition.test(
-                    subject: .tenderType, test: .equals(.string(name)), location: location(member.index, member.pointer))
-                tenderTypes.append(FieldOverride(
-                    location: location(member.index, member.pointer), condition: condition,
-                    rules: overridable(overrideMembers, pointer: member.pointer), tenderType: name,
-                    metadata: metadata(overrideMembers)))
+                    subject: .tenderType, test: .equals(.string(name)), location: location(member.index, member.pointer)
+                )
+                tenderTypes.append(
+                    FieldOverride(
+                        location: location(member.index, member.pointer), condition: condition,
+                        rules: overridable(overrideMembers, pointer: member.pointer), tenderType: name,
+                        metadata: metadata(overrideMembers)))
             }
         }
         var overrides: [FieldOverride] = []
@@ -157,8 +182,10 @@ struct SchemaDecoder {
             } else {
                 for (offset, element) in document.elements(of: entry.index).enumerated() {
                     let elementPointer = "\(entry.pointer)/\(offset)"
-                    guard let overrideMembers = object(
-                        at: element, pointer: elementPointer, allowed: ["when"] + Self.overridableAttributes, what: "an override")
+                    guard
+                        let overrideMembers = object(
+                            at: element, pointer: elementPointer, allowed: ["when"] + Self.overridableAttributes,
+                            what: "an override")
                     else { continue }
                     guard let when = overrideMembers["when"] else {
                         report(.missingAttribute, "an override needs a 'when' condition", element, elementPointer)
@@ -167,13 +194,15 @@ struct SchemaDecoder {
                     if let entry = overrideMembers["defaultValue"] {
                         // What is sent for an absent field cannot wait for a condition over the request it completes.
                         report(
-                            .invalidAttribute, "'defaultValue' cannot depend on a condition: give it on the field or per tender type",
+                            .invalidAttribute,
+                            "'defaultValue' cannot depend on a condition: give it on the field or per tender type",
                             entry.index, entry.pointer)
                     }
                     guard let condition = condition(at: when.index, pointer: when.pointer) else { continue }
-                    overrides.append(FieldOverride(
-                        location: location(element, elementPointer), condition: condition,
-                        rules: overridable(overrideMembers, pointer: elementPointer)))
+                    overrides.append(
+                        FieldOverride(
+                            location: location(element, elementPointer), condition: condition,
+                            rules: overridable(overrideMembers, pointer: elementPointer)))
                 }
             }
         }
@@ -191,26 +220,41 @@ struct SchemaDecoder {
 
     /// `existsIn`: the schema id of another document and a pointer pattern into it.
     private mutating func documentReference(_ entry: Entry) -> DocumentReference? {
-        guard let members = object(at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer"], what: "a document reference"),
-            let schema = string(members["schema"], required: true, pointer: entry.pointer + "/schema", parent: entry.index),
-            let pointer = string(members["pointer"], required: true, pointer: entry.pointer + "/pointer", parent: entry.index)
+        guard
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer"], what: "a document reference"),
+            let schema = string(
+                members["schema"], required: true, pointer: entry.pointer + "/schema", parent: entry.index),
+            let pointer = string(
+                members["pointer"], required: true, pointer: entry.pointer + "/pointer", parent: entry.index)
         else { return nil }
         guard let tokens = DocumentReference.tokens(of: pointer) else {
-            report(.invalidAttribute, "expected a JSON Pointer starting with '/' ('*' stands for every item or member)", members["pointer"]?.index ?? entry.index, entry.pointer + "/pointer")
+            report(
+                .invalidAttribute, "expected a JSON Pointer starting with '/' ('*' stands for every item or member)",
+                members["pointer"]?.index ?? entry.index, entry.pointer + "/pointer")
             return nil
         }
-        return DocumentReference(location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
+        return DocumentReference(
+            location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
     }
 
     /// `postalAddress`: the member naming the country, and the member holding each part of the address.
     private mutating func postalAddress(_ entry: Entry) -> PostalAddressDefinition? {
         let names = AddressFormats.Part.allCases.map(\.rawValue)
-        guard let members = object(at: entry.index, pointer: entry.pointer, allowed: ["country"] + names, what: "an object of address members")
+        guard
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: ["country"] + names,
+                what: "an object of address members")
         else { return nil }
-        guard let country = string(members["country"], required: true, pointer: entry.pointer + "/country", parent: entry.index) else { return nil }
+        guard
+            let country = string(
+                members["country"], required: true, pointer: entry.pointer + "/country", parent: entry.index)
+        else { return nil }
         var parts: [(part: AddressFormats.Part, key: String)] = []
         for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) where name != "country" {
-            if let part = AddressFormats.Part(rawValue: name), let key = string(member, pointer: member.pointer) { parts.append((part, key)) }
+            if let part = AddressFormats.Part(rawValue: name), let key = string(member, pointer: member.pointer) {
+                parts.append((part, key))
+            }
         }
         return PostalAddressDefinition(location: location(entry.index, entry.pointer), country: country, parts: parts)
     }
@@ -218,17 +262,22 @@ struct SchemaDecoder {
     /// A field's `context`: each member binds a context (or `tenderType`) to a value, to a member of the field's
     /// object (`{"member": NAME}`), or to the first of its `derive` rules that holds.
     private mutating func bindings(_ entry: Entry?) -> [ContextBinding] {
-        guard let entry, let members = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of context bindings")
+        guard let entry,
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of context bindings")
         else { return [] }
         var bindings: [ContextBinding] = []
         for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) {
             let here = location(member.index, member.pointer)
             if document.kind(of: member.index) == .string {
-                bindings.append(ContextBinding(location: here, name: name, source: .value(document.string(at: member.index))))
+                bindings.append(
+                    ContextBinding(location: here, name: name, source: .value(document.string(at: member.index))))
                 continue
             }
-            guard let source = object(
-                at: member.index, pointer: member.pointer, allowed: ["member", "derive"], what: "a value, {member} or {derive}")
+            guard
+                let source = object(
+                    at: member.index, pointer: member.pointer, allowed: ["member", "derive"],
+                    what: "a value, {member} or {derive}")
             else { continue }
             if let key = source["member"], source.count == 1 {
                 guard let text = string(key, pointer: key.pointer) else { continue }
@@ -236,7 +285,9 @@ struct SchemaDecoder {
             } else if let rules = source["derive"], source.count == 1 {
                 bindings.append(ContextBinding(location: here, name: name, source: .derive(deriveRules(rules))))
             } else {
-                report(.invalidAttribute, "a context binding is a value, {\"member\": NAME} or {\"derive\": [...]}", member.index, member.pointer)
+                report(
+                    .invalidAttribute, "a context binding is a value, {\"member\": NAME} or {\"derive\": [...]}",
+                    member.index, member.pointer)
             }
         }
         return bindings
@@ -252,7 +303,8 @@ struct SchemaDecoder {
             nullable: bool(members["nullable"], pointer: pointer + "/nullable"))
         rules.lengths = counts(members)
         rules.itemCounts = counts(members)
-        rules.valueRange = ValueRange(lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))
+        rules.valueRange = ValueRange(
+            lower: number(members[ValueBound.keywords.lower]), upper: number(members[ValueBound.keywords.upper]))
         rules.message = text(members["message"], pointer: pointer + "/message")
         if let entry = members["messages"] { rules.messages = messages(entry) }
         if let entry = members["enum"] {
@@ -266,7 +318,10 @@ struct SchemaDecoder {
             switch document.kind(of: entry.index) {
             case .string: rules.formats = [document.string(at: entry.index)]
             case .array: rules.formats = stringList(entry, pointer: entry.pointer)  // [] lifts a format in an override
-            default: report(.invalidAttribute, "'format' must be a format name or an array of names", entry.index, entry.pointer)
+            default:
+                report(
+                    .invalidAttribute, "'format' must be a format name or an array of names", entry.index, entry.pointer
+                )
             }
         }
         if let entry = members["defaultValue"] { rules.defaultValue = SchemaValue(document: document, at: entry.index) }
@@ -287,13 +342,17 @@ struct SchemaDecoder {
 
     /// `messages`: rule code to a text for every language, or to an object of texts by language code.
     private mutating func messages(_ entry: Entry) -> FieldMessages? {
-        guard let rules = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of messages by rule code")
+        guard
+            let rules = object(
+                at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of messages by rule code")
         else { return nil }
         var result: [String: [String: MessageTemplate]] = [:]
         let codes = ViolationCode.catalogue.map(\.code.rawValue)
         for (rule, text) in rules {
             guard codes.contains(rule) else {
-                report(.invalidAttribute, "'\(rule)' is not a rule code\(Suggestion.hint(for: rule, in: codes))", text.index, text.pointer)
+                report(
+                    .invalidAttribute, "'\(rule)' is not a rule code\(Suggestion.hint(for: rule, in: codes))",
+                    text.index, text.pointer)
                 continue
             }
             switch document.kind(of: text.index) {
@@ -301,7 +360,9 @@ struct SchemaDecoder {
                 if let checked = template(text) { result[rule] = ["*": checked] }
             case .object:
                 var byLanguage: [String: MessageTemplate] = [:]
-                for (language, value) in object(at: text.index, pointer: text.pointer, allowed: nil, what: "texts by language") ?? [:] {
+                for (language, value) in object(
+                    at: text.index, pointer: text.pointer, allowed: nil, what: "texts by language") ?? [:]
+                {
                     if document.kind(of: value.index) != .string {
                         report(.invalidAttribute, "a message is a text", value.index, value.pointer)
                     } else if let checked = template(value) {
@@ -310,7 +371,9 @@ struct SchemaDecoder {
                 }
                 result[rule] = byLanguage
             default:
-                report(.invalidAttribute, "a message is a text, or an object of texts by language code", text.index, text.pointer)
+                report(
+                    .invalidAttribute, "a message is a text, or an object of texts by language code", text.index,
+                    text.pointer)
             }
         }
         return FieldMessages(byRule: result)
@@ -331,16 +394,20 @@ struct SchemaDecoder {
         FieldMetadata(
             order: members["order"].flatMap { integer($0) },
             dataGroup: string(members["dataGroup"], pointer: members["dataGroup"]?.pointer ?? ""),
-            ignoreForProvisioning: bool(members["ignoreForProvisioning"], pointer: members["ignoreForProvisioning"]?.pointer ?? ""),
-            pciEncryptionRequired: bool(members["pciEncryptionRequired"], pointer: members["pciEncryptionRequired"]?.pointer ?? ""),
+            ignoreForProvisioning: bool(
+                members["ignoreForProvisioning"], pointer: members["ignoreForProvisioning"]?.pointer ?? ""),
+            pciEncryptionRequired: bool(
+                members["pciEncryptionRequired"], pointer: members["pciEncryptionRequired"]?.pointer ?? ""),
             storageRestricted: bool(members["storageRestricted"], pointer: members["storageRestricted"]?.pointer ?? ""),
             maskingRequired: bool(members["maskingRequired"], pointer: members["maskingRequired"]?.pointer ?? ""),
             updatesAllowed: bool(members["updatesAllowed"], pointer: members["updatesAllowed"]?.pointer ?? ""),
-            reverificationRequired: bool(members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""))
+            reverificationRequired: bool(
+                members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""))
     }
 
     private mutating func validation(at index: JSONDocument.Index, pointer: String) -> Validation? {
-        guard let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
+        guard
+            let members = object(at: index, pointer: pointer, allowed: Self.validationAttributes, what: "a validation")
         else { return nil }
         let validation = Validation(
             location: location(index, pointer), lengths: counts(members),
@@ -358,20 +425,26 @@ struct SchemaDecoder {
     // MARK: - Contexts and conditions
 
     private mutating func contextDefinitions(_ entry: Entry?) -> [ContextDefinition] {
-        guard let entry, let members = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of contexts")
+        guard let entry,
+            let members = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of contexts")
         else { return [] }
         var contexts: [ContextDefinition] = []
         for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) {
-            guard let attributes = object(at: member.index, pointer: member.pointer, allowed: Self.contextAttributes, what: "a context")
+            guard
+                let attributes = object(
+                    at: member.index, pointer: member.pointer, allowed: Self.contextAttributes, what: "a context")
             else { continue }
             if name == "tenderType" {
-                report(.invalidAttribute, "'tenderType' is reserved: declare tender types in 'tenderTypes'", member.index, member.pointer)
+                report(
+                    .invalidAttribute, "'tenderType' is reserved: declare tender types in 'tenderTypes'", member.index,
+                    member.pointer)
             }
             let derive = attributes["derive"].map { deriveRules($0) } ?? []
-            contexts.append(ContextDefinition(
-                location: location(member.index, member.pointer), name: name,
-                description: string(attributes["description"], pointer: member.pointer + "/description"),
-                values: stringList(attributes["values"], pointer: member.pointer + "/values"), derive: derive))
+            contexts.append(
+                ContextDefinition(
+                    location: location(member.index, member.pointer), name: name,
+                    description: string(attributes["description"], pointer: member.pointer + "/description"),
+                    values: stringList(attributes["values"], pointer: member.pointer + "/values"), derive: derive))
         }
         return contexts
     }
@@ -379,7 +452,9 @@ struct SchemaDecoder {
     /// `derive` rules: `[{when, value}]`, tried in order. `{"cardBrandOf": pointer}` stands for one rule per card
     /// brand of the reference data, each setting the brand's id when the value at the pointer is a number of that
     /// brand: it is read as a `cardBrand` test with no brands and an empty value, which the compiler expands.
-    private mutating func deriveRules(_ entry: Entry) -> [(condition: ConditionDefinition, value: String, location: SchemaLocation)] {
+    private mutating func deriveRules(_ entry: Entry) -> [(
+        condition: ConditionDefinition, value: String, location: SchemaLocation
+    )] {
         guard document.kind(of: entry.index) == .array else {
             report(.invalidAttribute, "'derive' must be an array of {when, value}", entry.index, entry.pointer)
             return []
@@ -392,12 +467,15 @@ struct SchemaDecoder {
                     let source = rule["cardBrandOf"], let text = string(source, pointer: source.pointer)
                 else { continue }
                 guard let parsed = Self.parseFieldPointer(text) else {
-                    report(.invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer", source.index, source.pointer)
+                    report(
+                        .invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer",
+                        source.index, source.pointer)
                     continue
                 }
                 let here = location(element, pointer)
                 let test = ConditionDefinition.test(
-                    subject: .field(up: parsed.up, tokens: parsed.tokens, pointer: text), test: .cardBrand([]), location: here)
+                    subject: .field(up: parsed.up, tokens: parsed.tokens, pointer: text), test: .cardBrand([]),
+                    location: here)
                 rules.append((test, "", here))
                 continue
             }
@@ -414,9 +492,11 @@ struct SchemaDecoder {
 
     private mutating func condition(at index: JSONDocument.Index, pointer: String) -> ConditionDefinition? {
         let here = location(index, pointer)
-        guard let members = object(
-            at: index, pointer: pointer, allowed: ["all", "any", "not", "context", "field"] + Self.conditionOperators,
-            what: "a condition")
+        guard
+            let members = object(
+                at: index, pointer: pointer,
+                allowed: ["all", "any", "not", "context", "field"] + Self.conditionOperators,
+                what: "a condition")
         else { return nil }
         if let entry = members["all"] ?? members["any"] {
             guard members.count == 1 else {
@@ -424,7 +504,9 @@ struct SchemaDecoder {
                 return nil
             }
             guard document.kind(of: entry.index) == .array, document.count(of: entry.index) > 0 else {
-                report(.invalidAttribute, "'all' and 'any' take a non-empty array of conditions", entry.index, entry.pointer)
+                report(
+                    .invalidAttribute, "'all' and 'any' take a non-empty array of conditions", entry.index,
+                    entry.pointer)
                 return nil
             }
             let parts = document.elements(of: entry.index).enumerated().compactMap {
@@ -444,7 +526,9 @@ struct SchemaDecoder {
             subject = name == "tenderType" ? .tenderType : .context(name)
         } else if let entry = members["field"], let text = string(entry, pointer: entry.pointer) {
             guard let parsed = Self.parseFieldPointer(text) else {
-                report(.invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer", entry.index, entry.pointer)
+                report(
+                    .invalidAttribute, "'\(text)' is neither a JSON Pointer nor a relative JSON Pointer", entry.index,
+                    entry.pointer)
                 return nil
             }
             subject = .field(up: parsed.up, tokens: parsed.tokens, pointer: text)
@@ -454,7 +538,9 @@ struct SchemaDecoder {
         }
         let operators = Self.conditionOperators.filter { members[$0] != nil }
         guard operators.count == 1, let op = operators.first, let entry = members[op] else {
-            report(.invalidAttribute, "a condition needs exactly one of: \(Self.conditionOperators.joined(separator: ", "))", index, pointer)
+            report(
+                .invalidAttribute,
+                "a condition needs exactly one of: \(Self.conditionOperators.joined(separator: ", "))", index, pointer)
             return nil
         }
         let test: ConditionTest
@@ -470,9 +556,13 @@ struct SchemaDecoder {
             guard let pattern = string(entry, pointer: entry.pointer) else { return nil }
             test = .matches(pattern)
         case "cardBrand":
-            let brands = document.kind(of: entry.index) == .string ? string(entry, pointer: entry.pointer).map { [$0] } : stringList(entry, pointer: entry.pointer)
+            let brands =
+                document.kind(of: entry.index) == .string
+                ? string(entry, pointer: entry.pointer).map { [$0] } : stringList(entry, pointer: entry.pointer)
             guard let brands, !brands.isEmpty else {
-                report(.invalidAttribute, "'cardBrand' takes a brand id or a non-empty array of them", entry.index, entry.pointer)
+                report(
+                    .invalidAttribute, "'cardBrand' takes a brand id or a non-empty array of them", entry.index,
+                    entry.pointer)
                 return nil
             }
             test = .cardBrand(brands)
@@ -481,7 +571,8 @@ struct SchemaDecoder {
             test = .countryGroup(group)
         default:
             guard document.kind(of: entry.index) == .boolean, document.boolean(at: entry.index) else {
-                report(.invalidAttribute, "'\(op)' takes the value true (use 'not' to negate)", entry.index, entry.pointer)
+                report(
+                    .invalidAttribute, "'\(op)' takes the value true (use 'not' to negate)", entry.index, entry.pointer)
                 return nil
             }
             test = op == "present" ? .present : op == "absent" ? .absent : .null
@@ -521,7 +612,9 @@ struct SchemaDecoder {
                 continue
             }
             if let allowed, !allowed.contains(key) {
-                report(.unknownAttribute, "unknown attribute '\(key)'\(Suggestion.hint(for: key, in: allowed))", keyIndex, memberPointer)
+                report(
+                    .unknownAttribute, "unknown attribute '\(key)'\(Suggestion.hint(for: key, in: allowed))", keyIndex,
+                    memberPointer)
                 continue
             }
             members[key] = Entry(index: valueIndex, pointer: memberPointer)
@@ -535,12 +628,16 @@ struct SchemaDecoder {
     ) -> String? {
         guard let entry else {
             if required {
-                report(.missingAttribute, "missing '\(pointer.split(separator: "/").last ?? "")'", parent ?? document.root, pointer)
+                report(
+                    .missingAttribute, "missing '\(pointer.split(separator: "/").last ?? "")'", parent ?? document.root,
+                    pointer)
             }
             return nil
         }
         guard document.kind(of: entry.index) == .string else {
-            report(.invalidAttribute, "expected a string, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            report(
+                .invalidAttribute, "expected a string, found \(document.kind(of: entry.index))", entry.index,
+                entry.pointer)
             return nil
         }
         return document.string(at: entry.index)
@@ -554,24 +651,35 @@ struct SchemaDecoder {
         case .string:
             return LocalizedText(document.string(at: entry.index))
         case .object:
-            guard let texts = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "texts by language") else { return nil }
+            guard let texts = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "texts by language")
+            else { return nil }
             var translations: [String: String] = [:]
             for (language, value) in texts {
                 if !Self.isLanguageCode(language) {
-                    report(.invalidAttribute, "'\(language)' is not a language code (two or three lowercase letters, such as 'de')", value.index, value.pointer)
+                    report(
+                        .invalidAttribute,
+                        "'\(language)' is not a language code (two or three lowercase letters, such as 'de')",
+                        value.index, value.pointer)
                 } else if document.kind(of: value.index) != .string {
-                    report(.invalidAttribute, "expected a string, found \(document.kind(of: value.index))", value.index, value.pointer)
+                    report(
+                        .invalidAttribute, "expected a string, found \(document.kind(of: value.index))", value.index,
+                        value.pointer)
                 } else {
                     translations[language] = document.string(at: value.index)
                 }
             }
             guard let english = translations.removeValue(forKey: "en") else {
-                report(.missingAttribute, "texts by language need 'en', the text every other language falls back to", entry.index, entry.pointer)
+                report(
+                    .missingAttribute, "texts by language need 'en', the text every other language falls back to",
+                    entry.index, entry.pointer)
                 return nil
             }
             return LocalizedText(english, translations: translations)
         default:
-            report(.invalidAttribute, "expected a string, or an object of texts by language code, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            report(
+                .invalidAttribute,
+                "expected a string, or an object of texts by language code, found \(document.kind(of: entry.index))",
+                entry.index, entry.pointer)
             return nil
         }
     }
@@ -584,7 +692,9 @@ struct SchemaDecoder {
     private mutating func bool(_ entry: Entry?, pointer: String) -> Bool? {
         guard let entry else { return nil }
         guard document.kind(of: entry.index) == .boolean else {
-            report(.invalidAttribute, "expected true or false, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            report(
+                .invalidAttribute, "expected true or false, found \(document.kind(of: entry.index))", entry.index,
+                entry.pointer)
             return nil
         }
         return document.boolean(at: entry.index)
@@ -593,7 +703,9 @@ struct SchemaDecoder {
     private mutating func number(_ entry: Entry?) -> DecimalNumber? {
         guard let entry else { return nil }
         guard document.kind(of: entry.index) == .number else {
-            report(.invalidAttribute, "expected a number, found \(document.kind(of: entry.index))", entry.index, entry.pointer)
+            report(
+                .invalidAttribute, "expected a number, found \(document.kind(of: entry.index))", entry.index,
+                entry.pointer)
             return nil
         }
         return DecimalNumber(lexeme: document.numberLexeme(at: entry.index))
@@ -633,7 +745,9 @@ struct SchemaDecoder {
         var values: [String] = []
         for (offset, element) in document.elements(of: entry.index).enumerated() {
             guard document.kind(of: element) == .string else {
-                report(.invalidAttribute, "expected a string, found \(document.kind(of: element))", element, "\(pointer)/\(offset)")
+                report(
+                    .invalidAttribute, "expected a string, found \(document.kind(of: element))", element,
+                    "\(pointer)/\(offset)")
                 continue
             }
             values.append(document.string(at: element))
@@ -645,7 +759,9 @@ struct SchemaDecoder {
         SchemaLocation(file: file, pointer: pointer, position: document.position(of: index, lines: lines))
     }
 
-    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String) {
+    private mutating func report(
+        _ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String
+    ) {
         problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer)))
     }
 }

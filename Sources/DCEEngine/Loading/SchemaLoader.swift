@@ -17,18 +17,22 @@ struct SchemaLoader {
         if let cached = cache[id] { return cached }
         guard let (bytes, file) = try source.read(id) else {
             let known = (try? source.schemaIDs()) ?? []
-            throw SchemaError(problems: [SchemaProblem(
-                code: referencedFrom == nil ? .unknownSchema : .unknownReference,
-                message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: known))",
-                location: referencedFrom ?? SchemaLocation(file: source.displayName, pointer: "", position: nil))])
+            throw SchemaError(problems: [
+                SchemaProblem(
+                    code: referencedFrom == nil ? .unknownSchema : .unknownReference,
+                    message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: known))",
+                    location: referencedFrom ?? SchemaLocation(file: source.displayName, pointer: "", position: nil))
+            ])
         }
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: bytes)
         } catch {
-            throw SchemaError(problems: [SchemaProblem(
-                code: .json, message: "not well-formed JSON: \(error.message)",
-                location: SchemaLocation(file: file, pointer: "", position: error.position))])
+            throw SchemaError(problems: [
+                SchemaProblem(
+                    code: .json, message: "not well-formed JSON: \(error.message)",
+                    location: SchemaLocation(file: file, pointer: "", position: error.position))
+            ])
         }
         var decoder = SchemaDecoder(document: document, file: file)
         let decoded = decoder.decode(expectedID: id)

@@ -35,9 +35,11 @@ public enum SchemaSource: Sendable {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             } catch {
-                throw SchemaError(problems: [SchemaProblem(
-                    code: .unreadable, message: "cannot list the schema directory",
-                    location: SchemaLocation(file: directory.path, pointer: "", position: nil))])
+                throw SchemaError(problems: [
+                    SchemaProblem(
+                        code: .unreadable, message: "cannot list the schema directory",
+                        location: SchemaLocation(file: directory.path, pointer: "", position: nil))
+                ])
             }
             return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
                 .map { String($0.dropLast(5)) }.sorted()
@@ -68,9 +70,11 @@ public enum SchemaSource: Sendable {
             let url = try directory().appendingPathComponent(id + ".json")
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw SchemaError(problems: [SchemaProblem(
-                    code: .unreadable, message: "cannot read the schema file",
-                    location: SchemaLocation(file: url.path, pointer: "", position: nil))])
+                throw SchemaError(problems: [
+                    SchemaProblem(
+                        code: .unreadable, message: "cannot read the schema file",
+                        location: SchemaLocation(file: url.path, pointer: "", position: nil))
+                ])
             }
             return ([UInt8](data), url.path)
         }
@@ -84,9 +88,11 @@ public enum SchemaSource: Sendable {
         case .directory(let url): return url
         case .bundled:
             guard let url = Self.bundledDirectory else {
-                throw SchemaError(problems: [SchemaProblem(
-                    code: .unreadable, message: "the bundled schemas are missing from the package's resources",
-                    location: SchemaLocation(file: "Schemas", pointer: "", position: nil))])
+                throw SchemaError(problems: [
+                    SchemaProblem(
+                        code: .unreadable, message: "the bundled schemas are missing from the package's resources",
+                        location: SchemaLocation(file: "Schemas", pointer: "", position: nil))
+                ])
             }
             return url
         case .documents: preconditionFailure("in-memory sources have no directory")
@@ -96,6 +102,9 @@ public enum SchemaSource: Sendable {
     /// Schema ids are file names: letters, digits, `-`, `_` and `.`, so an id can never reach outside the directory.
     static func isPlausibleID(_ id: String) -> Bool {
         !id.isEmpty && !id.hasPrefix(".")
-            && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+            }
     }
 }

@@ -72,14 +72,17 @@ public final class AddressFormats: Sendable {
         func mayName(startingWith text: String) -> Bool {
             var text = text
             let folded = text.withUTF8 { Self.folded($0) }
-            return subdivisionsByName.withValue(made: { NameTable(subdivisions) }) { $0.places.keys.contains { $0.hasPrefix(folded) } } ?? false
+            return subdivisionsByName.withValue(made: { NameTable(subdivisions) }) {
+                $0.places.keys.contains { $0.hasPrefix(folded) }
+            } ?? false
         }
 
         /// Text without surrounding white space, in lower case. ASCII text (most states: `CA`, `Ontario`) is folded
         /// byte by byte, as Foundation would fold it; other text by Foundation.
         static func folded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
             guard bytes.allSatisfy({ $0 < 0x80 }) else {
-                return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    .lowercased()
             }
             func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }  // space, tab, LF, VT, FF, CR
             var start = 0
@@ -87,13 +90,16 @@ public final class AddressFormats: Sendable {
             while start < end && isSpace(bytes[start]) { start += 1 }
             while end > start && isSpace(bytes[end - 1]) { end -= 1 }
             return String(unsafeUninitializedCapacity: end - start) { buffer in
-                for offset in start..<end { buffer[offset - start] = bytes[offset] &- 65 < 26 ? bytes[offset] | 0x20 : bytes[offset] }
+                for offset in start..<end {
+                    buffer[offset - start] = bytes[offset] &- 65 < 26 ? bytes[offset] | 0x20 : bytes[offset]
+                }
                 return end - start
             }
         }
 
         init(
-            code: String, parts: [Part], required: [Part], postalCodeName: String, subdivisionName: String, postalCodePattern: String?,
+            code: String, parts: [Part], required: [Part], postalCodeName: String, subdivisionName: String,
+            postalCodePattern: String?,
             postalCodeInCapitals: Bool, examples: [String], subdivisions: [Subdivision]
         ) {
             self.code = code
@@ -251,7 +257,8 @@ final class OnceCell<Value: AnyObject & Sendable>: @unchecked Sendable {
         if bits == 0 {
             guard let value = make() else { return nil }
             let new = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
-            let (exchanged, original) = slot.compareExchange(expected: 0, desired: new, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = slot.compareExchange(
+                expected: 0, desired: new, ordering: .acquiringAndReleasing)
             if exchanged {
                 bits = new
             } else {

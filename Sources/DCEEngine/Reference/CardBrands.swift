@@ -75,7 +75,8 @@ public final class CardBrands: Sendable {
         }
         var runs: [(start: Int, brand: Int)] = []
         for start in bounds.sorted() {
-            let brand = ranges.first { ($0.low...$0.high).contains(start / Self.power(longestPrefix - $0.digits)) }?.brand ?? -1
+            let brand =
+                ranges.first { ($0.low...$0.high).contains(start / Self.power(longestPrefix - $0.digits)) }?.brand ?? -1
             if runs.last?.brand != brand { runs.append((start, brand)) }
         }
         self.runs = runs
@@ -224,7 +225,11 @@ extension CardBrands {
         let shown = digits.count >= 12 ? 4 : 0
         let masked = Array(repeating: Character("•"), count: digits.count - shown) + digits.suffix(shown)
         let groups: [Int]
-        if case .brand(let index) = detect(String(digits)) { groups = brands[index].groups(forLength: digits.count) } else { groups = [4, 4, 4, 4, 3] }
+        if case .brand(let index) = detect(String(digits)) {
+            groups = brands[index].groups(forLength: digits.count)
+        } else {
+            groups = [4, 4, 4, 4, 3]
+        }
         var parts: [String] = []
         var start = 0
         for size in groups where start < masked.count {
@@ -245,7 +250,9 @@ extension CardBrands {
             if byte &- 0x30 < 10 {
                 digits.append(byte)
                 previousWasDigit = true
-            } else if separators && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && (partial || previousWasDigit) {
+            } else if separators && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-"))
+                && (partial || previousWasDigit)
+            {
                 previousWasDigit = false
             } else {
                 return nil

@@ -39,7 +39,10 @@ public struct CodeList: Sendable {
     private let currentBits: [UInt64]
     private let withdrawnBits: [UInt64]
 
-    init(id: String, source: String, published: String, width: Int, codes: [Entry], withdrawn: [Entry], groups: [String: [String]]) {
+    init(
+        id: String, source: String, published: String, width: Int, codes: [Entry], withdrawn: [Entry],
+        groups: [String: [String]]
+    ) {
         self.id = id
         self.source = source
         self.published = published
@@ -62,7 +65,8 @@ public struct CodeList: Sendable {
         let english = codes.first { $0.code == code }?.name ?? withdrawnCodes.first { $0.code == code }?.name
         guard language != "en" else { return english ?? code }
         let locale = Locale(identifier: language)
-        let localized = width == 2 ? locale.localizedString(forRegionCode: code) : locale.localizedString(forCurrencyCode: code)
+        let localized =
+            width == 2 ? locale.localizedString(forRegionCode: code) : locale.localizedString(forCurrencyCode: code)
         return localized ?? english ?? code
     }
 

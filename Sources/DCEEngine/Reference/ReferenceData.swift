@@ -16,7 +16,8 @@ public final class ReferenceData: Sendable {
     /// The identifier of each kind of reference data: the file name in `reference/` and the document name
     /// (`reference/<id>`) in a catalogue.
     static let kinds: [(kind: String, id: String)] = [
-        ("currency-codes", "iso4217"), ("country-codes", "iso3166-1"), ("card-brands", "card-brands"), ("address-formats", "addresses"),
+        ("currency-codes", "iso4217"), ("country-codes", "iso3166-1"), ("card-brands", "card-brands"),
+        ("address-formats", "addresses"),
     ]
 
     init(currencies: CodeList, countries: CodeList, cardBrands: CardBrands, addresses: AddressFormats) {

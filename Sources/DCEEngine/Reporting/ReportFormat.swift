@@ -54,7 +54,8 @@ package struct ReportOptions: Sendable {
     ///   - messages: The catalogue of the run's language.
     ///   - catalogueVersion: The version of the gateway's catalogue the schemas came from, if they did.
     package init(
-        color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current, maxErrors: Int? = nil,
+        color: Bool = false, timestamp: String = "1970-01-01T00:00:00", toolVersion: String = DCEVersion.current,
+        maxErrors: Int? = nil,
         messages: MessageCatalogue = .english, catalogueVersion: String? = nil
     ) {
         self.messages = messages

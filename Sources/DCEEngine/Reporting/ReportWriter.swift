@@ -25,7 +25,9 @@ package struct ReportWriter {
     ///   - schema: The schema id the payloads were checked against.
     ///   - options: Rendering options.
     ///   - emit: Receives the report text in order, chunk by chunk.
-    package init(format: ReportFormat, schema: String, options: ReportOptions = ReportOptions(), emit: @escaping (String) -> Void) {
+    package init(
+        format: ReportFormat, schema: String, options: ReportOptions = ReportOptions(), emit: @escaping (String) -> Void
+    ) {
         self.format = format
         self.schema = schema
         self.options = options
@@ -65,7 +67,9 @@ package struct ReportWriter {
             }
         case .junit:
             for (offset, payload) in batch.ordered.enumerated() {
-                emit(JUnitRenderer().testsuite(for: payload, id: payloadCount + offset, schema: schema, options: options))
+                emit(
+                    JUnitRenderer().testsuite(for: payload, id: payloadCount + offset, schema: schema, options: options)
+                )
             }
         }
         payloadCount += batch.payloads

@@ -40,7 +40,8 @@ struct Bounds<Kind: BoundKind>: Sendable, Hashable {
 
     /// The bounds a measure must meet to meet both these and `other`: the larger lower and the smaller upper bound.
     func narrowed(by other: Bounds) -> Bounds {
-        func pick(_ a: Kind.Value?, _ b: Kind.Value?, _ tighter: (Kind.Value, Kind.Value) -> Kind.Value) -> Kind.Value? {
+        func pick(_ a: Kind.Value?, _ b: Kind.Value?, _ tighter: (Kind.Value, Kind.Value) -> Kind.Value) -> Kind.Value?
+        {
             guard let a else { return b }
             guard let b else { return a }
             return tighter(a, b)

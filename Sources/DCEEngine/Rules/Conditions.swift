@@ -59,9 +59,10 @@ final class CompiledTest: @unchecked Sendable {
         self.table = KeyTable(keys: strings)
         self.pattern = pattern
         self.cardBrands = cardBrands
-        self.brandMask = cardBrands.map { brands in
-            strings.compactMap { brands.index(of: $0) }.reduce(0) { $0 | 1 << UInt64($1) }
-        } ?? 0
+        self.brandMask =
+            cardBrands.map { brands in
+                strings.compactMap { brands.index(of: $0) }.reduce(0) { $0 | 1 << UInt64($1) }
+            } ?? 0
         stringBuffer = .allocate(capacity: strings.count)
         _ = stringBuffer.initialize(from: strings)
     }
@@ -78,7 +79,9 @@ final class CompiledTest: @unchecked Sendable {
 
     /// The test as plain values, valid while the test is alive (see ``RuleProgram``).
     var record: Record {
-        Record(kind: kind, keys: table.view, strings: UnsafeBufferPointer(stringBuffer), pattern: pattern?.handle, brandMask: brandMask)
+        Record(
+            kind: kind, keys: table.view, strings: UnsafeBufferPointer(stringBuffer), pattern: pattern?.handle,
+            brandMask: brandMask)
     }
 
     /// For a ``Kind/cardBrand`` test: whether a number, or the digits typed so far, is of one of the test's brands

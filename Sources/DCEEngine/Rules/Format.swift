@@ -37,11 +37,13 @@ package enum Format: String, CaseIterable, Sendable {
         case .iso4217, .iso4217OrWithdrawn: "an ISO 4217 currency code"
         case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: "an ISO 3166-1 alpha-2 country code"
         case .cardNumber: "a card number of as many digits as its brand allows, with a valid check digit"
-        case .cardNumberWithSeparators: "a card number of as many digits as its brand allows, with a valid check digit (spaces or dashes may separate the digits)"
+        case .cardNumberWithSeparators:
+            "a card number of as many digits as its brand allows, with a valid check digit (spaces or dashes may separate the digits)"
         case .luhn: "a card number of 12 to 19 digits with a valid Luhn check digit"
         case .hex: "hexadecimal (an even number of 0-9, a-f, A-F)"
         case .base64: "base64 (RFC 4648, padded)"
-        case .pemCertificate: "a PEM certificate (BEGIN/END CERTIFICATE lines around base64 lines of 64 characters, the last one 1 to 64)"
+        case .pemCertificate:
+            "a PEM certificate (BEGIN/END CERTIFICATE lines around base64 lines of 64 characters, the last one 1 to 64)"
         case .uuid: "a UUID"
         case .date: "an ISO 8601 date (YYYY-MM-DD)"
         case .dateTime: "an ISO 8601 date-time with a time zone (YYYY-MM-DDThh:mm:ssZ)"
@@ -67,22 +69,32 @@ package enum Format: String, CaseIterable, Sendable {
         let possible: Bool
         switch self {
         case .iso4217, .iso4217OrWithdrawn:
-            possible = reference.currencies.allowed(includingWithdrawn: self == .iso4217OrWithdrawn).contains { $0.hasPrefix(text) }
+            possible = reference.currencies.allowed(includingWithdrawn: self == .iso4217OrWithdrawn).contains {
+                $0.hasPrefix(text)
+            }
         case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn:
-            possible = reference.countries.allowed(includingWithdrawn: self == .iso3166Alpha2OrWithdrawn).contains { $0.hasPrefix(text) }
-        case .cardNumber, .cardNumberWithSeparators: possible = reference.cardBrands.judge(partial: text).verdict == .incomplete
+            possible = reference.countries.allowed(includingWithdrawn: self == .iso3166Alpha2OrWithdrawn).contains {
+                $0.hasPrefix(text)
+            }
+        case .cardNumber, .cardNumberWithSeparators:
+            possible = reference.cardBrands.judge(partial: text).verdict == .incomplete
         case .luhn: possible = bytes.count < 19 && bytes.allSatisfy { $0 &- 0x30 < 10 }
         case .hex: possible = bytes.allSatisfy { JSONReader.hexValue($0) != nil }
         case .base64:
             let padding = bytes.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-            possible = padding <= 2 && bytes.dropLast(padding).allSatisfy { byte in
-                byte &- 65 < 26 || byte &- 97 < 26 || byte &- 48 < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-            } && (padding == 0 || bytes.count % 4 != 0)
+            possible =
+                padding <= 2
+                && bytes.dropLast(padding).allSatisfy { byte in
+                    byte &- 65 < 26 || byte &- 97 < 26 || byte &- 48 < 10 || byte == UInt8(ascii: "+")
+                        || byte == UInt8(ascii: "/")
+                } && (padding == 0 || bytes.count % 4 != 0)
         case .uuid: possible = fits("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
         case .date: possible = fits("9999-99-99") && bytes.count < 10
         case .dateTime: possible = bytes.count < 20 && fits("9999-99-99T99:99:99")
         case .cardExpiry:
-            possible = fits("99/99") && bytes.count < 5 && (bytes.first.map { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") } ?? true)
+            possible =
+                fits("99/99") && bytes.count < 5
+                && (bytes.first.map { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") } ?? true)
         case .pemCertificate:
             let begin = "-----BEGIN CERTIFICATE-----"
             possible = begin.hasPrefix(text) || text.hasPrefix(begin)
@@ -94,23 +106,35 @@ package enum Format: String, CaseIterable, Sendable {
     func jsonSchema(reference: ReferenceData) -> (keywords: SchemaValue, limitation: String?) {
         func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
         func codes(_ list: CodeList, withdrawn: Bool) -> SchemaValue {
-            .object([.init(key: "enum", value: .array(list.allowed(includingWithdrawn: withdrawn).map { .string($0) }))])
+            .object([.init(key: "enum", value: .array(list.allowed(includingWithdrawn: withdrawn).map { .string($0) }))]
+            )
         }
         switch self {
-        case .iso4217, .iso4217OrWithdrawn: return (codes(reference.currencies, withdrawn: self == .iso4217OrWithdrawn), nil)
-        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: return (codes(reference.countries, withdrawn: self == .iso3166Alpha2OrWithdrawn), nil)
+        case .iso4217, .iso4217OrWithdrawn:
+            return (codes(reference.currencies, withdrawn: self == .iso4217OrWithdrawn), nil)
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn:
+            return (codes(reference.countries, withdrawn: self == .iso3166Alpha2OrWithdrawn), nil)
         case .cardNumber:
-            return (pattern("^[0-9]{12,19}$"), "Card numbers are checked for 12-19 digits; the lengths of their brands and check digits are not.")
+            return (
+                pattern("^[0-9]{12,19}$"),
+                "Card numbers are checked for 12-19 digits; the lengths of their brands and check digits are not."
+            )
         case .cardNumberWithSeparators:
             return (
                 pattern("^[0-9]+(?:[ -][0-9]+)*$"),
-                "Card numbers are checked for digits with single spaces or dashes between them; the lengths of their brands and check digits are not.")
+                "Card numbers are checked for digits with single spaces or dashes between them; the lengths of their brands and check digits are not."
+            )
         case .hex: return (pattern("^(?:[0-9a-fA-F]{2})+$"), nil)
-        case .base64: return (pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"), nil)
-        case .uuid: return (pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), nil)
+        case .base64:
+            return (pattern("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$"), nil)
+        case .uuid:
+            return (pattern("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"), nil)
         case .date: return (.object([.init(key: "format", value: .string("date"))]), nil)
         case .dateTime: return (.object([.init(key: "format", value: .string("date-time"))]), nil)
-        case .luhn: return (pattern("^[0-9]{12,19}$"), "Card numbers are checked for 12-19 digits; the Luhn check digit is not.")
+        case .luhn:
+            return (
+                pattern("^[0-9]{12,19}$"), "Card numbers are checked for 12-19 digits; the Luhn check digit is not."
+            )
         case .cardExpiry:
             return (
                 pattern("^(0[1-9]|1[0-2])/[0-9]{2}$"),
@@ -118,7 +142,9 @@ package enum Format: String, CaseIterable, Sendable {
             )
         case .pemCertificate:
             return (
-                pattern("^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{64}\\r?\\n)*[A-Za-z0-9+/=]{1,64}\\r?\\n-----END CERTIFICATE-----(?:\\r?\\n)?$"),
+                pattern(
+                    "^-----BEGIN CERTIFICATE-----\\r?\\n(?:[A-Za-z0-9+/=]{64}\\r?\\n)*[A-Za-z0-9+/=]{1,64}\\r?\\n-----END CERTIFICATE-----(?:\\r?\\n)?$"
+                ),
                 "PEM certificates are checked for their BEGIN/END lines and base64 lines of 64 characters (the last one 1 to 64); that the lines join into valid base64 is not."
             )
         }
@@ -149,9 +175,12 @@ package enum Format: String, CaseIterable, Sendable {
     func accepts(_ bytes: Bytes, month: Int = 0, reference: ReferenceData) -> Bool {
         switch self {
         case .cardExpiry: Self.isCardExpiry(bytes, notBefore: month)
-        case .iso4217, .iso4217OrWithdrawn: reference.currencies.contains(bytes, includingWithdrawn: self == .iso4217OrWithdrawn)
-        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: reference.countries.contains(bytes, includingWithdrawn: self == .iso3166Alpha2OrWithdrawn)
-        case .cardNumber, .cardNumberWithSeparators: reference.cardBrands.accepts(number: bytes, separators: self == .cardNumberWithSeparators)
+        case .iso4217, .iso4217OrWithdrawn:
+            reference.currencies.contains(bytes, includingWithdrawn: self == .iso4217OrWithdrawn)
+        case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn:
+            reference.countries.contains(bytes, includingWithdrawn: self == .iso3166Alpha2OrWithdrawn)
+        case .cardNumber, .cardNumberWithSeparators:
+            reference.cardBrands.accepts(number: bytes, separators: self == .cardNumberWithSeparators)
         case .luhn: Self.isLuhn(bytes)
         case .hex: Self.isHex(bytes)
         case .base64: Self.isBase64(bytes)
@@ -196,7 +225,8 @@ package enum Format: String, CaseIterable, Sendable {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "="): padding += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "+"), UInt8(ascii: "/"):
                 if padding > 0 { return false }  // '=' only at the end
             default: return false
@@ -215,15 +245,20 @@ package enum Format: String, CaseIterable, Sendable {
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
         if lines.last?.isEmpty == true { lines.removeLast() }  // one final line break is usual
-        guard lines.count >= 3, lines[0].elementsEqual(pemBegin), lines[lines.count - 1].elementsEqual(pemEnd) else { return false }
+        guard lines.count >= 3, lines[0].elementsEqual(pemBegin), lines[lines.count - 1].elementsEqual(pemEnd) else {
+            return false
+        }
         // Seed 002: "the Base64-encoded value should have lines of length 64"; the last line holds what is left.
         let body = lines[1..<(lines.count - 1)]
-        guard body.dropLast().allSatisfy({ $0.count == 64 }), let last = body.last, (1...64).contains(last.count) else { return false }
+        guard body.dropLast().allSatisfy({ $0.count == 64 }), let last = body.last, (1...64).contains(last.count) else {
+            return false
+        }
         return Array(body.joined()).withUnsafeBufferPointer(isBase64)
     }
 
     static func isCardExpiry(_ bytes: Bytes, notBefore month: Int) -> Bool {
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: "/"), let mm = number(bytes, 0..<2), let yy = number(bytes, 3..<5),
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: "/"), let mm = number(bytes, 0..<2),
+            let yy = number(bytes, 3..<5),
             (1...12).contains(mm)
         else { return false }
         return (2000 + yy) * 12 + mm - 1 >= month
@@ -266,7 +301,8 @@ package enum Format: String, CaseIterable, Sendable {
     package static func isDateTime(_ bytes: Bytes) -> Bool {
         guard bytes.count >= 20, isDate(bytes, at: 0, exact: false), bytes[10] | 0x20 == UInt8(ascii: "t"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-            let hours = number(bytes, 11..<13), let minutes = number(bytes, 14..<16), let seconds = number(bytes, 17..<19),
+            let hours = number(bytes, 11..<13), let minutes = number(bytes, 14..<16),
+            let seconds = number(bytes, 17..<19),
             hours <= 23, minutes <= 59, seconds <= 60  // 60: a leap second
         else { return false }
         var index = 19
@@ -280,7 +316,8 @@ package enum Format: String, CaseIterable, Sendable {
         if bytes[index] | 0x20 == UInt8(ascii: "z") { return index == bytes.count - 1 }
         guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes.count - index == 6,
             bytes[index + 3] == UInt8(ascii: ":"),
-            let offsetHours = number(bytes, (index + 1)..<(index + 3)), let offsetMinutes = number(bytes, (index + 4)..<(index + 6))
+            let offsetHours = number(bytes, (index + 1)..<(index + 3)),
+            let offsetMinutes = number(bytes, (index + 4)..<(index + 6))
         else { return false }
         return offsetHours <= 23 && offsetMinutes <= 59
     }

@@ -47,7 +47,9 @@ public struct MessageCatalogue: Sendable, Hashable {
             // English's own terms are the fallback of every other language; English itself falls back to the code's.
             let fallback = language == "en" ? nil : MessageCatalogue.english.tables.formatTerms
             self.formatTerms = Dictionary(
-                uniqueKeysWithValues: Format.allCases.map { ($0, terms["format.\($0.rawValue)"] ?? fallback?[$0] ?? $0.article) })
+                uniqueKeysWithValues: Format.allCases.map {
+                    ($0, terms["format.\($0.rawValue)"] ?? fallback?[$0] ?? $0.article)
+                })
         }
     }
 
@@ -81,17 +83,20 @@ public struct MessageCatalogue: Sendable, Hashable {
             let messages = object["messages"] as? [String: String]
         else {
             throw ValidatorError(
-                code: .invalidCatalogue, message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)")
+                code: .invalidCatalogue,
+                message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)")
         }
         var templates: [String: MessageTemplate] = [:]
         for (key, text) in messages {
             do {
                 templates[key] = try MessageTemplate(text)
             } catch {
-                throw ValidatorError(code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)")
+                throw ValidatorError(
+                    code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)")
             }
         }
-        self.tables = Tables(language: language, templates: templates, terms: object["terms"] as? [String: String] ?? [:])
+        self.tables = Tables(
+            language: language, templates: templates, terms: object["terms"] as? [String: String] ?? [:])
     }
 
     /// The English messages every report uses unless told otherwise.
@@ -109,7 +114,10 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Parameter tag: A language tag, as `Locale` or an `Accept-Language` header gives it.
     /// - Returns: One of ``bundledLanguages``, or `nil`.
     public static func bundledLanguage(for tag: String) -> String? {
-        let primary = tag.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }.first.map { $0.lowercased() } ?? ""
+        let primary =
+            tag.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }.first.map {
+                $0.lowercased()
+            } ?? ""
         return bundledLanguages.contains(primary) ? primary : nil
     }
 
@@ -120,7 +128,9 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Returns: The catalogue.
     public static func bundled(preferring languages: [String] = Locale.preferredLanguages) -> MessageCatalogue {
         for tag in languages {
-            if let language = bundledLanguage(for: tag), let catalogue = try? bundled(language: language) { return catalogue }
+            if let language = bundledLanguage(for: tag), let catalogue = try? bundled(language: language) {
+                return catalogue
+            }
         }
         return english
     }
@@ -137,7 +147,8 @@ public struct MessageCatalogue: Sendable, Hashable {
         else {
             throw ValidatorError(
                 code: .unknownLanguage,
-                message: "no message catalogue for '\(language)' (shipped: \(bundledLanguages.joined(separator: ", ")))")
+                message: "no message catalogue for '\(language)' (shipped: \(bundledLanguages.joined(separator: ", ")))"
+            )
         }
         return try MessageCatalogue(json: data)
     }
@@ -149,7 +160,9 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
     func message(_ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters) -> String {
         if let template = template(rule, variant: variant) { return template.render(parameters) }
-        if language != "en", let template = MessageCatalogue.english.template(rule, variant: variant) { return template.render(parameters) }
+        if language != "en", let template = MessageCatalogue.english.template(rule, variant: variant) {
+            return template.render(parameters)
+        }
         return "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
     }
 
@@ -192,7 +205,8 @@ public struct MessageCatalogue: Sendable, Hashable {
         var rules: [String: RuleTemplates] = [:]
         for (key, template) in templates {
             if let dot = key.firstIndex(of: ".") {
-                rules[String(key[..<dot]), default: RuleTemplates()].variants.append(.init(name: String(key[key.index(after: dot)...]), template: template))
+                rules[String(key[..<dot]), default: RuleTemplates()].variants.append(
+                    .init(name: String(key[key.index(after: dot)...]), template: template))
             } else {
                 rules[key, default: RuleTemplates()].base = template
             }
@@ -238,7 +252,10 @@ public struct MessageCatalogue: Sendable, Hashable {
         var values = values
         values["count"] = String(count)
         let one = language == "fr" ? (count == 0 || count == 1) : count == 1
-        if one, let singular = terms[key + ".one"] ?? (terms[key] == nil && language != "en" ? MessageCatalogue.english.terms[key + ".one"] : nil) {
+        if one,
+            let singular = terms[key + ".one"]
+                ?? (terms[key] == nil && language != "en" ? MessageCatalogue.english.terms[key + ".one"] : nil)
+        {
             return Self.filling(singular, values)
         }
         return phrase(key, values)
@@ -247,7 +264,9 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// A run's counts in this language, as the text report's last line and the GitHub step summary give them:
     /// `3 payloads checked against card-create, 2 valid, 1 invalid, 1 error` (then how many more were not shown); with
     /// the version of the gateway's catalogue the schema came from, `card-create (catalogue 2026.11.10)`.
-    package func runCounts(schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int) -> String {
+    package func runCounts(
+        schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int
+    ) -> String {
         let checked = catalogue.map { phrase("summary.catalogue", ["schema": schema, "version": $0]) } ?? schema
         var parts = [
             phrase("summary.checked", count: payloads, ["schema": checked]),
@@ -261,7 +280,9 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// A phrase in every shipped language, such as the label of an array's items (`{name} item`) for a field whose
     /// schema names none.
     static func shippedPhrase(_ key: String, name: LocalizedText? = nil) -> LocalizedText {
-        func phrase(_ catalogue: MessageCatalogue) -> String { catalogue.phrase(key, ["name": name?.text(in: catalogue.language) ?? ""]) }
+        func phrase(_ catalogue: MessageCatalogue) -> String {
+            catalogue.phrase(key, ["name": name?.text(in: catalogue.language) ?? ""])
+        }
         let others = shipped.filter { $0.language != "en" }.map { ($0.language, phrase($0)) }
         return LocalizedText(phrase(english), translations: Dictionary(uniqueKeysWithValues: others))
     }

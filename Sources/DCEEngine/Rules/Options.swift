@@ -18,7 +18,9 @@ struct Options: Sendable {
     /// What typed text is: valid when it is a string option, incomplete while it begins one, invalid when no
     /// continuation can become one.
     func judge(partial text: String) -> InputVerdict {
-        let strings = values.compactMap { value -> String? in if case .string(let option) = value { return option } else { return nil } }
+        let strings = values.compactMap { value -> String? in
+            if case .string(let option) = value { return option } else { return nil }
+        }
         return strings.contains(text) ? .valid : strings.contains { $0.hasPrefix(text) } ? .incomplete : .invalid(.enum)
     }
 

@@ -22,12 +22,15 @@ extension Rules {
     ///   - patterns: The schema's compiled regexes, by ``Validation/patternKey``.
     ///   - month: The current month, for formats that depend on the date.
     func judge(
-        partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int, reference: ReferenceData
+        partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int,
+        reference: ReferenceData
     ) -> InputVerdict {
         var verdicts: [InputVerdict] = []
         switch dataType {
         case .boolean:
-            verdicts.append(text == "true" || text == "false" ? .valid : ("true".hasPrefix(text) || "false".hasPrefix(text)) ? .incomplete : .invalid(.type))
+            verdicts.append(
+                text == "true" || text == "false"
+                    ? .valid : ("true".hasPrefix(text) || "false".hasPrefix(text)) ? .incomplete : .invalid(.type))
         case .integer, .number:
             verdicts.append(numberVerdict(text, integer: dataType == .integer))
         case .object, .array:
@@ -36,23 +39,32 @@ extension Rules {
             let length = text.unicodeScalars.count
             verdicts.append(effectiveLengths.judge(partialLength: length))
             if let options { verdicts.append(options.judge(partial: text)) }
-            if let implied = dataType.impliedFormat { verdicts.append(implied.judge(partial: text, month: month, reference: reference)) }
+            if let implied = dataType.impliedFormat {
+                verdicts.append(implied.judge(partial: text, month: month, reference: reference))
+            }
             if !formatList.isEmpty {
                 let each = formatList.map { $0.judge(partial: text, month: month, reference: reference) }
-                verdicts.append(each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
+                verdicts.append(
+                    each.contains(.valid) ? .valid : each.contains(.incomplete) ? .incomplete : .invalid(.format))
             }
             verdicts += validationList.map { $0.judgeRegex(partial: text, patterns: patterns) }
         }
-        if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) { return invalid }
+        if let invalid = verdicts.first(where: { if case .invalid = $0 { return true } else { return false } }) {
+            return invalid
+        }
         return verdicts.contains(.incomplete) ? .incomplete : .valid
     }
 
     private func numberVerdict(_ text: String, integer: Bool) -> InputVerdict {
         if text.isEmpty || text == "-" { return .incomplete }
-        guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number else {
+        guard let document = try? JSONDocument(bytes: Array(text.utf8)), document.kind(of: document.root) == .number
+        else {
             // "1." and "1e" can still become numbers; anything else cannot.
-            let prefix = text.last == "." || text.last == "e" || text.last == "E" || text.hasSuffix("e-") || text.hasSuffix("e+")
-            return prefix && !integer && (try? JSONDocument(bytes: Array(text.dropLast(text.hasSuffix("e-") || text.hasSuffix("e+") ? 2 : 1).utf8))) != nil
+            let prefix =
+                text.last == "." || text.last == "e" || text.last == "E" || text.hasSuffix("e-") || text.hasSuffix("e+")
+            return prefix && !integer
+                && (try? JSONDocument(
+                    bytes: Array(text.dropLast(text.hasSuffix("e-") || text.hasSuffix("e+") ? 2 : 1).utf8))) != nil
                 ? .incomplete : .invalid(.type)
         }
         let number = DecimalNumber(lexeme: document.numberLexeme(at: document.root))

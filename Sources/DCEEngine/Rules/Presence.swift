@@ -12,7 +12,9 @@ struct Presence: Sendable, Hashable {
 
     /// These rules with each one that `other` writes taking precedence.
     func overlaid(with other: Presence) -> Presence {
-        Presence(required: other.required ?? required, forbidden: other.forbidden ?? forbidden, nullable: other.nullable ?? nullable)
+        Presence(
+            required: other.required ?? required, forbidden: other.forbidden ?? forbidden,
+            nullable: other.nullable ?? nullable)
     }
 
     /// Whether the field must be sent, with a value other than `null` (a forbidden field never must).

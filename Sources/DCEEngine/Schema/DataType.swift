@@ -33,11 +33,15 @@ public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Whether a JSON value has this type (the `type` rule): an integer may be written `3`, `3.0` or `3e0`, and with
     /// `numericBooleans` a Boolean may be 0 or 1 in any spelling (a boolean wrapped in `NSNumber` by an older client).
-    func accepts(_ kind: JSONDocument.Kind, at value: JSONDocument.Index, in document: JSONDocument, numericBooleans: Bool) -> Bool {
+    func accepts(
+        _ kind: JSONDocument.Kind, at value: JSONDocument.Index, in document: JSONDocument, numericBooleans: Bool
+    ) -> Bool {
         switch self {
         case .string, .date, .dateTime: return kind == .string
         case .integer:
-            return kind == .number && (document.isIntegerLiteral(at: value) || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
+            return kind == .number
+                && (document.isIntegerLiteral(at: value)
+                    || DecimalNumber(lexeme: document.numberLexeme(at: value)).isIntegral)
         case .number: return kind == .number
         case .boolean:
             guard kind == .number, numericBooleans else { return kind == .boolean }

@@ -103,7 +103,8 @@ struct FieldMetadata: Sendable {
     /// Whether no attribute is set.
     var isEmpty: Bool {
         order == nil && dataGroup == nil && ignoreForProvisioning == nil && pciEncryptionRequired == nil
-            && storageRestricted == nil && maskingRequired == nil && updatesAllowed == nil && reverificationRequired == nil
+            && storageRestricted == nil && maskingRequired == nil && updatesAllowed == nil
+            && reverificationRequired == nil
     }
 
     /// This metadata with every value that `other` writes taking precedence.

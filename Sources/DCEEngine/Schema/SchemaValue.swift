@@ -42,7 +42,8 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         case .number(let value): value.lexeme
         case .string(let value): Self.quote(value)
         case .array(let values): "[" + values.map(\.json).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quote($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.map { Self.quote($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
         }
     }
 
@@ -54,9 +55,12 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
             if values.allSatisfy({ if case .string = $0 { return true } else { return false } }) && values.count > 8 {
                 return json  // long code lists stay on one line
             }
-            return "[\n" + values.map { inner + $0.prettyJSON(indent: inner) }.joined(separator: ",\n") + "\n" + indent + "]"
+            return "[\n" + values.map { inner + $0.prettyJSON(indent: inner) }.joined(separator: ",\n") + "\n" + indent
+                + "]"
         case .object(let members) where !members.isEmpty:
-            return "{\n" + members.map { inner + Self.quote($0.key) + ": " + $0.value.prettyJSON(indent: inner) }.joined(separator: ",\n")
+            return "{\n"
+                + members.map { inner + Self.quote($0.key) + ": " + $0.value.prettyJSON(indent: inner) }.joined(
+                    separator: ",\n")
                 + "\n" + indent + "}"
         default: return json
         }
@@ -94,9 +98,10 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
         case .string: self = .string(document.string(at: index))
         case .array: self = .array(document.elements(of: index).map { SchemaValue(document: document, at: $0) })
         case .object:
-            self = .object(document.members(of: index).map {
-                Member(key: document.string(at: $0.key), value: SchemaValue(document: document, at: $0.value))
-            })
+            self = .object(
+                document.members(of: index).map {
+                    Member(key: document.string(at: $0.key), value: SchemaValue(document: document, at: $0.value))
+                })
         }
     }
 
@@ -114,7 +119,9 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
             let payload = Array(document.members(of: index))
             guard members.count == payload.count else { return false }
             return members.allSatisfy { member in
-                payload.contains { document.string(at: $0.key, equals: member.key) && member.value.matches(document, at: $0.value) }
+                payload.contains {
+                    document.string(at: $0.key, equals: member.key) && member.value.matches(document, at: $0.value)
+                }
             }
         default: return false
         }

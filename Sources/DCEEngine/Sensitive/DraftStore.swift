@@ -34,7 +34,8 @@ public struct DraftStore: Sendable {
     /// - Parameter directory: Where drafts are kept.
     /// - Throws: When the directory cannot be created.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         self.directory = directory
     }
 
@@ -52,10 +53,13 @@ public struct DraftStore: Sendable {
         guard let document = try? JSONDocument(bytes: json) else {
             throw ValidatorError(code: .encoding, message: "a draft must be well-formed JSON")
         }
-        let (restricted, removed) = schema.schema.partition(document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
+        let (restricted, removed) = schema.schema.partition(
+            document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
         var omitted = removed.map(\.pointer)
         let kept = Self.withoutCardNumbers(restricted, pointer: "", omitted: &omitted)
-        let draft = Draft(schema: schema.schema.id, schemaVersion: schema.schema.version, values: Array(kept.json.utf8), omitted: omitted)
+        let draft = Draft(
+            schema: schema.schema.id, schemaVersion: schema.schema.version, values: Array(kept.json.utf8),
+            omitted: omitted)
         let file: SchemaValue = .object([
             .init(key: "schema", value: .string(draft.schema)),
             .init(key: "schemaVersion", value: .string(draft.schemaVersion)),
@@ -76,7 +80,8 @@ public struct DraftStore: Sendable {
         let url = try file(name)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let bytes = try [UInt8](Data(contentsOf: url))
-        guard let document = try? JSONDocument(bytes: bytes), case .object(let members) = SchemaValue(document: document, at: document.root),
+        guard let document = try? JSONDocument(bytes: bytes),
+            case .object(let members) = SchemaValue(document: document, at: document.root),
             case .string(let schema)? = members.first(where: { $0.key == "schema" })?.value,
             case .string(let version)? = members.first(where: { $0.key == "schemaVersion" })?.value,
             let values = members.first(where: { $0.key == "values" })?.value,
@@ -99,7 +104,9 @@ public struct DraftStore: Sendable {
     }
 
     /// The value without any string that looks like a card number, whose places are added to `omitted`.
-    private static func withoutCardNumbers(_ value: SchemaValue, pointer: String, omitted: inout [String]) -> SchemaValue {
+    private static func withoutCardNumbers(_ value: SchemaValue, pointer: String, omitted: inout [String])
+        -> SchemaValue
+    {
         switch value {
         case .object(let members):
             var kept: [SchemaValue.Member] = []
@@ -108,21 +115,31 @@ public struct DraftStore: Sendable {
                 if case .string(let text) = member.value, Redactor.containsCardNumber(text) {
                     omitted.append(place)
                 } else {
-                    kept.append(.init(key: member.key, value: withoutCardNumbers(member.value, pointer: place, omitted: &omitted)))
+                    kept.append(
+                        .init(
+                            key: member.key, value: withoutCardNumbers(member.value, pointer: place, omitted: &omitted))
+                    )
                 }
             }
             return .object(kept)
         case .array(let elements):
-            return .array(elements.enumerated().map { withoutCardNumbers($0.element, pointer: "\(pointer)/\($0.offset)", omitted: &omitted) })
+            return .array(
+                elements.enumerated().map {
+                    withoutCardNumbers($0.element, pointer: "\(pointer)/\($0.offset)", omitted: &omitted)
+                })
         default:
             return value
         }
     }
 
     private func file(_ name: String) throws(ValidatorError) -> URL {
-        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+        }
         guard !name.isEmpty, allowed, !name.hasPrefix(".") else {
-            throw ValidatorError(code: .encoding, message: "a draft name uses letters, digits, '.', '_' and '-' and does not start with '.'")
+            throw ValidatorError(
+                code: .encoding,
+                message: "a draft name uses letters, digits, '.', '_' and '-' and does not start with '.'")
         }
         return directory.appendingPathComponent(name + ".draft.json")
     }

@@ -38,7 +38,9 @@ extension PreparedSchema {
             let kind = document.kind(of: index)
             if field == nil && !item {
                 // The schema cannot say what a member it does not know holds: its key stays, its value does not.
-                if kind != .null { replacements.append((document.byteRange(of: index), SchemaValue.quote(Self.withheldMarker))) }
+                if kind != .null {
+                    replacements.append((document.byteRange(of: index), SchemaValue.quote(Self.withheldMarker)))
+                }
                 return false
             }
             if let field, let text = mask(document, at: index, of: field) {
@@ -49,7 +51,9 @@ extension PreparedSchema {
                 // A card number where no field marks one (in a free-text field, say) is masked too.
                 let text = kind == .string ? document.string(at: index) : document.numberLexeme(at: index)
                 let redacted = Redactor(sensitiveKeys: []).redact(text)
-                if redacted != text { replacements.append((document.byteRange(of: index), SchemaValue.quote(redacted))) }
+                if redacted != text {
+                    replacements.append((document.byteRange(of: index), SchemaValue.quote(redacted)))
+                }
             }
             return true
         }
@@ -81,7 +85,8 @@ extension PreparedSchema {
         }
         let characters = Array(text)
         let shown = min(4, characters.count / 4)
-        return SchemaValue.quote(String(repeating: "•", count: characters.count - shown) + String(characters.suffix(shown)))
+        return SchemaValue.quote(
+            String(repeating: "•", count: characters.count - shown) + String(characters.suffix(shown)))
     }
 
     /// 12 to 19 digits, with single spaces or dashes between them.
@@ -118,7 +123,11 @@ extension JSONDocument {
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if inString {
-                    if byte == UInt8(ascii: "\\") { offset += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if byte == UInt8(ascii: "\\") {
+                        offset += 1
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else if byte == UInt8(ascii: "\"") {
                     inString = true
                 } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {

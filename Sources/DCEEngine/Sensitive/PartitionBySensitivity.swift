@@ -1,7 +1,9 @@
 extension CompiledSchema {
     /// A payload without the values of fields carrying any of `flags` (those values are returned apart, by
     /// pointer, as compact JSON); members the schema does not define are kept or dropped.
-    package func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (SchemaValue, [(pointer: String, json: [UInt8])]) {
+    package func partition(_ document: JSONDocument, removing flags: Sensitivity, keepUnknown: Bool) -> (
+        SchemaValue, [(pointer: String, json: [UInt8])]
+    ) {
         var removed: [(pointer: String, json: [UInt8])] = []
         func walk(_ index: JSONDocument.Index, of field: CompiledField, pointer: String) -> SchemaValue {
             switch (document.kind(of: index), field.dataType) {
@@ -11,7 +13,9 @@ extension CompiledSchema {
                     let key = document.string(at: keyIndex)
                     let childPointer = JSONPointer.appending(key, to: pointer)
                     guard let child = field.fields.first(where: { $0.key == key }) else {
-                        if keepUnknown { members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex))) }
+                        if keepUnknown {
+                            members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
+                        }
                         continue
                     }
                     if !child.sensitivity.isDisjoint(with: flags) && document.kind(of: valueIndex) != .null {
@@ -23,7 +27,10 @@ extension CompiledSchema {
                 return .object(members)
             case (.array, .array):
                 guard let items = field.items else { return SchemaValue(document: document, at: index) }
-                return .array(document.elements(of: index).enumerated().map { walk($0.element, of: items, pointer: "\(pointer)/\($0.offset)") })
+                return .array(
+                    document.elements(of: index).enumerated().map {
+                        walk($0.element, of: items, pointer: "\(pointer)/\($0.offset)")
+                    })
             default:
                 return SchemaValue(document: document, at: index)
             }

@@ -118,7 +118,9 @@ public struct Redactor: Sendable {
                     digits.append(Int(scalars[cursor].value) - 48)
                     positions.append(cursor)
                     cursor += 1
-                } else if (scalars[cursor] == " " || scalars[cursor] == "-"), cursor + 1 < scalars.count, Self.isDigit(scalars[cursor + 1]) {
+                } else if scalars[cursor] == " " || scalars[cursor] == "-", cursor + 1 < scalars.count,
+                    Self.isDigit(scalars[cursor + 1])
+                {
                     cursor += 1
                 } else {
                     break
@@ -144,7 +146,8 @@ public struct Redactor: Sendable {
 
     private static func endsValue(_ scalar: Unicode.Scalar, quoted: Bool) -> Bool {
         if quoted { return scalar == "\"" }
-        return scalar == "," || scalar == "}" || scalar == "]" || scalar == "&" || scalar == ";" || scalar == " " || scalar == "\n"
+        return scalar == "," || scalar == "}" || scalar == "]" || scalar == "&" || scalar == ";" || scalar == " "
+            || scalar == "\n"
             || scalar == "\t" || scalar == "\""
     }
 }

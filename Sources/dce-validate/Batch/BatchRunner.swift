@@ -150,7 +150,9 @@ struct BatchRunner {
     /// A payload's verdict, with its masked copy when it fails and one is asked for (none for a payload that is not
     /// well-formed JSON: nothing in it can be told apart).
     private func report(file: String, line: Int?, bytes: [UInt8]) -> PayloadReport {
-        let verdict = original.map { prepared.validate(json: bytes, original: $0, replacing: replacing) } ?? prepared.validate(json: bytes)
+        let verdict =
+            original.map { prepared.validate(json: bytes, original: $0, replacing: replacing) }
+            ?? prepared.validate(json: bytes)
         var report = PayloadReport(file: file, line: line, report: verdict)
         if attachMasked, !verdict.valid, let copy = try? prepared.masked(json: bytes) {
             report.masked = String(decoding: copy, as: UTF8.self)

@@ -1,10 +1,11 @@
 import DCECommandLine
 import DCEEngine
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where one report goes: a format and a file, or standard output. Writes are buffered; the first write error is
@@ -24,7 +25,8 @@ final class OutputTarget {
         if let path {
             switch OutputFile.create(path) {
             case .success(let file): self.file = file
-            case .failure(let reason): throw DiagnosticError("cannot write the \(format.rawValue) report to '\(path)': \(reason)")
+            case .failure(let reason):
+                throw DiagnosticError("cannot write the \(format.rawValue) report to '\(path)': \(reason)")
             }
         } else {
             self.file = nil
@@ -34,7 +36,8 @@ final class OutputTarget {
 
     /// Whether this report is text on a terminal, the only place colour belongs.
     var wantsColor: Bool {
-        format == .text && path == nil && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        format == .text && path == nil && isatty(STDOUT_FILENO) == 1
+            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     }
 
@@ -46,7 +49,9 @@ final class OutputTarget {
 
     func flush() {
         guard !buffer.isEmpty, failure == nil else { return }
-        let error = buffer.withUnsafeBytes { bytes in file.map { $0.write(bytes) } ?? Descriptor.writeAll(STDOUT_FILENO, bytes) }
+        let error = buffer.withUnsafeBytes { bytes in
+            file.map { $0.write(bytes) } ?? Descriptor.writeAll(STDOUT_FILENO, bytes)
+        }
         buffer.removeAll(keepingCapacity: true)
         if let error { fail(error) }
     }
@@ -66,13 +71,16 @@ final class OutputTarget {
     func discard() { file?.discard() }
 
     private func fail(_ error: Int32) {
-        failure = "cannot write the \(format.rawValue) report to \(path.map { "'\($0)'" } ?? "standard output"): \(Descriptor.reason(error))"
+        failure =
+            "cannot write the \(format.rawValue) report to \(path.map { "'\($0)'" } ?? "standard output"): \(Descriptor.reason(error))"
     }
 
     /// Pairs `--format` and `--output` options in the order they were written: an `--output` belongs to the
     /// `--format` before it (or, written first, to the next one); a format without an output goes to standard
     /// output, which at most one format may use.
-    static func pairs(formats: [ReportFormat], outputs: [String], arguments: [String]) throws -> [(ReportFormat, String?)] {
+    static func pairs(formats: [ReportFormat], outputs: [String], arguments: [String]) throws -> [(
+        ReportFormat, String?
+    )] {
         if formats.isEmpty {
             guard outputs.count <= 1 else { throw DiagnosticError("several --output files need a --format for each") }
             return [(.text, outputs.first)]

@@ -1,9 +1,10 @@
 import DCECommandLine
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A one-line progress display on standard error: only on a terminal, never in a pipe or a CI log, and only

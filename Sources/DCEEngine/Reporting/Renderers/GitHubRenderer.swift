@@ -14,7 +14,8 @@ struct GitHubRenderer {
             var properties = ["file=\(Self.property(payload.file))"]
             if let line = payload.line { properties.append("line=\(line)") }
             properties.append("title=dce-validate")
-            output += "::notice \(properties.joined(separator: ","))::\(Self.data(options.omissionNote(payload.omittedErrors)))\n"
+            output +=
+                "::notice \(properties.joined(separator: ","))::\(Self.data(options.omissionNote(payload.omittedErrors)))\n"
         }
         return output
     }

@@ -8,19 +8,26 @@ struct JUnitRenderer {
     func testsuite(for payload: PayloadReport, id: Int, schema: String, options: ReportOptions) -> String {
         let name = Self.escape(payload.name)
         let tests = max(payload.errors.count, 1)
-        var output = "  <testsuite name=\"\(name)\" tests=\"\(tests)\" failures=\"\(payload.errors.count)\" errors=\"0\" "
-        output += "time=\"0\" timestamp=\"\(options.timestamp)\" hostname=\"localhost\" id=\"\(id)\" package=\"dce-validate.\(Self.escape(schema))\">\n"
-        let catalogue = options.catalogueVersion.map { "<property name=\"catalogue\" value=\"\(Self.escape($0))\"/>" } ?? ""
-        output += "    <properties><property name=\"schema\" value=\"\(Self.escape(schema))\"/>\(catalogue)</properties>\n"
+        var output =
+            "  <testsuite name=\"\(name)\" tests=\"\(tests)\" failures=\"\(payload.errors.count)\" errors=\"0\" "
+        output +=
+            "time=\"0\" timestamp=\"\(options.timestamp)\" hostname=\"localhost\" id=\"\(id)\" package=\"dce-validate.\(Self.escape(schema))\">\n"
+        let catalogue =
+            options.catalogueVersion.map { "<property name=\"catalogue\" value=\"\(Self.escape($0))\"/>" } ?? ""
+        output +=
+            "    <properties><property name=\"schema\" value=\"\(Self.escape(schema))\"/>\(catalogue)</properties>\n"
         if payload.errors.isEmpty {
             output += "    <testcase name=\"valid\" classname=\"\(name)\" time=\"0\"/>\n"
         }
         for error in payload.errors {
             let pointer = error.path.isEmpty ? "(document)" : error.path
-            let location = [payload.file, error.line.map(String.init), error.column.map(String.init)].compactMap { $0 }.joined(separator: ":")
-            output += "    <testcase name=\"\(Self.escape("\(pointer) \(error.rule)"))\" classname=\"\(name)\" time=\"0\">"
+            let location = [payload.file, error.line.map(String.init), error.column.map(String.init)].compactMap { $0 }
+                .joined(separator: ":")
+            output +=
+                "    <testcase name=\"\(Self.escape("\(pointer) \(error.rule)"))\" classname=\"\(name)\" time=\"0\">"
             output += "<failure message=\"\(Self.escape(error.message))\" type=\"\(Self.escape(error.rule.rawValue))\">"
-            output += Self.escape("\(location): \(error.path.isEmpty ? "" : "\(error.path): ")\(error.message) [\(error.rule)]")
+            output += Self.escape(
+                "\(location): \(error.path.isEmpty ? "" : "\(error.path): ")\(error.message) [\(error.rule)]")
             output += "</failure></testcase>\n"
         }
         // Violations past the limit have no test case of their own; the suite's output says how many there were,
@@ -28,7 +35,8 @@ struct JUnitRenderer {
         var notes: [String] = []
         if payload.omittedErrors > 0 { notes.append(options.omissionNote(payload.omittedErrors)) }
         if let masked = payload.masked { notes.append("masked payload:\n" + masked) }
-        output += "    <system-out>\(Self.escape(notes.joined(separator: "\n")))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+        output +=
+            "    <system-out>\(Self.escape(notes.joined(separator: "\n")))</system-out>\n    <system-err></system-err>\n  </testsuite>\n"
         return output
     }
 

@@ -13,7 +13,8 @@ struct SARIFRenderer {
         }
         rules.append(
             "{\"id\":\(q(Self.omittedRule)),\"name\":\(q(Self.omittedRule)),\"shortDescription\":{\"text\":"
-                + "\"More violations than the report keeps: they are counted, not listed.\"},\"defaultConfiguration\":{\"level\":\"note\"}}")
+                + "\"More violations than the report keeps: they are counted, not listed.\"},\"defaultConfiguration\":{\"level\":\"note\"}}"
+        )
         return "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{"
             + "\"tool\":{\"driver\":{\"name\":\"dce-validate\",\"version\":\(q(version)),"
             + "\"informationUri\":\"https://github.com/dce-validate/dce-validate\",\"rules\":[\(rules.joined(separator: ","))]}},"

@@ -5,7 +5,9 @@ struct TextRenderer {
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     func lines(for payload: PayloadReport, options: ReportOptions) -> String {
-        guard !payload.errors.isEmpty || !payload.reverificationRequired.isEmpty || payload.omittedErrors > 0 else { return "" }
+        guard !payload.errors.isEmpty || !payload.reverificationRequired.isEmpty || payload.omittedErrors > 0 else {
+            return ""
+        }
         var output = ByteBuilder(capacity: payload.errors.count * 160)
         for error in payload.errors {
             if color { output.append("\u{1B}[1m") }
@@ -51,10 +53,15 @@ struct TextRenderer {
     /// The last line, in the run's language: payloads, the schema (and the gateway's catalogue it came from),
     /// verdicts, and the errors listed, then those left out past the limit, if any.
     func summary(
-        schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int, messages: MessageCatalogue
+        schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int,
+        messages: MessageCatalogue
     ) -> String {
-        let verdict = invalid == 0 ? paint(messages.phrase("summary.valid"), "1;32") : paint(messages.phrase("summary.invalid"), "1;31")
-        let counts = messages.runCounts(schema: schema, catalogue: catalogue, payloads: payloads, invalid: invalid, errors: errors, omitted: omitted)
+        let verdict =
+            invalid == 0
+            ? paint(messages.phrase("summary.valid"), "1;32") : paint(messages.phrase("summary.invalid"), "1;31")
+        let counts = messages.runCounts(
+            schema: schema, catalogue: catalogue, payloads: payloads, invalid: invalid, errors: errors, omitted: omitted
+        )
         return "\(verdict): \(counts)\n"
     }
 }
