@@ -248,8 +248,15 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // PostgresStoreTests run several dce-gateway processes on one database and read what it recorded.
-                "dce-gateway", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "dce-gateway", "DCETestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            // What several test targets share: a real dce-gateway process (started, killed, stopped) and where the
+            // package's executables are built.
+            name: "DCETestSupport",
+            path: "Tests/DCETestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -262,8 +269,8 @@ let package = Package(
             // Depends on the executables so that they are built before the tests run them; DCEClient and DCEGateway
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
-                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "dce-validate", "dce-send",
-                "dce-gateway",
+                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCETestSupport", "dce-validate",
+                "dce-send", "dce-gateway",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

@@ -1,6 +1,7 @@
 import DCECrypto
 import DCEEngine
 import DCEEnvelope
+import DCETestSupport
 import Foundation
 import Logging
 import PostgresNIO
@@ -151,7 +152,7 @@ struct PostgresStoreTests {
             arguments: ["--database-timeout", "1"])
         process.process.waitUntilExit()
         #expect(process.process.terminationStatus == 3)
-        let message = process.standardError
+        let message = process.output
         #expect(
             message.contains(
                 "dce-gateway: error: cannot migrate the gateway's tables in the database at 127.0.0.1:1/dce"))
@@ -232,8 +233,6 @@ struct PostgresStoreTests {
 enum PostgresServer {
     static let url = ProcessInfo.processInfo.environment["DCE_TEST_DATABASE_URL"]
     static let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     /// Runs `body` with the URL of a new, empty database, dropped afterwards.
     static func withDatabase(_ body: (String) async throws -> Void) async throws {
@@ -294,7 +293,7 @@ enum PostgresServer {
     static func control(_ command: String) throws {
         let directory = try #require(ProcessInfo.processInfo.environment["DCE_TEST_POSTGRES_DIR"])
         let process = Process()
-        process.executableURL = repository.appendingPathComponent("scripts/postgres")
+        process.executableURL = GatewayProcess.repository.appendingPathComponent("scripts/postgres")
         process.arguments = [command, directory]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -303,88 +302,19 @@ enum PostgresServer {
     }
 }
 
-/// A `dce-gateway` process on a free loopback port.
-final class GatewayProcess: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    let process: Process
-    private let output: URL
-    private let errors: URL
-    private(set) var url = URL(fileURLWithPath: "/")
-
-    /// Starts an instance on `database` and waits until it listens.
+extension GatewayProcess {
+    /// An instance on `database` with the keys in `keys`, listening.
     convenience init(database: String, keys: URL, arguments: [String] = []) throws {
-        try self.init(starting: database, keys: keys, arguments: arguments)
-        try waitUntilListening()
+        try self.init(keys: keys, in: keys, arguments: Self.storeArguments(database) + arguments)
     }
 
     /// Starts an instance and returns at once.
     static func start(database: String, keys: URL, arguments: [String] = []) throws -> GatewayProcess {
-        try GatewayProcess(starting: database, keys: keys, arguments: arguments)
+        try GatewayProcess(
+            keys: keys, in: keys, arguments: storeArguments(database) + arguments, waitUntilListening: false)
     }
 
-    private init(starting database: String, keys: URL, arguments: [String]) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dce-gateway-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        output = scratch.appendingPathComponent("stdout")
-        errors = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process = Process()
-        process.executableURL = Self.binary
-        process.arguments =
-            [
-                "--port", "0", "--keys", keys.path, "--database-url", database, "--database-timeout", "3",
-                "--catalogue-refresh", "1",
-            ] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+    private static func storeArguments(_ database: String) -> [String] {
+        ["--database-url", database, "--database-timeout", "3", "--catalogue-refresh", "1"]
     }
-
-    deinit { stop() }
-
-    var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
-
-    private func waitUntilListening() throws {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"listening on (http://127\.0\.0\.1:\d+)"#, options: .regularExpression) {
-                url = URL(string: String(text[range].dropFirst("listening on ".count)))!
-                return
-            }
-            guard process.isRunning else { throw Failure("dce-gateway exited: \(standardError)") }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw Failure("dce-gateway did not listen within 60 s: \(standardError)")
-    }
-
-    /// SIGKILL: no chance to finish anything.
-    func kill() {
-        guard process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// SIGTERM, a graceful shutdown.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-
-    /// The binary sits next to the test bundle in the build products directory.
-    static let binary: URL = {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("dce-gateway")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return PostgresServer.repository.appendingPathComponent(".build/debug/dce-gateway")
-    }()
 }

@@ -1,3 +1,4 @@
+import DCETestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -29,19 +30,7 @@ enum CLI {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The binary sits next to the test bundle in the build products directory.
-    static let binary: URL = {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("dce-validate")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        for configuration in ["debug", "release"] {
-            let candidate = repository.appendingPathComponent(".build/\(configuration)/dce-validate")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        fatalError("dce-validate is not built: run 'swift build' first")
-    }()
+    static let binary = GatewayProcess.executable("dce-validate")
 
     /// Runs the tool from `directory` (the repository by default) with optional standard input. Standard
     /// streams go through temporary files, so neither a large input nor a large report can block either side.

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCETestSupport
 import Foundation
 import Testing
 

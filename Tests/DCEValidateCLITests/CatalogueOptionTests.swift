@@ -1,5 +1,6 @@
 import DCEEngine
 import DCEGateway
+import DCETestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DCEEngine
 import DCEEnvelope
+import DCETestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DCETestSupport
 import Foundation
 import Testing
 
