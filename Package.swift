@@ -232,7 +232,8 @@ let package = Package(
             name: "DCESecurityTests",
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
-                "DCECrypto", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels",
+                "DCECrypto", "DCETestSupport", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway",
+                "DCEModels",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

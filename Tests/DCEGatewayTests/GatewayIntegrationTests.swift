@@ -4,6 +4,7 @@ import DCECrypto
 import DCEEngine
 import DCEEnvelope
 import DCEGateway
+import DCETestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
