@@ -160,7 +160,8 @@ let package = Package(
         .executableTarget(
             name: "dce-gateway",
             dependencies: [
-                "DCEGateway", "DCEEngine", "DCEEnvelope", "DCELogging", .product(name: "Logging", package: "swift-log"),
+                "DCEGateway", "DCEEngine", "DCEEnvelope", "DCELogging", "DCECommandLine",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

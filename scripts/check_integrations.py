@@ -428,6 +428,42 @@ def check_action(scratch, env, head):
     check("action, an unreadable payload: fails with exit 2 even when fail-on-invalid is false",
           status == 2 and outputs.get("exit-code") == "2", log)
 
+    # Against what apps are served: `--catalogue` needs dce-send beside dce-validate, which the first such run builds.
+    gateway_binary = os.path.join(root, ".build", "debug", "dce-gateway")
+    if not os.access(gateway_binary, os.X_OK):
+        check("action with --catalogue against a running gateway", False,
+              f"{gateway_binary} is not built (scripts/test builds it before running this)")
+        return
+    keys = os.path.join(scratch, "gateway-keys")
+    log_path = os.path.join(scratch, "gateway.log")
+    with open(log_path, "w") as log_file:
+        gateway = subprocess.Popen([gateway_binary, "--port", "0", "--keys", keys, "--catalogue-version", "2026.11.24"],
+                                   stdout=log_file, stderr=subprocess.STDOUT, env=env)
+    try:
+        url, deadline = None, time.monotonic() + 60
+        while url is None and gateway.poll() is None and time.monotonic() < deadline:
+            url = re.search(r"listening on (http://127\.0\.0\.1:\d+)", read_text(log_path))
+            time.sleep(0.05)
+        if url is None:
+            check("action with --catalogue against a running gateway", False, read_text(log_path))
+            return
+        served = workspace("ws-catalogue", [VALID])
+        key = os.path.join(keys, "signing.pub")
+        started = time.monotonic()
+        status, outputs, summary, log, uses = run_action(
+            action, action_path, served,
+            {"paths": "fixtures", "schema": "card-create", "upload-sarif": "false",
+             "args": f"--catalogue {url.group(1)} --catalogue-key {key} --catalogue-cache {scratch}/catalogue-cache"},
+            env)
+        seconds = time.monotonic() - started
+        check(f"action with --catalogue: builds dce-send once ({seconds:.0f} s), validates against the served "
+              "catalogue and names it",
+              status == 0 and "run-dce-validate: building dce-send" in log and BUILDING not in log
+              and "(catalogue 2026.11.24)" in log, log + summary)
+    finally:
+        gateway.terminate()
+        gateway.wait()
+
 
 def main():
     def git(*args):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCECommandLine
 import DCEEngine
 import DCEEnvelope
 import DCEGateway
@@ -11,6 +12,12 @@ import NIOCore
 /// The reference gateway: serves the schema catalogue and validates envelopes on loopback.
 @main
 struct GatewayCommand: AsyncParsableCommand {
+    /// Runs the command with the exit statuses the other two tools document (2 for a usage error, not
+    /// ArgumentParser's 64).
+    static func main() async {
+        await runMappingExitStatuses()
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "dce-gateway",
         abstract: "A reference gateway: serves the signed schema catalogue and validates incoming envelopes.",
@@ -24,8 +31,8 @@ struct GatewayCommand: AsyncParsableCommand {
             Without a database, answers and the catalogue are kept in the process (one instance). With \
             --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
             tables are created or migrated at start, the catalogue is published there (or a newer one taken from \
-            there). Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 usage; 3 the database cannot be \
-            reached or migrated at start.
+            there). Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 a usage error or a failure to \
+            start (unreadable keys or schemas, the port taken); 3 the database cannot be reached or migrated at start.
             """,
         version: DCEVersion.current)
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `--version` on each tool, as CI tools are asked for theirs; the version is the one the CHANGELOG's latest release
-/// section or the reports name.
+/// section or the reports name. And the one exit status every tool gives a usage error.
 struct VersionTests {
     @Test(arguments: ["dce-validate", "dce-send", "dce-gateway"])
     func eachToolPrintsItsVersionAndExitsZero(tool: String) throws {
@@ -20,5 +20,19 @@ struct VersionTests {
     @Test func sendReachedThroughDCEValidateToo() throws {
         let result = try CLI.run(["send", "--version"])
         #expect(result.status == 0 && !result.out.isEmpty, "\(result.err)")
+    }
+
+    /// A usage error is exit status 2 with the reason on standard error, from all three tools (ArgumentParser's own
+    /// would be 64, which none of them documents).
+    @Test(arguments: [
+        ("dce-validate", ["--format", "yaml", "Examples"]), ("dce-send", ["--no-such-option"]),
+        ("dce-gateway", ["--port", "eighty"]), ("dce-gateway", ["--validation-threads", "0"]),
+    ])
+    func aUsageErrorIsExitStatusTwo(tool: String, arguments: [String]) throws {
+        let executable = CLI.binary.deletingLastPathComponent().appendingPathComponent(tool).path
+        let result = try CLI.run(arguments, executable: executable)
+        #expect(result.status == 2, "\(tool) \(arguments): \(result.status) \(result.err)")
+        #expect(result.err.contains("Error:") || result.err.contains("error:"), "\(tool): \(result.err)")
+        #expect(result.out.isEmpty, "\(tool): \(result.out)")
     }
 }
