@@ -459,7 +459,7 @@ def check_action(scratch, env, head):
         check(f"action with --catalogue: builds dce-send once ({seconds:.0f} s), validates against the served "
               "catalogue and names it",
               status == 0 and "run-dce-validate: building dce-send" in log and BUILDING not in log
-              and "(catalogue 2026.11.24)" in log, log + summary)
+              and "checked against card-create (catalogue 2026.11.24)" in summary, log + summary)
     finally:
         gateway.terminate()
         gateway.wait()
