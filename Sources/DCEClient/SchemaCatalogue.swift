@@ -112,7 +112,7 @@ public actor SchemaCatalogue {
     ///   - timeout: Seconds to wait for the gateway.
     ///   - session: The URL session.
     ///   - now: The clock that decides whether a catalogue has expired.
-    /// - Throws: ``SchemaError`` when the bundled schemas with the overrides do not compile.
+    /// - Throws: ``/DCEEngine/SchemaError`` when the bundled schemas with the overrides do not compile.
     public init(
         baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], storage: URL? = nil,
         timeout: TimeInterval = 10,

@@ -2,7 +2,7 @@ public import DCEEngine
 
 /// An envelope the gateway's side cannot take: not an envelope, naming what this validator does not have, or
 /// carrying sealed values that do not open. A request that is an envelope but breaks the schema's rules is not an
-/// error: it gets a ``ValidationReport``.
+/// error: it gets a ``/DCEEngine/ValidationReport``.
 ///
 /// The codes are stable across releases; the gateway answers with them as rule codes.
 public struct EnvelopeError: Error, Hashable, Sendable, CustomStringConvertible {

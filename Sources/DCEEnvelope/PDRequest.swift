@@ -187,8 +187,8 @@ public struct PDRequest: Sendable, Hashable, CustomStringConvertible, CustomDebu
     }
 }
 
-/// An envelope as a gateway receives it: read, not trusted. ``Validator/accept(_:opener:)`` opens its sealed
-/// values and validates the whole request again.
+/// An envelope as a gateway receives it: read, not trusted. ``DCEEngine/Validator/accept(_:opener:maxErrors:)``
+/// opens its sealed values and validates the whole request again.
 public struct IncomingRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -290,6 +290,7 @@ public enum BuiltRequest: Sendable, Hashable {
     case invalid(ValidationReport)
 }
 
+/// The app's side: a validated request made into an envelope.
 extension PreparedSchema {
     /// Builds the envelope of a request: applies defaults, validates, and only when the request is valid seals
     /// every `pciEncryptionRequired` value and returns the envelope; otherwise the report.
@@ -325,6 +326,7 @@ extension PreparedSchema {
 /// An opener returned a value for another place than the sealed value names.
 private struct FieldMismatch: Error {}
 
+/// The gateway's side: an envelope opened and validated again.
 extension Validator {
     /// The gateway's side: opens an envelope's sealed values and validates the whole request again, trusting
     /// nothing the sender checked.
@@ -333,7 +335,7 @@ extension Validator {
     ///   - request: The envelope as received.
     ///   - opener: Opens sealed values with the gateway's private key.
     ///   - maxErrors: The most violations the report keeps; the rest are counted in
-    ///     ``ValidationReport/omittedErrors`` (see ``PreparedSchema/limitingErrors(to:)``).
+    ///     ``/DCEEngine/ValidationReport/omittedErrors`` (see ``/DCEEngine/PreparedSchema/limitingErrors(to:)``).
     /// - Returns: The report and, when valid, the whole payload (clear and opened values).
     /// - Throws: ``EnvelopeError`` for an unknown schema, context or tender type, a schema that is not a request
     ///   (`notARequest`), a schema version the gateway does not have, a `pciEncryptionRequired` value in clear

@@ -70,7 +70,7 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
     /// Reads a response.
     ///
     /// - Parameter json: The response body.
-    /// - Throws: ``ValidatorError`` (`encoding`) naming what is wrong, when it is not a response.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`encoding`) naming what is wrong, when it is not a response.
     public init(json: [UInt8]) throws(ValidatorError) {
         let document: JSONDocument
         do {

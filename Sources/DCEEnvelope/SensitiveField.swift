@@ -28,13 +28,14 @@ public struct SensitiveField: Sendable, Hashable, CustomStringConvertible, Custo
     public var customMirror: Mirror { Mirror(self, children: ["pointer": pointer], displayStyle: .struct) }
 }
 
+/// Sensitive values taken out of a payload to be sealed, and put back once opened.
 extension PreparedSchema {
     /// Splits a payload into what may travel in clear and the values of the fields marked `pciEncryptionRequired`,
     /// which are left out of the clear part (for an encryptor to seal one by one).
     ///
-    /// - Parameter json: The payload, normally ``ResolvedRequest/payload``.
+    /// - Parameter json: The payload, normally ``/DCEEngine/ResolvedRequest/payload``.
     /// - Returns: The clear payload and the sensitive values, in document order.
-    /// - Throws: ``ValidatorError`` with code `encoding` when the payload is not JSON.
+    /// - Throws: ``/DCEEngine/ValidatorError`` with code `encoding` when the payload is not JSON.
     public func separatingEncryptedFields(json: [UInt8]) throws(ValidatorError) -> (
         clear: [UInt8], fields: [SensitiveField]
     ) {
@@ -54,7 +55,8 @@ extension PreparedSchema {
     ///   - clear: The clear payload.
     ///   - fields: The decrypted values.
     /// - Returns: The whole payload, to validate.
-    /// - Throws: ``ValidatorError`` (`unknownField`) for a pointer that is not an empty encrypted field's place.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`unknownField`) for a pointer that is not an empty encrypted field's
+    ///   place.
     public func mergingEncryptedFields(clear: [UInt8], fields: [SensitiveField]) throws(ValidatorError) -> [UInt8] {
         guard let document = try? JSONDocument(bytes: clear) else {
             throw ValidatorError(code: .encoding, message: "the clear payload is not well-formed JSON")

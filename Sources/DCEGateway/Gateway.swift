@@ -115,10 +115,12 @@ public final class Gateway: @unchecked Sendable {
         /// What the access log and the metrics say of the exchange; not part of the answer's identity.
         var note = Note()
 
+        /// Whether two answers say the same to the client: status, body and `Retry-After` (the log's note aside).
         public static func == (lhs: Answer, rhs: Answer) -> Bool {
             lhs.status == rhs.status && lhs.body == rhs.body && lhs.retryAfter == rhs.retryAfter
         }
 
+        /// Hashes what ``==(_:_:)`` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(status)
             hasher.combine(body)
@@ -171,12 +173,12 @@ public final class Gateway: @unchecked Sendable {
     ///   - limits: The bounds against hostile clients (``Limits`` documents each default).
     ///   - logger: Where the gateway logs one line per request: id, schema, status and rule codes, never a value.
     ///   - now: The clock envelopes' ages are judged by.
-    ///   - backend: What valid requests are answered with (``ReferenceBackend/answer`` by default).
+    ///   - backend: What valid requests are answered with (``ReferenceBackend/answer(schema:payload:)`` by default).
     ///   - store: Where answers and catalogues are kept: a ``MemoryStore`` bounded by `limits` by default. With a
     ///     shared store, the catalogue is published there (or a newer one taken from there) when the application
     ///     starts, or by ``synchronizeCatalogue()``.
-    /// - Throws: ``SchemaError`` when the schemas do not compile; ``CatalogueError`` for a version that is not
-    ///   decimal numbers or a lifetime that is not positive; key errors.
+    /// - Throws: ``/DCEEngine/SchemaError`` when the schemas do not compile; ``/DCEEnvelope/CatalogueError`` for a
+    ///   version that is not decimal numbers or a lifetime that is not positive; key errors.
     public init(
         keys: Keys, source: SchemaSource = .bundled, version: String,
         catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
@@ -216,9 +218,9 @@ public final class Gateway: @unchecked Sendable {
     ///   - documents: Schema documents by id.
     ///   - version: The new version: decimal numbers separated by dots, newer than the one served.
     ///   - lifetime: How long from now clients may use it, in seconds (30 days by default).
-    /// - Throws: ``SchemaError`` when the set does not compile; ``CatalogueError`` for a version that is not decimal
-    ///   numbers or not newer than the one served, or a lifetime that is not positive; ``GatewayStoreError`` when
-    ///   the store cannot be reached.
+    /// - Throws: ``/DCEEngine/SchemaError`` when the set does not compile; ``/DCEEnvelope/CatalogueError`` for a
+    ///   version that is not decimal numbers or not newer than the one served, or a lifetime that is not positive;
+    ///   ``GatewayStoreError`` when the store cannot be reached.
     public func publish(
         _ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime
     ) async throws {
@@ -308,8 +310,8 @@ public final class Gateway: @unchecked Sendable {
     ///   - expires: When clients stop using it (whole seconds; it may lie in the past, for tests).
     ///   - signingKey: The Ed25519 private key.
     /// - Returns: The catalogue.
-    /// - Throws: ``CatalogueError`` for a version that is not decimal numbers, an expiry outside the years 0001 to
-    ///   9999, or a document that is not JSON; key errors.
+    /// - Throws: ``/DCEEnvelope/CatalogueError`` for a version that is not decimal numbers, an expiry outside the
+    ///   years 0001 to 9999, or a document that is not JSON; key errors.
     public static func catalogue(_ documents: [String: [UInt8]], version: String, expires: Date, signingKey: Data)
         throws -> Catalogue
     {
@@ -705,6 +707,7 @@ public final class Gateway: @unchecked Sendable {
     }
 }
 
+/// The rule codes only the gateway answers with.
 extension ViolationCode {
     /// The envelope has no creation time, or it lies outside the gateway's replay window (too old, or too far in
     /// the future).

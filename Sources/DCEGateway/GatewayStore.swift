@@ -25,7 +25,8 @@ public protocol GatewayStore: Sendable {
     /// Keeps `catalogue` as the latest, if it is newer than the latest kept.
     ///
     /// - Parameter catalogue: A signed catalogue.
-    /// - Throws: ``CatalogueError`` `notNewer` when the latest kept is as new or newer; ``GatewayStoreError``.
+    /// - Throws: ``/DCEEnvelope/CatalogueError`` `notNewer` when the latest kept is as new or newer;
+    ///   ``GatewayStoreError``.
     func publish(_ catalogue: Gateway.Catalogue) async throws
 
     /// The ETag of the latest catalogue kept, if any: a cheap question, asked often.

@@ -37,6 +37,7 @@ public enum Patch<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hash
     }
 }
 
+/// Encoding a ``Patch``: three states for one member.
 extension KeyedEncodingContainer {
     /// Leaves an absent patch out, writes `null` for a removal and the value for a replacement.
     ///
@@ -53,6 +54,7 @@ extension KeyedEncodingContainer {
     }
 }
 
+/// Decoding a ``Patch``: a missing key, `null` and a value are three different things.
 extension KeyedDecodingContainer {
     /// Reads a missing key as ``Patch/absent``, `null` as ``Patch/remove`` and a value as ``Patch/set(_:)``.
     ///

@@ -422,7 +422,7 @@ public struct CardTokenization: ValidatableRequest, Codable, Hashable {
 }
 
 /// A card's sensitive details, validated by `card-details-response`: the number and security code are
-/// ``SensitiveString``s, which print as `<redacted>`.
+/// ``/DCEEngine/SensitiveString``s, which print as `<redacted>`.
 public struct CardSensitiveDetails: ValidatableRequest, Codable, Hashable {
     /// `card-details-response`.
     public static let schemaID = "card-details-response"

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ReferenceData {
     /// The reference data bundled with the package, read once per process.

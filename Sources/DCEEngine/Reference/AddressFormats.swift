@@ -12,7 +12,18 @@ import Synchronization
 public final class AddressFormats: Sendable {
     /// A part of an address that the data describes and a schema can name.
     public enum Part: String, CaseIterable, Sendable {
-        case streetAddress, city, cityArea, state, postalCode, sortingCode
+        /// The street, house number and further lines (`address1`, `address2`, …).
+        case streetAddress
+        /// The city or town (`locality` in Google's data).
+        case city
+        /// A district of the city (`dependent_locality`), such as a Korean *gu*.
+        case cityArea
+        /// The country's first-level subdivision: state, province, prefecture, …
+        case state
+        /// The postal code, under the country's name for it.
+        case postalCode
+        /// The sorting code, as France's CEDEX.
+        case sortingCode
 
         /// The part's place in ``allCases`` (written out: searching `allCases` cost a tenth of the address check).
         var index: Int {
@@ -32,9 +43,9 @@ public final class AddressFormats: Sendable {
     public final class Country: Sendable {
         /// ISO 3166-1 alpha-2 code (or a code of the data's own, such as `XK`).
         public let code: String
-        /// What the country calls its postal code (`postal`, `zip`, `pin`, `eircode`) and its subdivisions (`state`,
-        /// `province`, `prefecture`, …), as the data names them.
+        /// What the country calls its postal code (`postal`, `zip`, `pin`, `eircode`), as the data names it.
         public let postalCodeName: String
+        /// What the country calls its subdivisions (`state`, `province`, `prefecture`, …), as the data names them.
         public let subdivisionName: String
         /// The pattern a whole postal code matches (PCRE2), when the country has postal codes.
         public let postalCodePattern: String?
@@ -42,6 +53,7 @@ public final class AddressFormats: Sendable {
         public let postalCodeInCapitals: Bool
         /// Postal codes of the country, for messages.
         public let examples: [String]
+        /// The country's first-level subdivisions, when the data lists them (empty otherwise).
         public let subdivisions: [Subdivision]
         let parts: UInt8
         let required: UInt8
@@ -152,8 +164,9 @@ public final class AddressFormats: Sendable {
         }
     }
 
-    /// Where the data comes from, and when it was published.
+    /// Where the data comes from.
     public let source: String
+    /// When the data was published (`YYYY-MM-DD`).
     public let published: String
     /// The countries, sorted by code.
     public let countries: [Country]

@@ -43,8 +43,9 @@ public final class CardBrands: Sendable {
         let brand: Int
     }
 
-    /// The data file's source and publication date.
+    /// Where the data file's ranges come from.
     public let source: String
+    /// When the data was published (`YYYY-MM-DD`).
     public let published: String
     /// The brands, in the file's order.
     public let brands: [Brand]
