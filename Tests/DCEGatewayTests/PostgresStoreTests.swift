@@ -28,10 +28,8 @@ struct PostgresStoreTests {
     }
 
     @Test func aRequestAcceptedByOneInstanceIsAnsweredByAnotherByteForByteAndARestartForgetsNothing() async throws {
-        try await PostgresServer.withDatabase { url in
-            let keyFolder = try writeKeys()
-            let a = try GatewayProcess(database: url, keys: keyFolder)
-            let b = try GatewayProcess(database: url, keys: keyFolder)
+        try await withGateways(2) { url, keyFolder, gateways in
+            let (a, b) = (gateways[0], gateways[1])
             let envelope = try card(requestID: "retry-1")
             let first = try await post(envelope, to: a)
             #expect(first.status == 200)
@@ -53,10 +51,8 @@ struct PostgresStoreTests {
     }
 
     @Test func anInstanceKilledWhileAnsweringLeavesExactlyOneAcceptanceAfterTheRetry() async throws {
-        try await PostgresServer.withDatabase { url in
-            let keyFolder = try writeKeys()
-            let a = try GatewayProcess(database: url, keys: keyFolder)
-            let b = try GatewayProcess(database: url, keys: keyFolder)
+        try await withGateways(2) { url, _, gateways in
+            let (a, b) = (gateways[0], gateways[1])
             let envelope = try card(requestID: "killed-1")
             // Hold A inside its transaction: it has claimed the id and waits to record the acceptance.
             let holder = try await PostgresServer.connect(url)
@@ -80,10 +76,8 @@ struct PostgresStoreTests {
     }
 
     @Test func aCataloguePublishedThroughOneInstanceIsServedByAnotherWithTheSameETag() async throws {
-        try await PostgresServer.withDatabase { url in
-            let keyFolder = try writeKeys()
-            let a = try GatewayProcess(database: url, keys: keyFolder)
-            let b = try GatewayProcess(database: url, keys: keyFolder)
+        try await withGateways(2) { url, keyFolder, gateways in
+            let (a, b) = (gateways[0], gateways[1])
             let (firstA, firstB) = (try await catalogue(of: a), try await catalogue(of: b))
             #expect(firstA.etag == firstB.etag)
             #expect(firstA.version == "1")
@@ -114,9 +108,8 @@ struct PostgresStoreTests {
     }
 
     @Test func whileTheDatabaseIsDownRequestsGetAClear503AndNothingIsRecordedTwice() async throws {
-        try await PostgresServer.withDatabase { url in
-            let keyFolder = try writeKeys()
-            let a = try GatewayProcess(database: url, keys: keyFolder)
+        try await withGateways(1) { url, _, gateways in
+            let a = gateways[0]
             let before = try card(requestID: "down-1")
             let during = try card(requestID: "down-2")
             let first = try await post(before, to: a)
@@ -147,9 +140,10 @@ struct PostgresStoreTests {
 
     @Test func aGatewayThatCannotReachItsDatabaseExitsWithAClearMessage() throws {
         let keyFolder = try writeKeys()
-        let process = try GatewayProcess.start(
+        defer { try? FileManager.default.removeItem(at: keyFolder) }
+        let process = try GatewayProcess(
             database: "postgres://dce@127.0.0.1:1/dce?sslmode=disable", keys: keyFolder,
-            arguments: ["--database-timeout", "1"])
+            arguments: ["--database-timeout", "1"], waitUntilListening: false)
         process.process.waitUntilExit()
         #expect(process.process.terminationStatus == 3)
         let message = process.output
@@ -171,6 +165,18 @@ struct PostgresStoreTests {
             json: Array(json.utf8), requestID: requestID, sealer: sealer)
         guard case .valid(let request) = built else { throw GatewayProcess.Failure("refused locally: \(built)") }
         return request.json
+    }
+
+    /// A database of its own, the keys every instance shares (removed after), and `count` instances on them,
+    /// listening.
+    private func withGateways(
+        _ count: Int, _ body: (_ url: String, _ keys: URL, _ gateways: [GatewayProcess]) async throws -> Void
+    ) async throws {
+        try await PostgresServer.withDatabase { url in
+            let keys = try writeKeys()
+            defer { try? FileManager.default.removeItem(at: keys) }
+            try await body(url, keys, try (0..<count).map { _ in try GatewayProcess(database: url, keys: keys) })
+        }
     }
 
     /// The keys every instance shares, in the files `dce-gateway --keys` reads.
@@ -303,15 +309,11 @@ enum PostgresServer {
 }
 
 extension GatewayProcess {
-    /// An instance on `database` with the keys in `keys`, listening.
-    convenience init(database: String, keys: URL, arguments: [String] = []) throws {
-        try self.init(keys: keys, in: keys, arguments: Self.storeArguments(database) + arguments)
-    }
-
-    /// Starts an instance and returns at once.
-    static func start(database: String, keys: URL, arguments: [String] = []) throws -> GatewayProcess {
-        try GatewayProcess(
-            keys: keys, in: keys, arguments: storeArguments(database) + arguments, waitUntilListening: false)
+    /// An instance on `database` with the keys in `keys`, listening unless told not to wait.
+    convenience init(database: String, keys: URL, arguments: [String] = [], waitUntilListening: Bool = true) throws {
+        try self.init(
+            keys: keys, in: keys, arguments: Self.storeArguments(database) + arguments,
+            waitUntilListening: waitUntilListening)
     }
 
     private static func storeArguments(_ database: String) -> [String] {

@@ -26,8 +26,7 @@ enum CLI {
     /// with SIGBUS before the tool can report its write error.
     static let underSanitizer = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
 
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = GatewayProcess.repository
 
     /// The binary sits next to the test bundle in the build products directory.
     static let binary = GatewayProcess.executable("dce-validate")

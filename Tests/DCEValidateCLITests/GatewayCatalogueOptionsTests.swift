@@ -10,7 +10,7 @@ import Testing
 
 /// `dce-gateway --catalogue-version` and `--catalogue-lifetime`: what the reference gateway signs, and what it refuses.
 struct GatewayCatalogueOptionsTests {
-    private var gateway: String { CLI.binary.deletingLastPathComponent().appendingPathComponent("dce-gateway").path }
+    private var gateway: String { GatewayProcess.executable("dce-gateway").path }
 
     @Test func theCatalogueExpiresAfterTheLifetimeGivenInDays() async throws {
         let scratch = try CLI.scratchDirectory()

@@ -1,3 +1,4 @@
+import DCETestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct VersionTests {
     @Test(arguments: ["dce-validate", "dce-send", "dce-gateway"])
     func eachToolPrintsItsVersionAndExitsZero(tool: String) throws {
-        let executable = CLI.binary.deletingLastPathComponent().appendingPathComponent(tool).path
+        let executable = GatewayProcess.executable(tool).path
         let result = try CLI.run(["--version"], executable: executable)
         #expect(result.status == 0, "\(tool): \(result.err)")
         #expect(result.out.firstMatch(of: /^[0-9]+\.[0-9]+\.[0-9]+\n$/) != nil, "\(tool): \(result.out)")
@@ -29,7 +30,7 @@ struct VersionTests {
         ("dce-gateway", ["--port", "eighty"]), ("dce-gateway", ["--validation-threads", "0"]),
     ])
     func aUsageErrorIsExitStatusTwo(tool: String, arguments: [String]) throws {
-        let executable = CLI.binary.deletingLastPathComponent().appendingPathComponent(tool).path
+        let executable = GatewayProcess.executable(tool).path
         let result = try CLI.run(arguments, executable: executable)
         #expect(result.status == 2, "\(tool) \(arguments): \(result.status) \(result.err)")
         #expect(result.err.contains("Error:") || result.err.contains("error:"), "\(tool): \(result.err)")
