@@ -543,10 +543,9 @@ public final class Gateway: @unchecked Sendable {
         logger.log(
             level: answer.status < 400 ? .info : answer.status < 500 ? .notice : .warning, "request answered",
             metadata: metadata)
-        metrics.answered(path: path, status: answer.status, schema: note.schema.flatMap(knownSchema))
-        if let seconds = note.validation, let schema = note.schema.flatMap(knownSchema) {
-            metrics.validated(schema: schema, in: seconds)
-        }
+        let schema = note.schema.flatMap(knownSchema)
+        metrics.answered(path: path, status: answer.status, schema: schema)
+        if let seconds = note.validation, let schema { metrics.validated(schema: schema, in: seconds) }
         if let outcome = note.idempotency { metrics.idempotency(outcome) }
         if let reason = note.refusal { metrics.refused(reason) }
     }
@@ -557,9 +556,7 @@ public final class Gateway: @unchecked Sendable {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
-        String(
-            format: "%.3f", Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        )
+        String(format: "%.3f", duration.seconds * 1_000)
     }
 
     /// Adds `POST /v1/requests` and `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`).
@@ -583,14 +580,7 @@ public final class Gateway: @unchecked Sendable {
         }
         router.get("v1/schemas") { request, _ -> Response in
             let started = ContinuousClock.now
-            if self.store.isShared {
-                do {
-                    try await self.synchronizeCatalogue()
-                } catch {
-                    // The catalogue served is signed and still valid until it expires: serve it.
-                    self.logger.warning("catalogue not synchronized", metadata: ["reason": .string("\(error)")])
-                }
-            }
+            if self.store.isShared { await self.refreshCatalogue() }
             let catalogue = self.catalogue
             var headers: HTTPFields = [.eTag: catalogue.etag]
             if request.headers[.ifNoneMatch] == catalogue.etag {
@@ -687,6 +677,16 @@ public final class Gateway: @unchecked Sendable {
         return application
     }
 
+    /// ``synchronizeCatalogue()``, and when the store cannot say, a warning: the catalogue served is signed and still
+    /// valid until it expires, so it goes on being served.
+    private func refreshCatalogue() async {
+        do {
+            try await synchronizeCatalogue()
+        } catch {
+            logger.warning("catalogue not synchronized", metadata: ["reason": .string("\(error)")])
+        }
+    }
+
     /// Looks for a catalogue published through another instance, on a timer, until shutdown.
     private struct CatalogueWatcher: Service {
         let gateway: Gateway
@@ -696,11 +696,7 @@ public final class Gateway: @unchecked Sendable {
             try await cancelWhenGracefulShutdown {
                 while true {
                     try await Task.sleep(for: every)
-                    do {
-                        try await gateway.synchronizeCatalogue()
-                    } catch {
-                        gateway.logger.warning("catalogue not synchronized", metadata: ["reason": .string("\(error)")])
-                    }
+                    await gateway.refreshCatalogue()
                 }
             }
         }

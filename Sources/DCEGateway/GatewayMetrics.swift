@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import NIOCore
 import Prometheus
 
 /// What the gateway counts, through swift-metrics, into a Prometheus registry of its own that `GET /metrics` shows:
@@ -36,7 +37,7 @@ final class GatewayMetrics: Sendable {
     }
 
     func validated(schema: String, in duration: Duration) {
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        let nanoseconds = TimeAmount(duration).nanoseconds
         CoreMetrics.Timer(
             label: "dce_gateway_validation_duration_seconds", dimensions: [("schema", schema)], factory: factory
         )

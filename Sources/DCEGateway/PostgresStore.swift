@@ -52,8 +52,7 @@ public final class PostgresStore: GatewayStore, Service {
         timeout: Duration = .seconds(5), logger: Logger = Logger(label: "dce-gateway.postgres")
     ) throws(GatewayStoreError) {
         let address = try DatabaseAddress(url)
-        let milliseconds = Int(
-            timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(timeout.seconds * 1_000)
         self.parameters = [
             ("application_name", "dce-gateway"), ("statement_timeout", String(milliseconds)),
             ("lock_timeout", String(milliseconds)),
@@ -135,11 +134,21 @@ public final class PostgresStore: GatewayStore, Service {
         let purge = claims.next() % 1_024 == 0
         let instance = instance
         return try await bounded("answer a request", timeout: timeout) { client, logger in
-            try await client.withConnection { connection in
+            if purge {
+                // A statement of its own, committed whatever becomes of the request: inside the request's transaction,
+                // every answer but an acceptance rolled it back. Rows another instance holds are left for next time.
+                do {
+                    try await client.query(
+                        "DELETE FROM dce_idempotency WHERE expires_at <= \(request.received)", logger: logger)
+                } catch {
+                    logger.notice("expired answers not removed", metadata: ["reason": .string("\(error)")])
+                }
+            }
+            return try await client.withConnection { connection in
                 do {
                     return try await Self.transaction(on: connection, logger: logger) {
                         let outcome = try await Self.once(
-                            request, process: process, instance: instance, purge: purge, on: connection, logger: logger)
+                            request, process: process, instance: instance, on: connection, logger: logger)
                         // Only an accepted answer is kept; anything else leaves no trace.
                         guard case .processed(let answer) = outcome, answer.status == 200 else {
                             return (outcome, commit: false)
@@ -156,14 +165,10 @@ public final class PostgresStore: GatewayStore, Service {
 
     /// The steps of ``once(_:process:)`` inside its transaction.
     private static func once(
-        _ request: IdempotentRequest, process: @Sendable () async -> Gateway.Answer, instance: String, purge: Bool,
+        _ request: IdempotentRequest, process: @Sendable () async -> Gateway.Answer, instance: String,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> IdempotencyOutcome {
         let digest = Data(request.digest)
-        if purge {
-            try await connection.query(
-                "DELETE FROM dce_idempotency WHERE expires_at <= \(request.received)", logger: logger)
-        }
         // A row whose answer has expired is taken over; a live one stays as it is.
         let claimed = try await connection.query(
             """

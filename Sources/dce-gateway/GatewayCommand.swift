@@ -104,6 +104,9 @@ struct GatewayCommand: AsyncParsableCommand {
             valueName: "url"))
     var databaseURL: String?
 
+    /// `--database-url`, or else `DCE_DATABASE_URL`.
+    private var databaseURLInEffect: String? { databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"] }
+
     @Option(
         help: ArgumentHelp(
             "Seconds a request may wait for the database before it is answered 503.", valueName: "seconds"))
@@ -134,7 +137,7 @@ struct GatewayCommand: AsyncParsableCommand {
         ]
         for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
         if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
-        if let url = databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"] {
+        if let url = databaseURLInEffect {
             do {
                 _ = try PostgresStore(url: url)
             } catch {
@@ -166,7 +169,7 @@ struct GatewayCommand: AsyncParsableCommand {
         limits.idleTimeout = .seconds(idleTimeout)
         limits.maxConnections = maxConnections
         limits.catalogueRefresh = .seconds(catalogueRefresh)
-        let store = try (databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"]).map {
+        let store = try databaseURLInEffect.map {
             try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
         }
         let gateway = try Gateway(
@@ -186,8 +189,8 @@ struct GatewayCommand: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch let error as GatewayStoreError {
-            FileHandle.standardError.write(Data("dce-gateway: error: \(error.message)\n".utf8))
-            throw ExitCode(3)
+            Diagnostics.error(error.message)
+            throw ExitStatus.unavailable
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCEBatchInput
 import DCEClient
 import DCECommandLine
 import DCEEnvelope
@@ -87,16 +88,19 @@ struct CatalogueCommand: AsyncParsableCommand {
             throw ExitStatus.failure
         }
         let keyPath = options.catalogueKey ?? ""
-        let key: Data
+        // As every other file the tools read: a regular file only (a FIFO or a device would block), bounded.
+        let limit = 64
+        let key: [UInt8]
         do {
-            key = try Data(contentsOf: URL(fileURLWithPath: keyPath))
+            key = try PayloadFile.read(keyPath, limit: limit)
         } catch {
-            Diagnostics.error("cannot read the catalogue key '\(keyPath)': \(error.localizedDescription)")
+            Diagnostics.error("cannot read the catalogue key '\(keyPath)': \(error.reason)")
             throw ExitStatus.failure
         }
         guard key.count == 32 else {
+            let size = key.count > limit ? "more than \(limit)" : "\(key.count)"
             Diagnostics.error(
-                "'\(keyPath)' is not an Ed25519 public key: 32 raw bytes, as dce-gateway writes signing.pub (it has \(key.count) bytes)"
+                "'\(keyPath)' is not an Ed25519 public key: 32 raw bytes, as dce-gateway writes signing.pub (it has \(size) bytes)"
             )
             throw ExitStatus.failure
         }
@@ -106,7 +110,7 @@ struct CatalogueCommand: AsyncParsableCommand {
             )
             throw ExitStatus.failure
         }
-        return (url, key, cache)
+        return (url, Data(key), cache)
     }
 
     /// `$XDG_CACHE_HOME/dce-validate/<host>[_port][_path]`, or under `~/.cache` when that is not set: one directory a

@@ -60,15 +60,12 @@ enum ServedCatalogue {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exited = status & 0x7F == 0
         let code = (status >> 8) & 0xFF
-        guard exited, code == 0 else {
-            if exited && code == ExitStatus.unavailable.rawValue { throw ExitStatus.unavailable }
-            if !exited { Diagnostics.error("dce-send catalogue ended by signal \(status & 0x7F)") }
+        // dce-send maps its failures onto the same documented statuses (2, 3), and has said why on standard error.
+        guard exited else {
+            Diagnostics.error("dce-send catalogue ended by signal \(status & 0x7F)")
             throw ExitStatus.failure
         }
-        guard body.count <= limit else {
-            Diagnostics.error("the catalogue is larger than \(limit) bytes")
-            throw ExitStatus.failure
-        }
+        guard code == 0 else { throw ExitCode(code) }
         do {
             return try CatalogueBody(json: body)
         } catch {

@@ -48,7 +48,7 @@ struct CatalogueOptionTests {
                 "catalogue", "--catalogue", gateway.url.absoluteString, "--catalogue-key", gateway.signingKey.path,
                 "--catalogue-cache", cache.path,
             ],
-            executable: CLI.binary.deletingLastPathComponent().appendingPathComponent("dce-send").path)
+            executable: GatewayProcess.executable("dce-send").path)
         #expect(printed.status == 0, "\(printed.err)")
         #expect(printed.stdout == (try Data(contentsOf: gateway.url.appendingPathComponent("v1/schemas"))))
 
@@ -207,6 +207,20 @@ struct CatalogueOptionTests {
             #expect(result.err.contains(message), "\(command): \(result.err)")
             #expect(result.out.isEmpty)
         }
+    }
+
+    /// A key path that names a FIFO nobody writes to is refused at once, as every file the tools read: opening it
+    /// would block the run for ever.
+    @Test func aCatalogueKeyThatIsNotARegularFileIsRefusedWithoutWaiting() throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let fifo = scratch.appendingPathComponent("signing.pub").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let result = try CLI.run(
+            [Self.payload, "--schema", "card-create", "--catalogue", "http://127.0.0.1:9", "--catalogue-key", fifo],
+            timeout: 30)
+        #expect(result.status == 2, "\(result.err)")
+        #expect(result.err.contains("cannot read the catalogue key '\(fifo)': it is a FIFO"), "\(result.err)")
     }
 
     /// Schemas/ with card-create's program name limited to 5 characters.
