@@ -64,7 +64,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// Whether the context says the request provisions a new account (`operation=provision`).
-    private let provisioning: Bool
+    let provisioning: Bool
     /// What evaluations share; rebuilt by ``fingerprinting(with:)``, ``restricted(to:)`` and ``limitingErrors(to:)``.
     private var plan: EvaluationPlan
     /// The context slots the caller left empty that `derive` rules may fill, with the values they can take.
@@ -190,6 +190,14 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         copy.subset = try FieldSubset(selection, in: schema, tenderType: tenderType)
         copy.plan = copy.makePlan()
         return copy
+    }
+
+    /// A plan for the whole schema with this context and tender type, every violation kept: what a form's draft is
+    /// checked with (``inputFeedback(_:at:draft:)``), whatever subset, limit or fingerprinter this one has.
+    func wholePlan() -> EvaluationPlan {
+        EvaluationPlan(
+            schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning,
+            maxErrors: Int.max)
     }
 
     /// The context values by slot, as checked when the schema was prepared.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DCEBatchInput
 import DCECommandLine
 import DCEEngine
 import Foundation
@@ -24,11 +25,21 @@ struct CheckInputCommand: ParsableCommand {
             and the state the country's subdivisions. A given value is never printed either, but it is in the \
             process list: give no sensitive field's value this way.
 
+            --draft FILE gives what the form holds so far, as a JSON payload (- reads it from standard input, \
+            then the value must be given as an argument): the value typed replaces the draft's value at --field (a \
+            new item for -), and the draft is validated whole, so that every rule validation applies at the field \
+            applies while it is typed: overrides reading other fields, contexts derived from the payload, what \
+            fields above bind, ignoreForProvisioning and the address rules. The verdict is valid exactly when \
+            validating the draft finds no error of the field's own there; errors elsewhere (fields not filled in \
+            yet) do not count. --draft and --given cannot be used together: put the given values in the draft.
+
             Exit status: 0 valid, 1 incomplete or invalid, 2 usage (unknown schema, field, context or tender type).
 
             Examples:
               printf '4111' | dce-validate check-input --schema payment-account --tender-type credit --field /cardNumber -
               dce-validate check-input --schema delivery-address --field /postalCode --given /countryCode=BG 100
+              dce-validate check-input --schema customer-profile --field /paymentAccounts/0/cardNumber \
+                --draft draft.json 6035
             """
     )
 
@@ -46,6 +57,12 @@ struct CheckInputCommand: ParsableCommand {
             valueName: "pointer=value"))
     var given: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "What the form holds so far, as a JSON payload file (- for standard input), validated whole with the value in place.",
+            valueName: "file"))
+    var draft: String?
+
     @Option(help: "The output format: json or text.")
     var format: TextOrJSON = .text
 
@@ -59,10 +76,24 @@ struct CheckInputCommand: ParsableCommand {
         let prepared = try target.prepared(language: language)
         let messages = prepared.messages
         let others = try ContextOption.parse(given, option: "--given", example: "/countryCode=BG", quoting: false)
+        if draft != nil && !given.isEmpty {
+            Diagnostics.error("--draft and --given cannot be used together: put the given values in the draft")
+            throw ExitStatus.failure
+        }
+        if draft == "-" && value == "-" {
+            Diagnostics.error(
+                "--draft - and the value - cannot both read standard input: give the value as an argument")
+            throw ExitStatus.failure
+        }
         let text = try typed()
+        let draftDocument = try draft.map(Self.readDraft)
         let feedback: InputFeedback
         do {
-            feedback = try prepared.inputFeedback(text, at: field, given: others)
+            if let draftDocument {
+                feedback = try prepared.inputFeedback(text, at: field, draft: draftDocument)
+            } else {
+                feedback = try prepared.inputFeedback(text, at: field, given: others)
+            }
         } catch {
             Diagnostics.error("\(error)")
             throw ExitStatus.failure
@@ -113,6 +144,26 @@ struct CheckInputCommand: ParsableCommand {
             throw ExitStatus.failure
         }
         return text
+    }
+
+    /// The draft file as a document; a file that cannot be read, or is not JSON, is a usage error naming the file
+    /// (and the line and column where the JSON breaks), never its content.
+    private static func readDraft(_ path: String) throws -> JSONDocument {
+        let bytes: [UInt8]
+        do {
+            bytes = try PayloadFile.read(path)
+        } catch {
+            Diagnostics.error("--draft: \(error)")
+            throw ExitStatus.failure
+        }
+        do {
+            return try JSONDocument(bytes: bytes)
+        } catch {
+            Diagnostics.error(
+                "\(path):\(error.position.line):\(error.position.column): the draft is not well-formed JSON: \(error.message)"
+            )
+            throw ExitStatus.failure
+        }
     }
 
     /// A JSON string of a pointer, a brand's names or a masked number (never a value as typed).

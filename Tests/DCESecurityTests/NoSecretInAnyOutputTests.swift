@@ -112,6 +112,18 @@ struct NoSecretInAnyOutputTests {
                 if let verdict = try? prepared.checkInput(payload.json, at: pointer) {
                     record(name + " input verdict", verdict)
                 }
+                // The payload as a form's draft, with what is typed in place: the feedback, or the call's error.
+                if let document = try? JSONDocument(bytes: bytes) {
+                    for typed in [payload.json, String(payload.json.prefix(6))] {
+                        do {
+                            record(
+                                name + " draft feedback",
+                                try prepared.inputFeedback(typed, at: pointer, draft: document))
+                        } catch {
+                            record(name + " draft error", error)
+                        }
+                    }
+                }
             }
             let built = try prepared.makeRequest(
                 json: bytes, requestID: "req-\(offset)", sealer: sealer, createdAt: Self.createdAt)

@@ -191,6 +191,37 @@ import Testing
         }
     }
 
+    /// `check-input --draft` validates a draft full of card data with the typed value in place and prints only the
+    /// verdict: for every kind of verdict, a draft that is not JSON (its error names a line and column, never the
+    /// bytes there) and one that cannot hold the field.
+    @Test func checkInputWithADraftNeverPrintsTheDraftOrWhatWasTyped() throws {
+        try withSchemas { schemas in
+            let directory = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let drafts = [
+                #"{"pan": "\#(Self.pan)", "cvv": "\#(Self.cvv)", "pin": "\#(Self.pin)"}"#,
+                #"{"pan": "\#(Self.pan)x", "cvv": "\#(Self.cvv)\#(Self.cvv)", "pin": [\#(Self.pin)]}"#,
+                #"{"pan": "\#(Self.pan)", "cvv": \#(Self.cvv)"#,
+                #"["\#(Self.pan)", "\#(Self.cvv)"]"#,
+            ]
+            for (index, draft) in drafts.enumerated() {
+                let file = directory.appendingPathComponent("draft-\(index).json")
+                try Data(draft.utf8).write(to: file)
+                for field in ["/pan", "/cvv", "/pin", "/nope"] {
+                    for typed in [Self.pan, Self.panPrefix, Self.pan + "x", Self.cvv, Self.pin] {
+                        for format in ["text", "json"] {
+                            let call = [
+                                "check-input", "--schema", "payment-card", "--schemas", schemas.path, "--field", field,
+                                "--format", format, "--draft", file.path,
+                            ]
+                            expectClean(try CLI.run(call + [typed]).allBytes, "check-input --draft \(index) \(field)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `describe --given` reads card data given for other fields and prints none of it, in both formats, for a field
     /// that exists and for one that does not.
     @Test func describeNeverPrintsAGivenValue() throws {

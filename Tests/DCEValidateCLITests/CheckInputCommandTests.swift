@@ -113,4 +113,60 @@ import Testing
         #expect(try CLI.run(["check-input", "--schema", "nope", "--field", "/a", "1"]).status == 2)
         #expect(try CLI.run(["check-input", "--schema", "payment-account", "1"]).status == 2)
     }
+
+    // MARK: - --draft
+
+    /// Runs check-input with a draft file holding `draft`.
+    private func withDraft(_ draft: String, _ arguments: [String]) throws -> CLI.Result {
+        let directory = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("draft.json")
+        try Data(draft.utf8).write(to: file)
+        return try CLI.run(["check-input"] + arguments + ["--draft", file.path])
+    }
+
+    /// The issue's disagreements, now agreements: a gift card's number in a profile's list follows the gift card's
+    /// rules (the item's accountType binds the tender type), and a billing zip ignored for provisioning is not judged.
+    @Test func theDraftAppliesWhatValidationApplies() throws {
+        let profile = #"{"name": "Ivan", "paymentAccounts": [{"accountType": "credit"}, {"accountType": "gift"}]}"#
+        let gift = try withDraft(
+            profile, ["--schema", "customer-profile", "--field", "/paymentAccounts/1/cardNumber", "6006491234567890"])
+        #expect(gift.status == 0 && gift.out.hasPrefix("/paymentAccounts/1/cardNumber: valid"), "\(gift.out)")
+        let given = try CLI.run([
+            "check-input", "--schema", "customer-profile", "--field", "/paymentAccounts/1/cardNumber",
+            "--given", "/paymentAccounts/1/accountType=gift", "6006491234567890",
+        ])
+        #expect(given.status == 0, "\(given.out)")
+        let provision = try withDraft(
+            #"{"cardNumber": "6006491234567890"}"#,
+            [
+                "--schema", "payment-account", "--context", "operation=provision", "--tender-type", "gift", "--field",
+                "/billingAddress/zipCode", "2050",
+            ])
+        #expect(provision.status == 0 && provision.out == "/billingAddress/zipCode: valid\n", "\(provision.out)")
+        // The draft's other fields are not the field's concern: a profile missing its name still takes the number.
+        let empty = try withDraft(
+            "{}",
+            ["--schema", "customer-profile", "--field", "/paymentAccounts/-/cardNumber", "--format", "json", "4111"])
+        #expect(empty.status == 1 && empty.out.contains(#""state":"incomplete""#), "\(empty.out)")
+    }
+
+    @Test func aDraftThatIsNotJSONOrCannotHoldTheFieldIsAUsageError() throws {
+        let broken = try withDraft(
+            "{\n  \"name\": ", ["--schema", "customer-profile", "--field", "/name", "Ivan"])
+        #expect(broken.status == 2)
+        #expect(broken.err.contains("draft.json:2:") && broken.err.contains("not well-formed JSON"), "\(broken.err)")
+        let shape = try withDraft(
+            #"{"paymentAccounts": "none"}"#,
+            ["--schema", "customer-profile", "--field", "/paymentAccounts/0/cardNumber", "4111"])
+        #expect(shape.status == 2 && shape.err.contains("/paymentAccounts"), "\(shape.err)")
+        let both = try withDraft(
+            "{}", ["--schema", "customer-profile", "--field", "/name", "--given", "/name=x", "Ivan"])
+        #expect(both.status == 2 && both.err.contains("--draft and --given"), "\(both.err)")
+        let missing = try CLI.run([
+            "check-input", "--schema", "customer-profile", "--field", "/name", "--draft", "/nonexistent/draft.json",
+            "I",
+        ])
+        #expect(missing.status == 2 && missing.err.contains("/nonexistent/draft.json"), "\(missing.err)")
+    }
 }

@@ -51,6 +51,12 @@ struct Evaluation: ConditionReader {
     private let maxErrors: Int
     /// Violations found past ``maxErrors``, counted instead of recorded.
     private(set) var omitted = 0
+    /// The value whose rules in force are asked for (``probed``), or -1: validation of a form's draft while a field
+    /// is typed asks this walk, so that the rules it applies there are exactly the rules a whole payload gets.
+    private let probe: JSONDocument.Index
+    /// The rules in force at ``probe`` when the walk reached it; `nil` when it did not (a field ignored for
+    /// provisioning is never reached).
+    private(set) var probed: RulesInForce?
     /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
     /// runs (see ``EvaluationScratch``).
     private var work = EvaluationScratch()
@@ -67,9 +73,11 @@ struct Evaluation: ConditionReader {
     }
 
     fileprivate init(
-        document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int
+        document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int,
+        probe: JSONDocument.Index = -1
     ) {
         self.document = document
+        self.probe = probe
         self.plan = plan
         self.tables = tables
         self.reference = plan.schema.reference
@@ -202,12 +210,24 @@ struct Evaluation: ConditionReader {
 
     /// The attributes in force for a field whose combinations of overrides were not computed ahead.
     private mutating func computedAttributes(of field: Int) -> AttributeSet {
+        AttributeSet(rules(of: field), patterns: plan.schema.patterns)
+    }
+
+    /// A field's rules in force here: the base, then each override whose condition holds, in order.
+    private mutating func rules(of field: Int) -> Rules {
         let object = tables.fieldObjects[field]
         var rules = object.base
         for (offset, condition) in tables.fields[field].overrides.enumerated() where holds(condition) {
             rules = rules.overlaid(with: object.overrides[offset].patch)
         }
-        return AttributeSet(rules, patterns: plan.schema.patterns)
+        return rules
+    }
+
+    /// Records the rules in force at the probed value (kept out of line: no other value is probed).
+    @inline(never)
+    private mutating func record(probedField field: Int) {
+        probed = RulesInForce(
+            field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType, context: work.context)
     }
 
     /// The attribute set behind a record, for what a violation says.
@@ -225,6 +245,7 @@ struct Evaluation: ConditionReader {
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     private mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
+        if value == probe { record(probedField: field) }
         if attributes.pointee.mustBeAbsent {
             find(.forbidden, field: field, at: value, attributes)
             return
@@ -1102,6 +1123,26 @@ extension EvaluationPlan {
                         $0.writeViolations()
                     }, finish: finish)
                 return (evaluation.violations, evaluation.omitted, context)
+            }
+        }
+    }
+
+    /// Checks a whole request as ``evaluate(_:positions:month:finish:)`` does, keeping every violation, and says
+    /// which rules held at one of its values (`nil` when the walk did not reach it). What a form's draft is checked
+    /// with while a field is typed; one of the places an ``Evaluation`` is made.
+    func evaluate(_ document: JSONDocument, probing node: JSONDocument.Index, month: Int)
+        -> (violations: [Violation], probed: RulesInForce?)
+    {
+        withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                var evaluation = Evaluation(
+                    document: document, plan: self, tables: tables, positions: false, month: month, probe: node)
+                evaluation.withDocument(
+                    {
+                        $0.evaluate()
+                        $0.writeViolations()
+                    }, finish: { _ in })
+                return (evaluation.violations, evaluation.probed)
             }
         }
     }

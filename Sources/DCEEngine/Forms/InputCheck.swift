@@ -46,7 +46,9 @@ extension PreparedSchema {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
         let known = try schema.givenValues(given)
-        let attributes = inputRules(of: field, at: path, text: text, given: known)
+        guard let attributes = inputRules(of: field, at: path, text: text, given: known) else {
+            return InputFeedback(verdict: .valid)  // ignored for provisioning: validation checks nothing there
+        }
         if attributes.presence.mustBeAbsent { return InputFeedback(verdict: .invalid(.forbidden)) }
         guard attributes.formatList.contains(where: \.isCardNumber) else {
             let own = attributes.judge(
@@ -70,9 +72,10 @@ extension PreparedSchema {
     /// known to hold. Known are the prepared context and tender type, the typed value itself, the values `given` for
     /// other fields, and that the objects holding the field exist (a value typed into `/billingAddress/zipCode` implies
     /// a `/billingAddress`), and so any context derived from those alone; an override that reads other fields not
-    /// given is left to full validation.
+    /// given is left to full validation. `nil` when the request provisions an account (`operation=provision`) and
+    /// the field is marked `ignoreForProvisioning` under the tender type in force, as validation then ignores it.
     private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String])
-        -> Rules
+        -> Rules?
     {
         var reader = InputConditionReader(
             schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
@@ -88,9 +91,9 @@ extension PreparedSchema {
                 guard contextSlotValues[slot] == nil else { continue }
                 if let derived = reader.first(of: values, from: rule, in: tables) { reader.slots[slot] = derived }
             }
-            // What the fields on the way down bind, outermost first: a fixed value is known; a member is not the value
-            // being typed, so the value from outside holds, as it does for the field alone (and as a form reads it);
-            // a derive rule is known when what it reads is.
+            // What the fields on the way down bind, outermost first: a fixed value is known; a member is known when it
+            // is typed or given (an allowed value), else the value from outside holds, as it does for the field alone
+            // (and as a form reads it); a derive rule is known when what it reads is.
             for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
                 var condition = program.id(of: enclosing).map { tables.fields[$0].bindingConditions } ?? 0
                 reader.containers = [Array(path.prefix(depth + 1))]
@@ -98,7 +101,10 @@ extension PreparedSchema {
                     var known: InputConditionReader.Context?
                     switch binding.source {
                     case .value(let value): known = .value(value)
-                    case .member: known = nil
+                    case .member(let key, let allowed):
+                        let member = Array(path.prefix(depth + 1)) + [key]
+                        let value = member == path && field.dataType.isString ? text : given[member]
+                        known = value.flatMap { allowed?.contains($0) ?? true ? .value($0) : nil }
                     case .derive(let rules):
                         known = reader.first(of: rules.map(\.value), from: condition, in: tables)
                         condition += rules.count
@@ -108,6 +114,12 @@ extension PreparedSchema {
                 }
             }
             reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
+            // Validation skips a field ignored for provisioning, and everything inside it.
+            if provisioning, let inForce = reader.tenderType.known,
+                schema.fields(along: path).contains(where: { $0.metadata(for: inForce).ignoreForProvisioning == true })
+            {
+                return nil
+            }
             var rules = field.base
             for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated()
             where tables.truth(of: condition, reading: &reader) == true {
@@ -120,7 +132,7 @@ extension PreparedSchema {
     /// What the country of an address says of one of its members while it is typed, when the country is given: a
     /// postal code against the country's pattern and the given state's prefix, a state against the country's
     /// subdivisions; `nil` for any other field, or when the country is not given or not in the data.
-    private func addressVerdict(_ text: String, at path: [String], given: [[String]: String]) -> InputVerdict? {
+    func addressVerdict(_ text: String, at path: [String], given: [[String]: String]) -> InputVerdict? {
         guard let key = path.last else { return nil }
         let objectPath = Array(path.dropLast())
         let enclosing = schema.fields(along: objectPath)
@@ -227,6 +239,15 @@ private struct InputConditionReader: ConditionReader {
         case absent
         /// It depends on request values that are not known.
         case unknown
+
+        /// The value when it is known: `.some(nil)` for a known absence, `nil` when unknown.
+        var known: String?? {
+            switch self {
+            case .value(let value): value
+            case .absent: .some(nil)
+            case .unknown: nil
+            }
+        }
 
         /// Whether it passes a test, or `nil` when it is not known.
         func passes(_ test: CompiledTest) -> Bool? {

@@ -29,6 +29,9 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidCatalogue = Code(rawValue: "invalidCatalogue")
         /// The package ships no message catalogue for that language.
         public static let unknownLanguage = Code(rawValue: "unknownLanguage")
+        /// A form's draft cannot hold a value at the pointer typed into: a value on the way is not the object or array
+        /// the schema describes there, or an index lies past the end of a list.
+        public static let invalidDraft = Code(rawValue: "invalidDraft")
         /// A document was given for a schema id that no `existsIn` of the schema names.
         public static let unknownDocument = Code(rawValue: "unknownDocument")
     }
