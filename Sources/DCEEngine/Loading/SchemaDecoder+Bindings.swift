@@ -1,0 +1,78 @@
+extension SchemaDecoder {
+    // MARK: - Document references, addresses and context bindings
+
+    /// `existsIn`: the schema id of another document and a pointer pattern into it.
+    mutating func documentReference(_ entry: Entry) -> DocumentReference? {
+        guard
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer"], what: "a document reference"),
+            let schema = string(
+                members["schema"], required: true, pointer: entry.pointer + "/schema", parent: entry.index),
+            let pointer = string(
+                members["pointer"], required: true, pointer: entry.pointer + "/pointer", parent: entry.index)
+        else { return nil }
+        guard let tokens = DocumentReference.tokens(of: pointer) else {
+            report(
+                .invalidAttribute, "expected a JSON Pointer starting with '/' ('*' stands for every item or member)",
+                members["pointer"]?.index ?? entry.index, entry.pointer + "/pointer")
+            return nil
+        }
+        return DocumentReference(
+            location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
+    }
+
+    /// `postalAddress`: the member naming the country, and the member holding each part of the address.
+    mutating func postalAddress(_ entry: Entry) -> PostalAddressDefinition? {
+        let names = AddressFormats.Part.allCases.map(\.rawValue)
+        guard
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: ["country"] + names,
+                what: "an object of address members")
+        else { return nil }
+        guard
+            let country = string(
+                members["country"], required: true, pointer: entry.pointer + "/country", parent: entry.index)
+        else { return nil }
+        var parts: [(part: AddressFormats.Part, key: String)] = []
+        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) where name != "country" {
+            if let part = AddressFormats.Part(rawValue: name), let key = string(member, pointer: member.pointer) {
+                parts.append((part, key))
+            }
+        }
+        return PostalAddressDefinition(location: location(entry.index, entry.pointer), country: country, parts: parts)
+    }
+
+    /// A field's `context`: each member binds a context (or `tenderType`) to a value, to a member of the field's
+    /// object (`{"member": NAME}`), or to the first of its `derive` rules that holds.
+    mutating func bindings(_ entry: Entry?) -> [ContextBinding] {
+        guard let entry,
+            let members = object(
+                at: entry.index, pointer: entry.pointer, allowed: nil, what: "an object of context bindings")
+        else { return [] }
+        var bindings: [ContextBinding] = []
+        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) {
+            let here = location(member.index, member.pointer)
+            if document.kind(of: member.index) == .string {
+                bindings.append(
+                    ContextBinding(location: here, name: name, source: .value(document.string(at: member.index))))
+                continue
+            }
+            guard
+                let source = object(
+                    at: member.index, pointer: member.pointer, allowed: ["member", "derive"],
+                    what: "a value, {member} or {derive}")
+            else { continue }
+            if let key = source["member"], source.count == 1 {
+                guard let text = string(key, pointer: key.pointer) else { continue }
+                bindings.append(ContextBinding(location: here, name: name, source: .member(text)))
+            } else if let rules = source["derive"], source.count == 1 {
+                bindings.append(ContextBinding(location: here, name: name, source: .derive(deriveRules(rules))))
+            } else {
+                report(
+                    .invalidAttribute, "a context binding is a value, {\"member\": NAME} or {\"derive\": [...]}",
+                    member.index, member.pointer)
+            }
+        }
+        return bindings
+    }
+}
