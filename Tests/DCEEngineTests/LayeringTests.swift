@@ -6,9 +6,10 @@ import Testing
 /// the layers below it, never a type declared in a layer above it (comments aside). The engine's public types are the
 /// ones listed in the README.
 @Suite struct LayeringTests {
-    /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API.
+    /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API. `Lowered` holds the types
+    /// that manage memory by hand, generic or self-contained, beneath everything.
     static let layers: [String: Int] = [
-        "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4,
+        "Lowered": 0, "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4,
         "Reporting": 5,
         "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6,
     ]
@@ -103,6 +104,50 @@ import Testing
             }
         }
         #expect(upward.isEmpty, "\(upward.joined(separator: "\n"))")
+    }
+
+    /// Memory managed by hand (allocation, `Unmanaged`, forced base addresses) is in `Lowered` alone, each site with a
+    /// `// SAFETY:` line within the three lines above it saying why it holds; nothing holds a reference
+    /// `unowned(unsafe)` or borrows one with `_withUnsafeGuaranteedRef`.
+    @Test func manualLifetimeCodeIsInOneFolderAndSaysWhyItIsSafe() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DCEEngine")
+        let manual = ["Unmanaged", ".allocate(", ".deallocate()", "unsafelyUnwrapped", "deinitialize("]
+        let forbidden = ["unowned(unsafe)", "_withUnsafeGuaranteedRef"]
+        var outside: [String] = []
+        var unexplained: [String] = []
+        var sites = 0
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) where path.hasSuffix(".swift") {
+            let lines = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+                if forbidden.contains(where: code.contains) { outside.append("\(path):\(number + 1) \(line)") }
+                guard manual.contains(where: code.contains) else { continue }
+                sites += 1
+                if !path.hasPrefix("Lowered/") { outside.append("\(path):\(number + 1)") }
+                if !lines[max(0, number - 3)..<number].contains(where: { $0.contains("// SAFETY:") }) {
+                    unexplained.append("\(path):\(number + 1)")
+                }
+            }
+        }
+        #expect(sites > 5, "the scan finds the sites")
+        #expect(outside.isEmpty, "\(outside.joined(separator: "\n"))")
+        #expect(unexplained.isEmpty, "no SAFETY line: \(unexplained.joined(separator: "\n"))")
+    }
+
+    /// Each file of the engine does one job, in at most 600 lines.
+    @Test func noEngineFileIsOver600Lines() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/DCEEngine")
+        var long: [String] = []
+        for path in try FileManager.default.subpathsOfDirectory(atPath: root.path) where path.hasSuffix(".swift") {
+            let count =
+                try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            if count > 600 { long.append("\(path): \(count) lines") }
+        }
+        #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
     }
 
     @Test func thePublicSurfaceIsTheListedOne() throws {

@@ -126,7 +126,7 @@ final class CompiledField: Sendable {
 /// An immutable, shared set of attributes: the messages and values a violation needs, and the buffers of checks
 /// that its ``Record`` (what evaluation reads) views.
 ///
-/// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
+/// `@unchecked Sendable`: the buffers are written only in `init` and freed with the set.
 final class AttributeSet: @unchecked Sendable {
     let name: LocalizedText
     let lengths: Lengths
@@ -140,9 +140,9 @@ final class AttributeSet: @unchecked Sendable {
     let message: LocalizedText?
     let messages: FieldMessages?
     /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
-    let stringChecks: UnsafeMutableBufferPointer<StringCheck>
+    let stringChecks: FrozenBuffer<StringCheck>
     /// `formats`, in a buffer this set owns, for the same reason.
-    let formatList: UnsafeMutableBufferPointer<Format>
+    let formatList: FrozenBuffer<Format>
     /// The set as plain values, built once; valid while the set is alive (see ``RuleProgram``).
     let record: Record
 
@@ -158,21 +158,14 @@ final class AttributeSet: @unchecked Sendable {
         patterns = validations.map { validation in validation.patternKey.flatMap { compiled[$0] } }
         message = value.message
         messages = value.messages
-        stringChecks = .allocate(capacity: validations.count)
-        _ = stringChecks.initialize(from: zip(validations, patterns).map(StringCheck.init))
-        formatList = .allocate(capacity: formats.count)
-        _ = formatList.initialize(from: formats)
+        stringChecks = FrozenBuffer(zip(validations, patterns).map(StringCheck.init))
+        formatList = FrozenBuffer(formats)
         record = Record(
             mustBePresent: value.presence.mustBePresent, mustBeAbsent: value.presence.mustBeAbsent,
             acceptsNull: value.presence.acceptsNull, lengths: lengths,
             itemCounts: itemCounts, hasValueRange: !valueRange.isEmpty, hasEnum: options != nil,
-            formats: UnsafeBufferPointer(formatList), checks: UnsafeBufferPointer(stringChecks),
+            formats: formatList.view, checks: stringChecks.view,
             hasPatterns: patterns.contains { $0 != nil })
-    }
-
-    deinit {
-        stringChecks.deallocate()
-        formatList.deallocate()
     }
 
     /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a

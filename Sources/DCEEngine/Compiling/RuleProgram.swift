@@ -11,13 +11,15 @@ internal import DCEPattern
 /// replaced, which needed unsafe code in seven files), on one core: a parsed card-create payload 1,262 → 1,258 ns, a
 /// valid one 788 → 762 ns (`dce-benchmark parsed`, medians of six interleaved runs).
 ///
-/// This is the one place where the engine holds memory whose lifetime the type system does not check: the tables
-/// are buffers this program allocates in `init` and frees in `deinit`, and the records view key tables, patterns,
-/// test strings and attribute buffers owned by objects the tables keep alive (``Tables/fieldObjects``,
-/// ``Tables/attributeObjects``, ``Tables/testObjects``, and the key tables of pointer tokens). ``withTables(_:)``
-/// is the only way to read them; nothing read from the tables may outlive its body.
+/// The tables are views whose lifetime the type system does not check: each is a ``FrozenBuffer`` (the `Lowered`
+/// folder holds every type that manages memory by hand) that this program keeps alive, and the records view key
+/// tables, patterns, test strings and attribute buffers owned by objects the tables keep alive
+/// (``Tables/fieldObjects``, ``Tables/attributeObjects``, ``Tables/testObjects``, and the key tables of pointer
+/// tokens). ``withTables(_:)`` is the only way to read them; nothing read from the tables may outlive its body.
+/// ``Tables`` cannot be made non-escapable yet (Swift 6.3's lifetime annotations are experimental), so this rule is
+/// kept by hand: no type stores a ``Tables`` but an evaluation, which lives inside ``withTables(_:)``.
 ///
-/// `@unchecked Sendable`: the tables are written only in `init` and freed only in `deinit`; what they refer to is
+/// `@unchecked Sendable`: the tables are written only in `init` and freed with the program; what they refer to is
 /// immutable.
 final class RuleProgram: @unchecked Sendable {
     /// A field as plain values.
@@ -98,7 +100,10 @@ final class RuleProgram: @unchecked Sendable {
         let deriveConditions: Int
     }
 
-    private let contents: UnsafeMutablePointer<Contents>
+    /// The tables' memory: ``Contents`` views these buffers, which live as long as the program.
+    private let buffers: [AnyObject]
+    /// The views of the tables, in one value that ``Tables`` points at.
+    private let contents: FrozenBuffer<Contents>
     /// The key tables of pointer tokens, which ``Token``s view.
     private let tokenTables: [KeyTable]
     /// Each compiled field's place in ``Tables/fields``.
@@ -116,43 +121,29 @@ final class RuleProgram: @unchecked Sendable {
                 derive.append((slot, rule.value))
             }
         }
-        contents = .allocate(capacity: 1)
-        contents.initialize(
-            to: Contents(
-                fields: Self.buffer(builder.fields.map { $0! }), fieldObjects: Self.buffer(builder.fieldObjects),
-                children: Self.buffer(builder.children), attributes: Self.buffer(builder.attributes),
-                attributeObjects: Self.buffer(builder.attributeObjects), variants: Self.buffer(builder.variants),
-                instructions: Self.buffer(builder.instructions), conditionStarts: Self.buffer(builder.conditionStarts),
-                tests: Self.buffer(builder.tests), testObjects: Self.buffer(builder.testObjects),
-                tokens: Self.buffer(builder.tokens),
-                tokenTexts: Self.buffer(builder.tokenTexts), derive: Self.buffer(derive),
-                deriveConditions: deriveConditions))
+        var buffers: [AnyObject] = []
+        func frozen<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
+            let buffer = FrozenBuffer(elements)
+            buffers.append(buffer)
+            return buffer.view
+        }
+        contents = FrozenBuffer([
+            Contents(
+                fields: frozen(builder.fields.map { $0! }), fieldObjects: frozen(builder.fieldObjects),
+                children: frozen(builder.children), attributes: frozen(builder.attributes),
+                attributeObjects: frozen(builder.attributeObjects), variants: frozen(builder.variants),
+                instructions: frozen(builder.instructions), conditionStarts: frozen(builder.conditionStarts),
+                tests: frozen(builder.tests), testObjects: frozen(builder.testObjects), tokens: frozen(builder.tokens),
+                tokenTexts: frozen(builder.tokenTexts), derive: frozen(derive), deriveConditions: deriveConditions)
+        ])
+        self.buffers = buffers
         tokenTables = builder.tokenTables
         fieldIDs = builder.fieldIDs
     }
 
-    deinit {
-        let tables = contents.pointee
-        Self.free(tables.fields)
-        Self.free(tables.fieldObjects)
-        Self.free(tables.children)
-        Self.free(tables.attributes)
-        Self.free(tables.attributeObjects)
-        Self.free(tables.variants)
-        Self.free(tables.instructions)
-        Self.free(tables.conditionStarts)
-        Self.free(tables.tests)
-        Self.free(tables.testObjects)
-        Self.free(tables.tokens)
-        Self.free(tables.tokenTexts)
-        Self.free(tables.derive)
-        contents.deinitialize(count: 1)
-        contents.deallocate()
-    }
-
     /// Runs `body` with the tables: the program is alive while its method runs, and so the tables are.
     func withTables<Result, Failure: Error>(_ body: (Tables) throws(Failure) -> Result) throws(Failure) -> Result {
-        try body(Tables(contents: contents))
+        try body(Tables(contents: contents.first))
     }
 
     /// A compiled field's place in the tables.
@@ -161,18 +152,6 @@ final class RuleProgram: @unchecked Sendable {
     /// The conditions of a compiled field's overrides, in order (none for a field of another schema).
     func overrideConditions(of field: CompiledField, in tables: Tables) -> Range<Int> {
         id(of: field).map { tables.fields[$0].overrides } ?? 0..<0
-    }
-
-    private static func buffer<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
-        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
-        _ = buffer.initialize(from: elements)
-        return UnsafeBufferPointer(buffer)
-    }
-
-    private static func free<Element>(_ buffer: UnsafeBufferPointer<Element>) {
-        let mutable = UnsafeMutableBufferPointer(mutating: buffer)
-        mutable.deinitialize()
-        mutable.deallocate()
     }
 
     /// The tables while they are built.

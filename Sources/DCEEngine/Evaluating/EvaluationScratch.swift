@@ -1,13 +1,5 @@
 internal import DCEPattern
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The working storage of an evaluation: the path and container stacks, the failed string checks, the findings and
 /// the regex match data.
 ///
@@ -36,10 +28,7 @@ struct EvaluationScratch {
     /// The calling thread's kept storage, or new storage when it has none to lend (the first evaluation on a
     /// thread, or one that runs inside another).
     static func take() -> EvaluationScratch {
-        if let key = threadKey, let pointer = pthread_getspecific(key) {
-            let holder = Unmanaged<Holder>.fromOpaque(pointer).takeUnretainedValue()
-            if let scratch = holder.scratch.take() { return scratch }
-        }
+        if let scratch = kept.value?.scratch.take() { return scratch }
         var scratch = EvaluationScratch()
         scratch.containers.reserveCapacity(16)
         scratch.path.reserveCapacity(16)
@@ -49,19 +38,13 @@ struct EvaluationScratch {
 
     /// Hands this storage, emptied, to the calling thread for its next evaluation, and leaves `self` empty.
     mutating func giveBack() {
-        guard let key = Self.threadKey else { return }
         let holder: Holder
-        if let pointer = pthread_getspecific(key) {
-            holder = Unmanaged<Holder>.fromOpaque(pointer).takeUnretainedValue()
+        if let existing = Self.kept.value {
+            holder = existing
             guard holder.scratch == nil else { return }
         } else {
             holder = Holder()
-            // The key owns the holder from here; its destructor releases it when the thread ends.
-            let retained = Unmanaged.passRetained(holder)
-            guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
-                retained.release()
-                return
-            }
+            guard Self.kept.store(holder) else { return }
         }
         containers.removeAll(keepingCapacity: true)
         path.removeAll(keepingCapacity: true)
@@ -70,9 +53,9 @@ struct EvaluationScratch {
         pathArena.removeAll(keepingCapacity: true)
         context.removeAll(keepingCapacity: true)
         // Moved, not copied: a copy would retain and release every array once more.
-        var kept = EvaluationScratch()
-        swap(&self, &kept)
-        holder.scratch = kept
+        var emptied = EvaluationScratch()
+        swap(&self, &emptied)
+        holder.scratch = emptied
     }
 
     /// One thread's kept storage.
@@ -80,19 +63,8 @@ struct EvaluationScratch {
         var scratch: EvaluationScratch?
     }
 
-    /// The thread-specific key under which each thread keeps its ``Holder``; `nil` when the system has no key
-    /// left, and then every evaluation allocates its own storage.
-    private static let threadKey: pthread_key_t? = {
-        var key = pthread_key_t()
-        let created = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-            #endif
-        }
-        return created == 0 ? key : nil
-    }()
+    /// Each thread's kept storage.
+    private static let kept = ThreadLocalSlot<Holder>()
 }
 
 /// A violation as the walk finds it: which rule, of which field, at which node of the document, with which attribute

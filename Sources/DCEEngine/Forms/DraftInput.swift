@@ -50,7 +50,7 @@ extension PreparedSchema {
             throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
         }
         let base = SchemaValue(document: draft, at: draft.root)
-        var check = try DraftCheck(schema: schema, draft: base, tokens: tokens, pointer: pointer)
+        let check = try DraftCheck(schema: schema, draft: base, tokens: tokens, pointer: pointer)
         let plan = wholePlan()
         let month = currentMonth
         let outcome = try check.run(text, as: field.dataType, plan: plan, month: month)

@@ -1,6 +1,5 @@
 internal import DCEPattern
 import Foundation
-import Synchronization
 
 /// How each country writes an address (`Schemas/reference/addresses.json`, generated from Google's address
 /// metadata): which parts it uses and requires, the pattern of its postal codes with examples, and its
@@ -244,41 +243,5 @@ final class LazyPattern: Sendable {
         case .noMatch?: return false
         default: return nil
         }
-    }
-}
-
-/// A shared object made the first time it is needed, so that loading the address data costs nothing per country
-/// until an address of that country is checked. Readers load one word; the first to make the object publishes it with
-/// a compare-and-exchange (a thread that loses the race drops its copy). Reading never takes a reference count.
-///
-/// `@unchecked Sendable`: the slot holds either nothing or a retained, immutable object freed only in `deinit`.
-final class OnceCell<Value: AnyObject & Sendable>: @unchecked Sendable {
-    /// 0 until made; then the bits of a retained `Value`.
-    private let slot = Atomic<UInt>(0)
-
-    init() {}
-
-    deinit {
-        let bits = slot.load(ordering: .acquiring)
-        if bits != 0 { Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
-    }
-
-    /// Runs `body` with the value, made by `make` if no thread has made it yet; `nil` when `make` fails (it is tried
-    /// again next time).
-    func withValue<Result>(made make: () -> Value?, _ body: (Value) -> Result) -> Result? {
-        var bits = slot.load(ordering: .acquiring)
-        if bits == 0 {
-            guard let value = make() else { return nil }
-            let new = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
-            let (exchanged, original) = slot.compareExchange(
-                expected: 0, desired: new, ordering: .acquiringAndReleasing)
-            if exchanged {
-                bits = new
-            } else {
-                Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
-                bits = original
-            }
-        }
-        return Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
     }
 }

@@ -48,7 +48,7 @@ final class CompiledTest: @unchecked Sendable {
     let cardBrands: CardBrands?
     let brandMask: UInt64
     /// `strings` again, in a buffer this test owns, which ``record`` views.
-    private let stringBuffer: UnsafeMutableBufferPointer<String>
+    private let stringBuffer: FrozenBuffer<String>
 
     /// A test of a kind; `equals` and `in` whose values are all strings should be ``Kind/oneOfStrings``.
     init(_ kind: Kind, values: [SchemaValue] = [], pattern: CompiledPattern? = nil, cardBrands: CardBrands? = nil) {
@@ -63,13 +63,7 @@ final class CompiledTest: @unchecked Sendable {
             cardBrands.map { brands in
                 strings.compactMap { brands.index(of: $0) }.reduce(0) { $0 | 1 << UInt64($1) }
             } ?? 0
-        stringBuffer = .allocate(capacity: strings.count)
-        _ = stringBuffer.initialize(from: strings)
-    }
-
-    deinit {
-        stringBuffer.deinitialize()
-        stringBuffer.deallocate()
+        stringBuffer = FrozenBuffer(strings)
     }
 
     /// Whether a context value (or the tender type) passes: `nil` is a context neither supplied nor derived.
@@ -80,7 +74,7 @@ final class CompiledTest: @unchecked Sendable {
     /// The test as plain values, valid while the test is alive (see ``RuleProgram``).
     var record: Record {
         Record(
-            kind: kind, keys: table.view, strings: UnsafeBufferPointer(stringBuffer), pattern: pattern?.handle,
+            kind: kind, keys: table.view, strings: stringBuffer.view, pattern: pattern?.handle,
             brandMask: brandMask)
     }
 

@@ -5,78 +5,76 @@
 /// bytes only when the stored hash is equal. The buffers are raw so that a lookup touches no reference count, no
 /// `Dictionary` and no `Hasher`: with the `Dictionary` it replaced, hashing a name cost more than checking its value.
 ///
-/// `@unchecked Sendable`: the buffers are written only in `init` and freed only in `deinit`.
+/// `@unchecked Sendable`: the buffers are written only in `init` and freed with the table.
 final class KeyTable: @unchecked Sendable {
-    /// The table's buffers, in one allocation that ``View`` points at.
-    private let buffers: UnsafeMutablePointer<Buffers>
+    /// The keys' bytes, start and length of each key, the hashes and the slots, owned here and viewed by ``buffers``.
+    private let storage:
+        (
+            bytes: FrozenBuffer<UInt8>, spans: FrozenBuffer<(start: Int, length: Int)>,
+            hashes: FrozenBuffer<UInt64>, slots: FrozenBuffer<Int32>
+        )
+    /// The views of the buffers, in one value that ``View`` points at.
+    private let buffers: FrozenBuffer<Buffers>
 
     /// The buffers of a table.
     fileprivate struct Buffers {
         /// The keys' bytes, end to end.
-        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let bytes: UnsafeBufferPointer<UInt8>
         /// Start and length of each key in `bytes`; a `nil` key gets length -1 and never matches.
-        let spans: UnsafeMutableBufferPointer<(start: Int, length: Int)>
+        let spans: UnsafeBufferPointer<(start: Int, length: Int)>
         /// Each key's hash (unused by a linear table).
-        let hashes: UnsafeMutableBufferPointer<UInt64>
+        let hashes: UnsafeBufferPointer<UInt64>
         /// For a hashed table: a power of two of slots, each a key's offset or -1; empty for a linear table.
-        let slots: UnsafeMutableBufferPointer<Int32>
+        let slots: UnsafeBufferPointer<Int32>
     }
 
     /// Tables with more keys than this are hashed.
     private static let linearLimit = 4
 
     init(keys: [String?]) {
-        var storage: [UInt8] = []
+        var bytes: [UInt8] = []
         var spans: [(start: Int, length: Int)] = []
         for key in keys {
             guard let key else {
-                spans.append((storage.count, -1))
+                spans.append((bytes.count, -1))
                 continue
             }
-            spans.append((storage.count, key.utf8.count))
-            storage.append(contentsOf: key.utf8)
+            spans.append((bytes.count, key.utf8.count))
+            bytes.append(contentsOf: key.utf8)
         }
-        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(storage.count, 1))
-        _ = bytes.initialize(from: storage)
-        let spanBuffer = UnsafeMutableBufferPointer<(start: Int, length: Int)>.allocate(capacity: spans.count)
-        _ = spanBuffer.initialize(from: spans)
-        let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: spans.count)
-        hashes.initialize(repeating: 0)
+        var hashes = [UInt64](repeating: 0, count: spans.count)
         var capacity = 0
         if keys.count > Self.linearLimit {
             capacity = 8
             while capacity < keys.count * 2 { capacity *= 2 }
         }
-        let slots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
-        slots.initialize(repeating: -1)
-        buffers = .allocate(capacity: 1)
-        buffers.initialize(to: Buffers(bytes: bytes, spans: spanBuffer, hashes: hashes, slots: slots))
-        guard capacity > 0 else { return }
-        for (offset, span) in spans.enumerated() where span.length >= 0 {
-            let hash = View.hash(UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)]))
-            hashes[offset] = hash
-            var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
-            while slots[slot] >= 0 {
-                // A later duplicate key is never found, as in a scan that stops at the first match.
-                if view.equal(
-                    spans[Int(slots[slot])],
-                    UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)]))
-                {
-                    break
+        var slots = [Int32](repeating: -1, count: capacity)
+        if capacity > 0 {
+            bytes.withUnsafeBufferPointer { bytes in
+                func name(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)])
                 }
-                slot = (slot + 1) & (capacity - 1)
+                for (offset, span) in spans.enumerated() where span.length >= 0 {
+                    let hash = View.hash(name(span))
+                    hashes[offset] = hash
+                    var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+                    while slots[slot] >= 0 {
+                        // A later duplicate key is never found, as in a scan that stops at the first match.
+                        if name(spans[Int(slots[slot])]).elementsEqual(name(span)) { break }
+                        slot = (slot + 1) & (capacity - 1)
+                    }
+                    if slots[slot] < 0 { slots[slot] = Int32(offset) }
+                }
             }
-            if slots[slot] < 0 { slots[slot] = Int32(offset) }
         }
-    }
-
-    deinit {
-        buffers.pointee.bytes.deallocate()
-        buffers.pointee.spans.deallocate()
-        buffers.pointee.hashes.deallocate()
-        buffers.pointee.slots.deallocate()
-        buffers.deinitialize(count: 1)
-        buffers.deallocate()
+        storage = (
+            FrozenBuffer(bytes.isEmpty ? [0] : bytes), FrozenBuffer(spans), FrozenBuffer(hashes), FrozenBuffer(slots)
+        )
+        buffers = FrozenBuffer([
+            Buffers(
+                bytes: storage.bytes.view, spans: storage.spans.view, hashes: storage.hashes.view,
+                slots: storage.slots.view)
+        ])
     }
 
     /// The offset of the key that is exactly these bytes.
@@ -86,15 +84,15 @@ final class KeyTable: @unchecked Sendable {
 
     /// The table as plain values, for a table of rules that must not take a reference count to look a name up:
     /// valid only while this table is alive, which whoever stores the view guarantees (``RuleProgram``).
-    var view: View { View(buffers: UnsafePointer(buffers)) }
+    var view: View { View(buffers: buffers.first) }
 
     /// A pointer to the buffers of a ``KeyTable`` (one word, cheap to copy), and the lookup over them.
     struct View {
         fileprivate let buffers: UnsafePointer<Buffers>
 
-        private var spans: UnsafeMutableBufferPointer<(start: Int, length: Int)> { buffers.pointee.spans }
-        private var hashes: UnsafeMutableBufferPointer<UInt64> { buffers.pointee.hashes }
-        private var slots: UnsafeMutableBufferPointer<Int32> { buffers.pointee.slots }
+        private var spans: UnsafeBufferPointer<(start: Int, length: Int)> { buffers.pointee.spans }
+        private var hashes: UnsafeBufferPointer<UInt64> { buffers.pointee.hashes }
+        private var slots: UnsafeBufferPointer<Int32> { buffers.pointee.slots }
 
         /// The offset of the key that is exactly these bytes.
         func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {

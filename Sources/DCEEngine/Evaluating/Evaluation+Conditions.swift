@@ -1,0 +1,114 @@
+internal import DCEPattern
+
+/// Conditions as the walk reads them: context values, the tender type in force, and request values found by
+/// absolute or relative pointers, read on the document's nodes and bytes.
+extension Evaluation {
+    // MARK: - Conditions
+
+    /// Whether condition `index` of the program holds for this request.
+    mutating func holds(_ index: Int) -> Bool {
+        let tables = tables
+        return tables.truth(of: index, reading: &self) ?? false
+    }
+
+    /// Follows a condition's pointer (a pointer from the root once per run of conditions that test the same value,
+    /// as `derive` rules do) and tests the value it leads to.
+    mutating func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
+        let value: JSONDocument.Index?
+        if up < 0 && lastResolved.tokens == tokens {
+            value = lastResolved.value
+        } else {
+            value = resolve(up: up, tokens: tokens)
+            if up < 0 { lastResolved = (tokens, value) }
+        }
+        return holds(test, for: value)
+    }
+
+    mutating func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
+        program.tests[test].holds(forContext: work.context[slot])
+    }
+
+    mutating func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
+        program.tests[test].holds(forContext: tenderType)
+    }
+
+    /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
+    mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
+        let record = tables.tests.address(of: test)  // read in place, not copied
+        switch record.pointee.kind {
+        case .absent: return value == nil
+        case .null: return value.map { nodes[$0].kind == .null } ?? false
+        case .present: return value.map { nodes[$0].kind != .null } ?? false
+        case .oneOfStrings:
+            guard let value, nodes[value].kind == .string else { return false }
+            return lookUpKey(at: value, in: record.pointee.keys) != nil
+        case .matches:
+            guard let value, nodes[value].kind == .string, let pattern = record.pointee.pattern else { return false }
+            let scratch = matchScratch()
+            return document.withStringBytes(at: value) { bytes in
+                pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) == .match
+            }
+        case .equals, .oneOf:
+            guard let value else { return false }
+            return tables.testObjects[test].values.contains { $0.matches(document, at: value) }
+        case .cardBrand:
+            guard let value, nodes[value].kind == .string else { return false }
+            // A `cardBrandOf` rule is one test per brand on the same number: the brand is found once.
+            if lastCardBrand.node != value {
+                let detection = document.withStringBytes(at: value) { reference.cardBrands.detect(digitsOf: $0) }
+                if case .brand(let index) = detection {
+                    lastCardBrand = (value, index)
+                } else {
+                    lastCardBrand = (value, -1)
+                }
+            }
+            return lastCardBrand.brand >= 0 && record.pointee.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
+        }
+    }
+
+    /// The entry of a table whose bytes are a string node's text.
+    mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable.View) -> Int? {
+        let node = nodes[index]
+        guard !node.flag else { return document.lookUpKey(at: index, in: table) }
+        return table.lookup(rawText(of: index))
+    }
+
+    /// Follows a condition's pointer; `nil` when the value does not exist.
+    mutating func resolve(up: Int, tokens: Range<Int>) -> JSONDocument.Index? {
+        var current: JSONDocument.Index
+        if up >= 0 {
+            guard up < work.containers.count else { return nil }
+            current = work.containers[work.containers.count - 1 - up]
+        } else {
+            current = document.root
+        }
+        for offset in tokens {
+            let token = tables.tokens[offset]
+            switch nodes[current].kind {
+            case .object:
+                var next: JSONDocument.Index?
+                var cursor = current + 1
+                let end = Int(nodes[current].end)
+                while cursor < end {
+                    if lookUpKey(at: cursor, in: token.keys) != nil {
+                        next = cursor + 1
+                        break
+                    }
+                    cursor = Int(nodes[cursor + 1].end)
+                }
+                guard let next else { return nil }
+                current = next
+            case .array:
+                let position = token.index
+                guard position >= 0, position < document.count(of: current) else { return nil }
+                var elements = document.elements(of: current)
+                for _ in 0..<position { _ = elements.next() }
+                guard let element = elements.next() else { return nil }
+                current = element
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,368 @@
+internal import DCEPattern
+
+/// The walk over a request's values: the attributes in force at each field, and the checks of strings, numbers,
+/// options, objects, members, bindings and arrays.
+extension Evaluation {
+    // MARK: - Values
+
+    /// Calls `body` with the attributes in force for a field: the base, then every override whose condition holds,
+    /// in order. They were computed ahead unless the field has more than ``CompiledField/maxPrecomputedOverrides``.
+    mutating func withAttributes(of field: Int, _ body: (inout Evaluation, Attributes) -> Void) {
+        let overrides = tables.fields[field].overrides
+        if overrides.isEmpty {
+            body(&self, attributes(tables.fields[field].base))
+        } else if tables.fields[field].variants >= 0 {
+            body(&self, attributes(tables.variants[tables.fields[field].variants + overrideMask(overrides)]))
+        } else {
+            let set = computedAttributes(of: field)
+            withExtendedLifetime(set) {
+                let record = set.record
+                withUnsafePointer(to: record) { body(&self, $0) }
+            }
+        }
+    }
+
+    /// The record of attribute set `index` of the program.
+    func attributes(_ index: Int) -> Attributes {
+        tables.attributes.address(of: index)
+    }
+
+    /// The attributes in force for a field whose combinations of overrides were not computed ahead.
+    mutating func computedAttributes(of field: Int) -> AttributeSet {
+        AttributeSet(rules(of: field), patterns: plan.schema.patterns)
+    }
+
+    /// A field's rules in force here: the base, then each override whose condition holds, in order.
+    mutating func rules(of field: Int) -> Rules {
+        let object = tables.fieldObjects[field]
+        var rules = object.base
+        for (offset, condition) in tables.fields[field].overrides.enumerated() where holds(condition) {
+            rules = rules.overlaid(with: object.overrides[offset].patch)
+        }
+        return rules
+    }
+
+    /// Records the rules in force at the probed value (kept out of line: no other value is probed).
+    @inline(never)
+    mutating func record(probedField field: Int) {
+        probed = RulesInForce(
+            field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType, context: work.context)
+    }
+
+    /// The attribute set behind a record, for what a violation says.
+    mutating func attributeSet(_ attributes: Attributes, of field: Int) -> AttributeSet {
+        attributes.pointee.object >= 0
+            ? tables.attributeObjects[attributes.pointee.object] : computedAttributes(of: field)
+    }
+
+    /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
+    mutating func overrideMask(_ overrides: Range<Int>) -> Int {
+        var mask = 0
+        for condition in overrides where holds(condition) { mask |= 1 << (condition - overrides.lowerBound) }
+        return mask
+    }
+
+    /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
+    mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
+        if value == probe { record(probedField: field) }
+        if attributes.pointee.mustBeAbsent {
+            find(.forbidden, field: field, at: value, attributes)
+            return
+        }
+        let kind = nodes[value].kind
+        if kind == .null {
+            if attributes.pointee.mustBePresent {
+                find(.required, field: field, at: value, attributes, detail: Finding.nullValue)
+            } else if !attributes.pointee.acceptsNull {
+                find(.null, field: field, at: value, attributes)
+            }
+            return
+        }
+        let dataType = tables.fields[field].dataType
+        guard dataType.accepts(kind, at: value, in: document, numericBooleans: numericBooleans) else {
+            find(.type, field: field, at: value, attributes)
+            return
+        }
+        switch dataType {
+        case .string, .date, .dateTime:
+            checkString(value, field: field, attributes: attributes)
+        case .integer, .number:
+            checkNumber(value, field: field, attributes: attributes)
+        case .boolean:
+            checkEnum(value, field: field, attributes: attributes)
+        case .object:
+            checkEnum(value, field: field, attributes: attributes)
+            work.containers.append(value)
+            checkObject(value, of: field)
+            work.containers.removeLast()
+        case .array:
+            work.containers.append(value)
+            checkArray(value, of: field, attributes: attributes)
+            work.containers.removeLast()
+        }
+    }
+
+    mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
+        if nodes[value].flag {  // escaped: check the decoded text
+            document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: attributes) }
+        } else {
+            checkStringBytes(rawText(of: value), field: field, attributes: attributes)
+        }
+        if attributes.pointee.hasEnum { checkEnum(value, field: field, attributes: attributes) }
+        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: attributes) }
+    }
+
+    /// The string checks on a value's bytes: records the failed rules in `failures`.
+    mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) {
+        let length = Self.codePoints(in: bytes)
+        let lengths = attributes.pointee.lengths
+        if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
+        if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
+        let dataType = tables.fields[field].dataType
+        if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) {
+            work.failures.append((.format, StringFailure.impliedFormat))
+        }
+        let formats = attributes.pointee.formats
+        if !formats.isEmpty {
+            var accepted = false
+            for format in formats where format.accepts(bytes, month: month, reference: reference) {
+                accepted = true
+                break
+            }
+            if !accepted { work.failures.append((.format, StringFailure.attribute)) }
+        }
+        let checks = attributes.pointee.checks
+        let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
+        for offset in checks.indices {
+            let broken = checks[offset].check(bytes, length: length, scratch: scratch)
+            if !broken.isEmpty { broken.forEachRule { work.failures.append(($0, offset)) } }
+        }
+    }
+
+    /// The number of code points in UTF-8 text: its lead bytes.
+    static func codePoints(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    /// Which check of a string failed, beside its rule: an `additionalDataValidations` offset (≥ 0) or one of these.
+    enum StringFailure {
+        /// The field's own attribute (`minLength`, `maxLength`, `format`).
+        static let attribute = -1
+        /// The format the data type implies (``DataType/impliedFormat``).
+        static let impliedFormat = -2
+    }
+
+    /// Records a finding for each entry of `failures`, then empties it.
+    mutating func reportStringFailures(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
+        for (code, detail) in work.failures { find(code, field: field, at: value, attributes, detail: detail) }
+        work.failures.removeAll(keepingCapacity: true)
+    }
+
+    mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
+        if record.pointee.hasValueRange {
+            let range = attributeSet(record, of: field).valueRange
+            let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
+            if range.isBelow(number) { find(.minimum, field: field, at: value, record) }
+            if range.isAbove(number) { find(.maximum, field: field, at: value, record) }
+        }
+        checkEnum(value, field: field, attributes: record)
+    }
+
+    mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
+        guard record.pointee.hasEnum else { return }
+        guard let options = attributeSet(record, of: field).options, !options.accepts(document, at: value) else {
+            return
+        }
+        find(.enum, field: field, at: value, record)
+    }
+
+    mutating func checkObject(_ object: JSONDocument.Index, of field: Int) {
+        // One slot per member field, on the stack: the node of the member's value, or -1 while none is found.
+        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: tables.fields[field].children.count) {
+            found in
+            found.initialize(repeating: -1)
+            checkObject(object, of: field, found: found)
+        }
+    }
+
+    mutating func checkObject(
+        _ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>
+    ) {
+        let record = tables.fields.address(of: field)  // read in place, not copied
+        var unknownSeen: Set<String>?
+        var cursor = object + 1
+        let end = Int(nodes[object].end)
+        while cursor < end {
+            let keyIndex = cursor
+            let valueIndex = cursor + 1
+            cursor = Int(nodes[valueIndex].end)
+            if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
+                if found[offset] >= 0 {
+                    work.path.append(.member(keyIndex))
+                    find(
+                        .duplicateKey, field: tables.children[record.pointee.children.lowerBound + offset],
+                        at: keyIndex, nil)
+                    work.path.removeLast()
+                } else {
+                    found[offset] = valueIndex
+                }
+                continue
+            }
+            if selecting { continue }  // a member outside the selected fields is not this step's concern
+            let key = document.string(at: keyIndex)
+            work.path.append(.member(keyIndex))
+            if unknownSeen == nil { unknownSeen = [] }
+            if !unknownSeen!.insert(key).inserted {
+                find(.duplicateKey, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
+            } else if !record.pointee.additionalFields {
+                find(.unknownField, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
+            }
+            work.path.removeLast()
+        }
+        if record.pointee.hasAddress && !selecting { return checkAddress(object, of: field, found: found) }
+        let children = record.pointee.children
+        for offset in children.indices {
+            let child = tables.children[offset]
+            let value = found[offset - children.lowerBound]
+            if selecting {
+                walkMember(child, value: value, in: object)
+            } else {
+                checkMember(child, value: value, in: object)
+            }
+        }
+    }
+
+    /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
+    mutating func walkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        if provisioning && ignoredForProvisioning(child) { return }
+        guard let subset = plan.subset else { return }
+        let id = ObjectIdentifier(tables.fieldObjects[child])
+        if subset.selected.contains(id) {
+            selecting = false
+            checkMember(child, value: value, in: object)
+            selecting = true
+        } else if value >= 0, subset.enclosing.contains(id) {
+            work.path.append(.member(value - 1))
+            withBindingsIfAny(of: child, value: value) { $0.walkThrough(value, of: child) }
+            work.path.removeLast()
+        }
+    }
+
+    /// Checks one field of an object: its value when present (`value` ≥ 0), or whether it may be missing.
+    @inline(__always)
+    mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        if tables.fields[child].hasBindings { return checkBindingMember(child, value: value, in: object) }
+        if provisioning && ignoredForProvisioning(child) { return }
+        withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
+    }
+
+    /// ``checkMember(_:value:in:)`` for a field that binds contexts, kept out of line: most fields bind none.
+    @inline(never)
+    mutating func checkBindingMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
+        withBindings(of: child, value: value) { evaluation in
+            if evaluation.provisioning && evaluation.ignoredForProvisioning(child) { return }
+            evaluation.withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
+        }
+    }
+
+    /// An array item whose field binds contexts, kept out of line as ``checkBindingMember(_:value:in:)`` is.
+    @inline(never)
+    mutating func checkBindingItem(_ element: JSONDocument.Index, of items: Int) {
+        withBindings(of: items, value: element) {
+            $0.withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) }
+        }
+    }
+
+    /// Whether a field is marked `ignoreForProvisioning` under the tender type in force.
+    func ignoredForProvisioning(_ field: Int) -> Bool {
+        boundTenderType >= 0
+            ? tables.fieldObjects[field].metadata(for: tenderType).ignoreForProvisioning == true
+            : plan.ignoredForProvisioning[field]
+    }
+
+    /// Runs `body` with the field's bindings in force when it has any (off the hot path: one-step form checks).
+    mutating func withBindingsIfAny(
+        of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void
+    ) {
+        if tables.fields[field].hasBindings { withBindings(of: field, value: value, body) } else { body(&self) }
+    }
+
+    /// Runs `body` with the contexts and tender type a field binds in force for its value (`value` ≥ 0 when present),
+    /// then restores what was in force outside it. A member or `derive` binding reads the field's own object (a
+    /// relative pointer's `0`); when it finds no value, or the field is missing, the value from outside stays.
+    mutating func withBindings(of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void) {
+        let savedContext = work.context
+        let savedTenderType = boundTenderType
+        var condition = tables.fields[field].bindingConditions
+        let isObject = value >= 0 && nodes[value].kind == .object
+        if isObject { work.containers.append(value) }
+        for binding in tables.fieldObjects[field].bindings {
+            var bound: String?
+            switch binding.source {
+            case .value(let fixed):
+                bound = fixed
+            case .member:
+                bound = binding.memberValue(in: document, at: isObject ? value : nil)
+            case .derive(let rules):
+                for rule in rules.indices {
+                    if bound == nil && isObject && holds(condition + rule) { bound = rules[rule].value }
+                }
+                condition += rules.count
+            }
+            guard let bound else { continue }
+            if let slot = binding.slot {
+                work.context[slot] = bound
+            } else if let index = plan.schema.tenderTypes.firstIndex(of: bound) {
+                boundTenderType = index
+            }
+        }
+        if isObject { work.containers.removeLast() }
+        body(&self)
+        work.context = savedContext
+        boundTenderType = savedTenderType
+    }
+
+    mutating func checkMember(
+        _ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index, attributes: Attributes
+    ) {
+        if value >= 0 {
+            work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
+            checkValue(value, of: child, attributes: attributes)
+            work.path.removeLast()
+        } else if attributes.pointee.mustBePresent {
+            work.path.append(.missing(child))
+            find(.required, field: child, at: object, attributes)
+            work.path.removeLast()
+        }
+    }
+
+    mutating func checkArray(_ array: JSONDocument.Index, of field: Int, attributes: Attributes) {
+        let count = document.count(of: array)
+        let counts = attributes.pointee.itemCounts
+        if counts.isBelow(count) { find(.minItems, field: field, at: array, attributes) }
+        if counts.isAbove(count) { find(.maxItems, field: field, at: array, attributes) }
+        checkEnum(array, field: field, attributes: attributes)
+        let items = tables.fields[field].items
+        guard items >= 0 else { return }
+        let bound = tables.fields[items].hasBindings
+        for (offset, element) in document.elements(of: array).enumerated() {
+            work.path.append(.index(offset))
+            if bound {
+                checkBindingItem(element, of: items)
+            } else {
+                withAttributes(of: items) { $0.checkValue(element, of: items, attributes: $1) }
+            }
+            work.path.removeLast()
+        }
+    }
+
+    /// The evaluation's regex match data, created when the first regex runs.
+    mutating func matchScratch() -> MatchScratch {
+        if let scratch = work.match { return scratch }
+        let created = MatchScratch()
+        work.match = created
+        return created
+    }
+}
