@@ -385,7 +385,7 @@ struct SchemaDecoder {
         do {
             return try MessageTemplate(text)
         } catch {
-            report(.invalidAttribute, error.problem, entry.index, entry.pointer)
+            report(.invalidAttribute, error.problem, entry.index, entry.pointer, cause: error)
             return nil
         }
     }
@@ -760,8 +760,9 @@ struct SchemaDecoder {
     }
 
     private mutating func report(
-        _ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String
+        _ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String,
+        cause: (any Error)? = nil
     ) {
-        problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer)))
+        problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer), cause: cause))
     }
 }
