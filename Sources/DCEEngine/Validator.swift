@@ -146,10 +146,19 @@ public struct Validator: Sendable {
         do {
             document = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request)))
         } catch {
-            // Never the request's description: it may hold a PIN.
-            throw ValidatorError(code: .encoding, message: "\(Request.self) could not be encoded as JSON")
+            // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
+            throw ValidatorError(
+                code: .encoding, message: "\(Request.self) could not be encoded as JSON",
+                cause: Self.withoutValue(error))
         }
         return prepared.validate(document, positions: false)
+    }
+
+    /// An encoding error with the value it could not encode replaced by the name of its type, which a request's
+    /// secret never is; its coding path, explanation and underlying error are kept. Any other error as it is.
+    static func withoutValue(_ error: any Error) -> any Error {
+        guard case EncodingError.invalidValue(let value, let context) = error else { return error }
+        return EncodingError.invalidValue(String(describing: type(of: value)), context)
     }
 
     private func lookUp(_ id: String) throws(ValidatorError) -> CompiledSchema {

@@ -76,7 +76,8 @@ public struct PDResponse: Sendable, Hashable, CustomStringConvertible {
         do {
             document = try JSONDocument(bytes: json)
         } catch {
-            throw ValidatorError(code: .encoding, message: "the response is not well-formed JSON: \(error.message)")
+            throw ValidatorError(
+                code: .encoding, message: "the response is not well-formed JSON: \(error.message)", cause: error)
         }
         guard case .object(let members) = SchemaValue(document: document, at: document.root) else {
             throw ValidatorError(code: .encoding, message: "the response is not a JSON object")

@@ -39,8 +39,11 @@ extension PreparedSchema {
     public func separatingEncryptedFields(json: [UInt8]) throws(ValidatorError) -> (
         clear: [UInt8], fields: [SensitiveField]
     ) {
-        guard let document = try? JSONDocument(bytes: json) else {
-            throw ValidatorError(code: .encoding, message: "the payload to split is not well-formed JSON")
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: json)
+        } catch {
+            throw ValidatorError(code: .encoding, message: "the payload to split is not well-formed JSON", cause: error)
         }
         let (clear, fields) = schema.partition(document, removing: .pciEncryptionRequired, keepUnknown: true)
         return (Array(clear.json.utf8), fields.map { SensitiveField(pointer: $0.pointer, json: $0.json) })
@@ -58,8 +61,11 @@ extension PreparedSchema {
     /// - Throws: ``/DCEEngine/ValidatorError`` (`unknownField`) for a pointer that is not an empty encrypted field's
     ///   place.
     public func mergingEncryptedFields(clear: [UInt8], fields: [SensitiveField]) throws(ValidatorError) -> [UInt8] {
-        guard let document = try? JSONDocument(bytes: clear) else {
-            throw ValidatorError(code: .encoding, message: "the clear payload is not well-formed JSON")
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: clear)
+        } catch {
+            throw ValidatorError(code: .encoding, message: "the clear payload is not well-formed JSON", cause: error)
         }
         var root = SchemaValue(document: document, at: document.root)
         for field in fields {

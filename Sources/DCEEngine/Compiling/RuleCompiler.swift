@@ -300,7 +300,7 @@ struct RuleCompiler {
             }
             return compiled
         } catch {
-            report(.invalidRegex, "the regex does not compile: \(error)", location)
+            report(.invalidRegex, "the regex does not compile: \(error)", location, cause: error)
             return nil
         }
     }
@@ -553,7 +553,9 @@ struct RuleCompiler {
         field.key.map { "'\($0)'" } ?? field.location.pointer
     }
 
-    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ location: SchemaLocation) {
-        problems.append(SchemaProblem(code: code, message: message, location: location))
+    private mutating func report(
+        _ code: SchemaProblem.Code, _ message: String, _ location: SchemaLocation, cause: (any Error)? = nil
+    ) {
+        problems.append(SchemaProblem(code: code, message: message, location: location, cause: cause))
     }
 }

@@ -147,7 +147,7 @@ private struct DraftCheck {
             document = try JSONDocument(bytes: Array(placed.json.utf8))
         } catch {
             throw ValidatorError(
-                code: .invalidDraft, message: "the draft with the value typed cannot be read: \(error)")
+                code: .invalidDraft, message: "the draft with the value typed cannot be read: \(error)", cause: error)
         }
         var node = document.root
         for token in tokens {

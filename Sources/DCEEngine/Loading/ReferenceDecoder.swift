@@ -47,7 +47,7 @@ struct ReferenceDecoder {
                 [
                     SchemaProblem(
                         code: .json, message: "not well-formed JSON: \(error.message)",
-                        location: SchemaLocation(file: file, pointer: "", position: error.position))
+                        location: SchemaLocation(file: file, pointer: "", position: error.position), cause: error)
                 ]
             )
         }

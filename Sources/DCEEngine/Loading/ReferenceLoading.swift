@@ -85,11 +85,12 @@ extension SchemaSource {
             var result: [String: (bytes: [UInt8], file: String)] = [:]
             for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
                 let url = directory.appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: url.path) else {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: url)
+                } catch {
                     throw SchemaError(problems: [
-                        SchemaProblem(
-                            code: .unreadable, message: "cannot read the reference data file",
-                            location: SchemaLocation(file: url.path, pointer: "", position: nil))
+                        FileFailure.problem("cannot read the reference data file", path: url.path, error: error)
                     ])
                 }
                 result[String(name.dropLast(5))] = ([UInt8](data), url.path)

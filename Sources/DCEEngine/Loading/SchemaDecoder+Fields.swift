@@ -197,7 +197,7 @@ extension SchemaDecoder {
         do {
             return try MessageTemplate(text)
         } catch {
-            report(.invalidAttribute, error.problem, entry.index, entry.pointer)
+            report(.invalidAttribute, error.problem, entry.index, entry.pointer, cause: error)
             return nil
         }
     }

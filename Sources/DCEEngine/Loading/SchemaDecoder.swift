@@ -283,8 +283,9 @@ struct SchemaDecoder {
     }
 
     mutating func report(
-        _ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String
+        _ code: SchemaProblem.Code, _ message: String, _ index: JSONDocument.Index, _ pointer: String,
+        cause: (any Error)? = nil
     ) {
-        problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer)))
+        problems.append(SchemaProblem(code: code, message: message, location: location(index, pointer), cause: cause))
     }
 }

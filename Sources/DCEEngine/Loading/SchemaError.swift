@@ -59,6 +59,13 @@ public struct SchemaProblem: Hashable, Sendable, Codable, CustomStringConvertibl
     public var message: String
     /// Where it is.
     public var location: SchemaLocation
+    /// The error behind the problem, when there is one: the file system's error for a file or directory that cannot
+    /// be read (the ``message`` ends with its reason, such as `Permission denied`), the JSON reader's for a file that
+    /// is not JSON, PCRE2's for a regex that does not compile; `nil` for a problem found in the schema itself.
+    ///
+    /// It is for programs that look deeper, and is left out of `==`, `hash(into:)` and coding: two problems with
+    /// the same code, message and location are the same problem, and a decoded problem has no cause.
+    public var cause: (any Error)?
 
     /// Creates a problem.
     ///
@@ -66,10 +73,36 @@ public struct SchemaProblem: Hashable, Sendable, Codable, CustomStringConvertibl
     ///   - code: The kind of problem.
     ///   - message: The explanation.
     ///   - location: Where it is.
-    public init(code: Code, message: String, location: SchemaLocation) {
+    ///   - cause: The error behind the problem, if any.
+    public init(code: Code, message: String, location: SchemaLocation, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.location = location
+        self.cause = cause
+    }
+
+    /// The members that are coded: all but the cause, which need not be codable.
+    private enum CodingKeys: String, CodingKey {
+        case code, message, location
+    }
+
+    /// Whether two problems are the same: the same code, message and location; their causes are not compared.
+    ///
+    /// - Parameters:
+    ///   - lhs: A problem.
+    ///   - rhs: Another problem.
+    /// - Returns: `true` when the code, message and location are equal.
+    public static func == (lhs: SchemaProblem, rhs: SchemaProblem) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
+    }
+
+    /// Hashes the code, message and location, the members `==` compares (not the cause).
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
     }
 
     /// `file:line:column: error: pointer: message [code]`, as compilers print diagnostics.

@@ -31,7 +31,7 @@ struct SchemaLoader {
             throw SchemaError(problems: [
                 SchemaProblem(
                     code: .json, message: "not well-formed JSON: \(error.message)",
-                    location: SchemaLocation(file: file, pointer: "", position: error.position))
+                    location: SchemaLocation(file: file, pointer: "", position: error.position), cause: error)
             ])
         }
         var decoder = SchemaDecoder(document: document, file: file)

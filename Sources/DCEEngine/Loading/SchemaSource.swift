@@ -36,9 +36,7 @@ public enum SchemaSource: Sendable {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             } catch {
                 throw SchemaError(problems: [
-                    SchemaProblem(
-                        code: .unreadable, message: "cannot list the schema directory",
-                        location: SchemaLocation(file: directory.path, pointer: "", position: nil))
+                    FileFailure.problem("cannot list the schema directory", path: directory.path, error: error)
                 ])
             }
             return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
@@ -68,12 +66,14 @@ public enum SchemaSource: Sendable {
         case .bundled, .directory:
             guard Self.isPlausibleID(id) else { return nil }
             let url = try directory().appendingPathComponent(id + ".json")
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            // A link to nothing is a schema the directory lists that cannot be read, not a schema it lacks.
+            guard FileManager.default.fileExists(atPath: url.path) || Self.isSymbolicLink(url.path) else { return nil }
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
                 throw SchemaError(problems: [
-                    SchemaProblem(
-                        code: .unreadable, message: "cannot read the schema file",
-                        location: SchemaLocation(file: url.path, pointer: "", position: nil))
+                    FileFailure.problem("cannot read the schema file", path: url.path, error: error)
                 ])
             }
             return ([UInt8](data), url.path)
@@ -97,6 +97,11 @@ public enum SchemaSource: Sendable {
             return url
         case .documents: preconditionFailure("in-memory sources have no directory")
         }
+    }
+
+    /// Whether the path is a symbolic link, whether or not its target exists.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
     /// Schema ids are file names: letters, digits, `-`, `_` and `.`, so an id can never reach outside the directory.

@@ -78,13 +78,23 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Parameter json: The catalogue file's bytes.
     /// - Throws: ``ValidatorError`` when the file is not a catalogue or a template names an unknown placeholder.
     public init(json: Data) throws(ValidatorError) {
-        guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any],
+        func notACatalogue(_ cause: (any Error)?) -> ValidatorError {
+            ValidatorError(
+                code: .invalidCatalogue,
+                message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)",
+                cause: cause)
+        }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: json)
+        } catch {
+            throw notACatalogue(error)
+        }
+        guard let object = parsed as? [String: Any],
             let language = object["language"] as? String,
             let messages = object["messages"] as? [String: String]
         else {
-            throw ValidatorError(
-                code: .invalidCatalogue,
-                message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)")
+            throw notACatalogue(nil)
         }
         var templates: [String: MessageTemplate] = [:]
         for (key, text) in messages {
@@ -92,7 +102,8 @@ public struct MessageCatalogue: Sendable, Hashable {
                 templates[key] = try MessageTemplate(text)
             } catch {
                 throw ValidatorError(
-                    code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)")
+                    code: .invalidCatalogue, message: "catalogue '\(language)', message '\(key)': \(error.problem)",
+                    cause: error)
             }
         }
         self.tables = Tables(
@@ -141,14 +152,23 @@ public struct MessageCatalogue: Sendable, Hashable {
     ///   ``bundledLanguage(for:)``).
     /// - Throws: ``ValidatorError`` with code `unknownLanguage` for a language the package does not ship.
     public static func bundled(language: String) throws(ValidatorError) -> MessageCatalogue {
-        guard let shipped = bundledLanguage(for: language),
-            let url = Bundle.module.url(forResource: shipped, withExtension: "json", subdirectory: "Messages"),
-            let data = try? Data(contentsOf: url)
-        else {
-            throw ValidatorError(
+        func unknown(_ cause: (any Error)?) -> ValidatorError {
+            ValidatorError(
                 code: .unknownLanguage,
-                message: "no message catalogue for '\(language)' (shipped: \(bundledLanguages.joined(separator: ", ")))"
-            )
+                message:
+                    "no message catalogue for '\(language)' (shipped: \(bundledLanguages.joined(separator: ", ")))",
+                cause: cause)
+        }
+        guard let shipped = bundledLanguage(for: language),
+            let url = Bundle.module.url(forResource: shipped, withExtension: "json", subdirectory: "Messages")
+        else {
+            throw unknown(nil)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw unknown(error)
         }
         return try MessageCatalogue(json: data)
     }

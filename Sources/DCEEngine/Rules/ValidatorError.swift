@@ -40,15 +40,42 @@ public struct ValidatorError: Error, Hashable, Sendable, CustomStringConvertible
     public var code: Code
     /// What is wrong, for people.
     public var message: String
+    /// The error behind this one, when it was made from another: the encoder's for a typed request that cannot be
+    /// encoded (without the value it could not encode, which may be a secret of the request), the JSON reader's for a
+    /// catalogue or draft that is not JSON; `nil` for a mistake found in the call itself.
+    ///
+    /// It is for programs that look deeper, and is left out of `==` and `hash(into:)`: two errors with the same code
+    /// and message are the same error.
+    public var cause: (any Error)?
 
     /// Creates an error.
     ///
     /// - Parameters:
     ///   - code: The kind of mistake.
     ///   - message: The explanation.
-    public init(code: Code, message: String) {
+    ///   - cause: The error behind this one, if any.
+    public init(code: Code, message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
+    }
+
+    /// Whether two errors are the same: the same code and message; their causes are not compared.
+    ///
+    /// - Parameters:
+    ///   - lhs: An error.
+    ///   - rhs: Another error.
+    /// - Returns: `true` when the code and message are equal.
+    public static func == (lhs: ValidatorError, rhs: ValidatorError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    /// Hashes the code and message, the members `==` compares (not the cause).
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
     }
 
     /// The message.

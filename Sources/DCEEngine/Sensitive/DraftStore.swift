@@ -50,8 +50,11 @@ public struct DraftStore: Sendable {
     @discardableResult
     public func save(json: [UInt8], as name: String, schema: PreparedSchema) throws -> Draft {
         let url = try file(name)
-        guard let document = try? JSONDocument(bytes: json) else {
-            throw ValidatorError(code: .encoding, message: "a draft must be well-formed JSON")
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: json)
+        } catch {
+            throw ValidatorError(code: .encoding, message: "a draft must be well-formed JSON", cause: error)
         }
         let (restricted, removed) = schema.schema.partition(
             document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
@@ -80,8 +83,13 @@ public struct DraftStore: Sendable {
         let url = try file(name)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let bytes = try [UInt8](Data(contentsOf: url))
-        guard let document = try? JSONDocument(bytes: bytes),
-            case .object(let members) = SchemaValue(document: document, at: document.root),
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: bytes)
+        } catch {
+            throw ValidatorError(code: .encoding, message: "\(url.path) is not a draft", cause: error)
+        }
+        guard case .object(let members) = SchemaValue(document: document, at: document.root),
             case .string(let schema)? = members.first(where: { $0.key == "schema" })?.value,
             case .string(let version)? = members.first(where: { $0.key == "schemaVersion" })?.value,
             let values = members.first(where: { $0.key == "values" })?.value,
