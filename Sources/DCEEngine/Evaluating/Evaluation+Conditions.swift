@@ -2,7 +2,7 @@ internal import DCEPattern
 
 /// Conditions as the walk reads them: context values, the tender type in force, and request values found by
 /// absolute or relative pointers, read on the document's nodes and bytes.
-extension Evaluation {
+extension Evaluation: ScopeReader {
     // MARK: - Conditions
 
     /// Whether condition `index` of the program holds for this request.
@@ -26,6 +26,19 @@ extension Evaluation {
 
     mutating func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
         program.tests[test].holds(forContext: work.context[slot])
+    }
+
+    mutating func isEmpty(slot: Int) -> Bool { work.context[slot] == nil }
+
+    /// Sets a derived or bound context, or binds the tender type when the schema declares it (another value leaves the
+    /// one from outside in force).
+    mutating func set(_ slot: Int?, to value: KnownValue) {
+        guard case .known(let known) = value else { return }  // every value of a whole payload is known
+        if let slot {
+            work.context[slot] = known
+        } else if let known, let index = plan.schema.tenderTypes.firstIndex(of: known) {
+            boundTenderType = index
+        }
     }
 
     mutating func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {

@@ -34,12 +34,8 @@ extension Evaluation {
 
     /// A field's rules in force here: the base, then each override whose condition holds, in order.
     mutating func rules(of field: Int) -> Rules {
-        let object = tables.fieldObjects[field]
-        var rules = object.base
-        for (offset, condition) in tables.fields[field].overrides.enumerated() where holds(condition) {
-            rules = rules.overlaid(with: object.overrides[offset].patch)
-        }
-        return rules
+        let tables = tables
+        return tables.rules(of: field, reading: &self).rules
     }
 
     /// Records the rules in force at the probed value (kept out of line: no other value is probed).
@@ -57,9 +53,8 @@ extension Evaluation {
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
     mutating func overrideMask(_ overrides: Range<Int>) -> Int {
-        var mask = 0
-        for condition in overrides where holds(condition) { mask |= 1 << (condition - overrides.lowerBound) }
-        return mask
+        let tables = tables
+        return tables.overrideMask(overrides, reading: &self)
     }
 
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
@@ -278,7 +273,7 @@ extension Evaluation {
     /// Whether a field is marked `ignoreForProvisioning` under the tender type in force.
     func ignoredForProvisioning(_ field: Int) -> Bool {
         boundTenderType >= 0
-            ? tables.fieldObjects[field].metadata(for: tenderType).ignoreForProvisioning == true
+            ? tables.fieldObjects[field].isIgnoredForProvisioning(under: tenderType)
             : plan.ignoredForProvisioning[field]
     }
 
@@ -295,29 +290,18 @@ extension Evaluation {
     mutating func withBindings(of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void) {
         let savedContext = work.context
         let savedTenderType = boundTenderType
-        var condition = tables.fields[field].bindingConditions
         let isObject = value >= 0 && nodes[value].kind == .object
         if isObject { work.containers.append(value) }
-        for binding in tables.fieldObjects[field].bindings {
-            var bound: String?
-            switch binding.source {
-            case .value(let fixed):
-                bound = fixed
-            case .member:
-                bound = binding.memberValue(in: document, at: isObject ? value : nil)
-            case .derive(let rules):
-                for rule in rules.indices {
-                    if bound == nil && isObject && holds(condition + rule) { bound = rules[rule].value }
-                }
-                condition += rules.count
-            }
-            guard let bound else { continue }
-            if let slot = binding.slot {
-                work.context[slot] = bound
-            } else if let index = plan.schema.tenderTypes.firstIndex(of: bound) {
-                boundTenderType = index
-            }
-        }
+        let document = document
+        let tables = tables
+        tables.bind(
+            field, objectPresent: isObject,
+            member: { key, allowed in
+                guard isObject, let member = document.member(key, of: value), document.kind(of: member) == .string
+                else { return .none }
+                let text = document.string(at: member)
+                return allowed?.contains(text) ?? true ? .value(text) : .none
+            }, reading: &self)
         if isObject { work.containers.removeLast() }
         body(&self)
         work.context = savedContext

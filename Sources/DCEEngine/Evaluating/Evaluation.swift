@@ -175,16 +175,11 @@ struct Evaluation: ConditionReader {
 
     /// Fills every context the caller left empty from the first of its `derive` rules that holds.
     mutating func deriveContexts() {
-        let derive = tables.derive
-        guard derive.count > 0 else { return }
+        guard tables.derive.count > 0 else { return }
         work.containers.append(document.root)
         defer { work.containers.removeAll(keepingCapacity: true) }
-        // The rules of all contexts are numbered in order in the program: a rule fills its slot when the slot is
-        // still empty (neither supplied nor filled by an earlier rule) and its condition holds.
-        for index in derive.indices
-        where work.context[derive[index].slot] == nil && holds(tables.deriveConditions + index) {
-            work.context[derive[index].slot] = derive[index].value
-        }
+        let tables = tables
+        tables.deriveContexts(reading: &self)
     }
 }
 

@@ -125,7 +125,8 @@ extension CompiledSchema {
         language: String = "en"
     ) throws(ValidatorError) -> FormDescription {
         let known = try givenValues(given)
-        let slots = derived(try contextSlots(context, tenderType: tenderType), tenderType: tenderType, from: known)
+        let start = try FormScope(
+            slots: contextSlots(context, tenderType: tenderType).map(KnownValue.known), tenderType: tenderType)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
         func visit(
@@ -136,9 +137,9 @@ extension CompiledSchema {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
                 let childTokens = tokens + [key]
-                let scope = scope.bound(by: child)
+                let scope = scope.bound(by: child, at: childTokens, in: self, given: known)
                 let (attributes, conditional) = formAttributes(of: child, scope: scope, at: childTokens, given: known)
-                let metadata = child.metadata(for: scope.tenderType)
+                let metadata = child.metadata(for: scope.shownTenderType)
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
                 var described = describe(
@@ -158,13 +159,11 @@ extension CompiledSchema {
                 if child.dataType == .array, let items = child.items, items.dataType == .object {
                     visit(
                         items, path: childPath + "/-", tokens: childTokens + ["-"], inheritedGroup: group,
-                        rank: childRank, scope: scope.bound(by: items))
+                        rank: childRank, scope: scope.bound(by: items, at: childTokens + ["-"], in: self, given: known))
                 }
             }
         }
-        visit(
-            root, path: "", tokens: [], inheritedGroup: nil, rank: [],
-            scope: FormScope(slots: slots, tenderType: tenderType))
+        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: start.derived(in: self, given: known))
         var groups: [FormDescription.Group] = []
         for entry in fields {
             if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
@@ -182,29 +181,6 @@ extension CompiledSchema {
             groups: groups)
     }
 
-    /// The contexts the caller left out, derived from the given values as validation derives them from the request:
-    /// slot by slot, the first rule known to hold; a slot stays unknown when a rule before it cannot be decided.
-    private func derived(_ slots: [String?], tenderType: String?, from given: [[String]: String]) -> [String?] {
-        guard !given.isEmpty else { return slots }
-        var slots = slots
-        program.withTables { tables in
-            var rule = tables.deriveConditions
-            for (slot, context) in contexts.enumerated() {
-                defer { rule += context.derive.count }
-                guard slots[slot] == nil else { continue }
-                var reader = FormConditionReader(
-                    schema: self, scope: FormScope(slots: slots, tenderType: tenderType), settled: true,
-                    containers: [[]], given: given)
-                if case .rule(let offset) = tables.decidingRule(
-                    among: context.derive.count, from: rule, reading: &reader)
-                {
-                    slots[slot] = context.derive[offset].value
-                }
-            }
-        }
-        return slots
-    }
-
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
     ///
     /// A value a field binds from one of its members is, before anything is typed, the value from outside (the
@@ -214,29 +190,17 @@ extension CompiledSchema {
     func formAttributes(
         of field: CompiledField, scope: FormScope, at tokens: [String] = [], given: [[String]: String] = [:]
     ) -> (Rules, Bool) {
-        var rules = field.base
-        var conditional = false
-        var mayChange = false
+        guard let id = program.id(of: field) else { return (field.base, false) }
         // Relative pointers climb from the objects holding the field, the innermost first.
         let containers = (0..<max(tokens.count, 1)).reversed().map { Array(tokens.prefix($0)) }
-        var settled = FormConditionReader(
-            schema: self, scope: scope, settled: true, containers: containers, given: given)
+        var settled = FormConditionReader(schema: self, scope: scope, settled: true, containers: containers, given: given)
         var open = FormConditionReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
-        program.withTables { tables in
-            for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated() {
-                let override = field.overrides[offset]
-                switch tables.truth(of: condition, reading: &settled) {
-                case true?: rules = rules.overlaid(with: override.patch)
-                case false?: break
-                case nil: if override.patch.presence.mayRequire { conditional = true }
-                }
-                if tables.truth(of: condition, reading: &open) == nil {
-                    if override.patch.presence.mayRequire { conditional = true }
-                    mayChange = true
-                }
-            }
+        let (rules, undecided, undecidedOnceGiven) = program.withTables { tables in
+            let settledRules = tables.rules(of: id, reading: &settled)
+            return (settledRules.rules, settledRules.undecided, tables.rules(of: id, reading: &open).undecided)
         }
-        if mayChange && field.base.presence.mustBePresent { conditional = true }
+        let mayRequire = (undecided + undecidedOnceGiven).contains { field.overrides[$0].patch.presence.mayRequire }
+        let conditional = mayRequire || (!undecidedOnceGiven.isEmpty && field.base.presence.mustBePresent)
         return (rules, conditional && !rules.presence.mustBePresent)
     }
 
@@ -321,47 +285,54 @@ extension CompiledSchema {
     }
 }
 
-/// The contexts and tender type a form knows at one field: the caller's, with what the fields above bind. A fixed
-/// binding is known; one read from a member is the value from outside while the member is empty, and open once it is
-/// given; one a `derive` rule reads from the request is not known before anything is typed.
+/// The contexts and tender type a form knows at one field: the caller's, with what the schema derives and the fields
+/// above bind (``RuleProgram/Tables/bind(_:objectPresent:member:reading:)``). A fixed binding is known; one read
+/// from a member is the value from outside while the member is empty, and open once it is given (unless it is given);
+/// one a `derive` rule reads from the request is known only when the values it reads are given.
 struct FormScope {
-    var slots: [String?]
-    /// Slots bound from request values, unknown here.
-    var unknown: Set<Int> = []
-    var tenderType: String?
-    var tenderTypeUnknown = false
-    /// Slots bound from a member: the value from outside while the member is empty, open once it is given.
-    var open: Set<Int> = []
-    var tenderTypeOpen = false
+    var slots: [KnownValue]
+    var tenderType: KnownValue
+    /// The last tender type known on the way down, whose metadata (`dataGroup`, `order`, …) the form shows.
+    var shownTenderType: String?
+    /// Slots (and the tender type, `nil`) bound from a member not given yet.
+    var open: Set<Int?> = []
 
-    /// The scope inside a field's value.
-    func bound(by field: CompiledField) -> FormScope {
-        var scope = self
-        for binding in field.bindings {
-            switch (binding.source, binding.slot) {
-            case (.value(let value), let slot?):
-                scope.slots[slot] = value
-                scope.unknown.remove(slot)
-                scope.open.remove(slot)
-            case (.value(let value), nil):
-                scope.tenderType = value
-                scope.tenderTypeUnknown = false
-                scope.tenderTypeOpen = false
-            case (.member, let slot?): scope.open.insert(slot)
-            case (.member, nil): scope.tenderTypeOpen = true
-            case (.derive, let slot?): scope.unknown.insert(slot)
-            case (.derive, nil): scope.tenderTypeUnknown = true
-            }
+    init(slots: [KnownValue], tenderType: String?) {
+        self.slots = slots
+        self.tenderType = .known(tenderType)
+        self.shownTenderType = tenderType
+    }
+
+    /// The scope with the contexts the caller left out derived, as validation derives them from the request.
+    func derived(in schema: CompiledSchema, given: [[String]: String]) -> FormScope {
+        var reader = FormConditionReader(schema: schema, scope: self, settled: true, containers: [[]], given: given)
+        schema.program.withTables { $0.deriveContexts(reading: &reader) }
+        return reader.scope
+    }
+
+    /// The scope inside a field's value, at `tokens`.
+    func bound(by field: CompiledField, at tokens: [String], in schema: CompiledSchema, given: [[String]: String])
+        -> FormScope
+    {
+        guard !field.bindings.isEmpty, let id = schema.program.id(of: field) else { return self }
+        var reader = FormConditionReader(schema: schema, scope: self, settled: true, containers: [tokens], given: given)
+        schema.program.withTables { tables in
+            tables.bind(
+                id, objectPresent: true,
+                member: { key, allowed in
+                    guard let value = given[tokens + [key]] else { return .notKnown }
+                    return allowed?.contains(value) ?? true ? .value(value) : .none
+                }, reading: &reader)
         }
-        return scope
+        return reader.scope
     }
 }
 
-/// Conditions as a form sees them before anything is typed: the context and tender type are known; a request value,
-/// or a context left out that the schema derives from the request, is not.
-private struct FormConditionReader: ConditionReader {
+/// Conditions as a form sees them before anything is typed: the context and tender type are known; a request value
+/// is known when it is given, and a context derived or bound from request values only when those are.
+private struct FormConditionReader: ScopeReader {
     let schema: CompiledSchema
-    let scope: FormScope
+    var scope: FormScope
     /// Whether values bound from members are read as they stand while the members are empty (the value from
     /// outside), or as open (unknown).
     let settled: Bool
@@ -370,15 +341,31 @@ private struct FormConditionReader: ConditionReader {
     let containers: [[String]]
     let given: [[String]: String]
 
+    func isEmpty(slot: Int) -> Bool { scope.slots[slot] == .known(nil) }
+
+    mutating func set(_ slot: Int?, to value: KnownValue) {
+        if let slot {
+            scope.slots[slot] = value
+        } else {
+            if case .known(let known?) = value {
+                guard schema.tenderTypes.contains(known) else { return }  // as validation: the outside one stays
+                scope.shownTenderType = known
+            }
+            scope.tenderType = value
+        }
+        scope.open.remove(slot)
+    }
+
+    mutating func markOpen(_ slot: Int?) { scope.open.insert(slot) }
+
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        if scope.unknown.contains(slot) || (!settled && scope.open.contains(slot)) { return nil }
-        if scope.slots[slot] == nil && !schema.contexts[slot].derive.isEmpty { return nil }
-        return program.testObjects[test].holds(forContext: scope.slots[slot])
+        if !settled && scope.open.contains(slot) { return nil }
+        return scope.slots[slot].passes(program.testObjects[test])
     }
 
     func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
-        if scope.tenderTypeUnknown || (!settled && scope.tenderTypeOpen) { return nil }
-        return program.testObjects[test].holds(forContext: scope.tenderType)
+        if !settled && scope.open.contains(nil) { return nil }
+        return scope.tenderType.passes(program.testObjects[test])
     }
 
     /// A test on another field's value: known only when the value is given.

@@ -78,54 +78,37 @@ extension PreparedSchema {
         -> Rules?
     {
         var reader = InputConditionReader(
-            schema: schema, slots: contextSlotValues.map { $0.map(InputConditionReader.Context.value) ?? .absent },
-            tenderType: tenderType.map(InputConditionReader.Context.value) ?? .absent, path: path,
+            schema: schema, slots: contextSlotValues.map(KnownValue.known), tenderType: .known(tenderType), path: path,
             text: field.dataType.isString ? text : nil, given: given, containers: [[]])
-        // Contexts the caller left out, derived as validation derives them: slot by slot, the first rule that holds.
         let program = schema.program
         return program.withTables { tables in
-            var rule = tables.deriveConditions
-            for (slot, context) in schema.contexts.enumerated() {
-                let values = context.derive.map(\.value)
-                defer { rule += values.count }
-                guard contextSlotValues[slot] == nil else { continue }
-                if let derived = reader.first(of: values, from: rule, in: tables) { reader.slots[slot] = derived }
-            }
-            // What the fields on the way down bind, outermost first: a fixed value is known; a member is known when it
-            // is typed or given (an allowed value), else the value from outside holds, as it does for the field alone
-            // (and as a form reads it); a derive rule is known when what it reads is.
+            // Contexts the caller left out, derived as validation derives them.
+            tables.deriveContexts(reading: &reader)
+            // What the fields on the way down bind, outermost first: a member is known when it is typed or given, else
+            // the value from outside holds, as it does for the field alone (and as a form reads it).
             for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
-                var condition = program.id(of: enclosing).map { tables.fields[$0].bindingConditions } ?? 0
-                reader.containers = [Array(path.prefix(depth + 1))]
-                for binding in enclosing.bindings {
-                    var known: InputConditionReader.Context?
-                    switch binding.source {
-                    case .value(let value): known = .value(value)
-                    case .member(let key, let allowed):
-                        let member = Array(path.prefix(depth + 1)) + [key]
-                        let value = member == path && field.dataType.isString ? text : given[member]
-                        known = value.flatMap { allowed?.contains($0) ?? true ? .value($0) : nil }
-                    case .derive(let rules):
-                        known = reader.first(of: rules.map(\.value), from: condition, in: tables)
-                        condition += rules.count
-                    }
-                    guard let known else { continue }
-                    if let slot = binding.slot { reader.slots[slot] = known } else { reader.tenderType = known }
-                }
+                guard let id = program.id(of: enclosing) else { continue }
+                let object = Array(path.prefix(depth + 1))
+                reader.containers = [object]
+                tables.bind(
+                    id, objectPresent: true,
+                    member: { key, allowed in
+                        let member = object + [key]
+                        guard let value = member == path && field.dataType.isString ? text : given[member] else {
+                            return .notKnown
+                        }
+                        return allowed?.contains(value) ?? true ? .value(value) : .none
+                    }, reading: &reader)
             }
             reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
             // Validation skips a field ignored for provisioning, and everything inside it.
             if provisioning, let inForce = reader.tenderType.known,
-                schema.fields(along: path).contains(where: { $0.metadata(for: inForce).ignoreForProvisioning == true })
+                schema.fields(along: path).contains(where: { $0.isIgnoredForProvisioning(under: inForce) })
             {
                 return nil
             }
-            var rules = field.base
-            for (offset, condition) in program.overrideConditions(of: field, in: tables).enumerated()
-            where tables.truth(of: condition, reading: &reader) == true {
-                rules = rules.overlaid(with: field.overrides[offset].patch)
-            }
-            return rules
+            guard let id = program.id(of: field) else { return field.base }
+            return tables.rules(of: id, reading: &reader).rules
         }
     }
 
@@ -229,39 +212,12 @@ extension CompiledSchema {
     }
 }
 
-/// Conditions as partial input sees them: the prepared context and tender type, the contexts derived so far, the
-/// typed value at `path`, and the objects that hold it (present, and objects); anything else is unknown.
-private struct InputConditionReader: ConditionReader {
-    /// What is known of a context.
-    enum Context: Equatable {
-        case value(String)
-        /// Neither supplied nor derived.
-        case absent
-        /// It depends on request values that are not known.
-        case unknown
-
-        /// The value when it is known: `.some(nil)` for a known absence, `nil` when unknown.
-        var known: String?? {
-            switch self {
-            case .value(let value): value
-            case .absent: .some(nil)
-            case .unknown: nil
-            }
-        }
-
-        /// Whether it passes a test, or `nil` when it is not known.
-        func passes(_ test: CompiledTest) -> Bool? {
-            switch self {
-            case .value(let value): test.holds(forContext: value)
-            case .absent: test.holds(forContext: nil)
-            case .unknown: nil
-            }
-        }
-    }
-
+/// Conditions as partial input sees them: the prepared context and tender type, the contexts derived and bound so
+/// far, the typed value at `path`, and the objects that hold it (present, and objects); anything else is unknown.
+private struct InputConditionReader: ScopeReader {
     let schema: CompiledSchema
-    var slots: [Context]
-    var tenderType: Context
+    var slots: [KnownValue]
+    var tenderType: KnownValue
     /// The tokens of the typed field's pointer.
     let path: [String]
     /// The typed text, for a text field (`nil`: compare it as unknown).
@@ -271,13 +227,15 @@ private struct InputConditionReader: ConditionReader {
     /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
     var containers: [[String]]
 
-    /// The value of the first of `derive` rules (their conditions numbered from `condition`) known to hold, or
-    /// unknown when one before it cannot be known; `nil` when none holds.
-    mutating func first(of values: [String], from condition: Int, in tables: RuleProgram.Tables) -> Context? {
-        switch tables.decidingRule(among: values.count, from: condition, reading: &self) {
-        case .rule(let offset): .value(values[offset])
-        case .unknown: .unknown
-        case .none: nil
+    func isEmpty(slot: Int) -> Bool { slots[slot] == .known(nil) }
+
+    mutating func set(_ slot: Int?, to value: KnownValue) {
+        if let slot {
+            slots[slot] = value
+        } else if case .known(let known?) = value, !schema.tenderTypes.contains(known) {
+            return  // a tender type the schema does not declare leaves the one from outside, as in validation
+        } else {
+            tenderType = value
         }
     }
 

@@ -1,0 +1,147 @@
+/// The rules in force, worked out once: which contexts the request derives, what the fields on the way bind, which
+/// overrides hold at a field, and whether provisioning skips it. Validation's walk (every value known), the form
+/// description and the as-you-type check (given values known, the rest unknown) all take these steps through here,
+/// each with its own ``ScopeReader``: none of them evaluates a `derive` rule, a binding or an override itself.
+
+/// What is known of a context value or of the tender type at one place of a request.
+enum KnownValue: Equatable, Sendable {
+    /// Known: a value, or `nil` when none is supplied, derived or bound.
+    case known(String?)
+    /// It depends on request values that are not known (a field of a form not filled in yet).
+    case unknown
+
+    /// Whether the value passes a test, or `nil` when it is not known.
+    func passes(_ test: CompiledTest) -> Bool? {
+        switch self {
+        case .known(let value): test.holds(forContext: value)
+        case .unknown: nil
+        }
+    }
+
+    /// The value when it is known (`.some(nil)`: known to be absent); `nil` when it is unknown.
+    var known: String?? {
+        switch self {
+        case .known(let value): value
+        case .unknown: nil
+        }
+    }
+}
+
+/// What a member binding reads of the field's object.
+enum MemberReading {
+    /// The member holds one of the allowed values: it is bound.
+    case value(String)
+    /// The member is missing, or holds no allowed value: the value from outside stays.
+    case none
+    /// The member is not known yet (a form's field not filled in): the value from outside stays while it is empty,
+    /// and may change once it is given.
+    case notKnown
+}
+
+/// A reader of conditions that also keeps the contexts and tender type in force where it reads: what the resolver's
+/// steps read and set.
+protocol ScopeReader: ConditionReader {
+    /// Whether context slot `slot` is still empty (neither supplied nor derived), so that a `derive` rule may fill it.
+    mutating func isEmpty(slot: Int) -> Bool
+    /// Sets context slot `slot`, or the tender type (`nil`), to a derived or bound value.
+    mutating func set(_ slot: Int?, to value: KnownValue)
+    /// Marks context slot `slot`, or the tender type (`nil`), as bound from a member not known yet.
+    mutating func markOpen(_ slot: Int?)
+}
+
+extension ScopeReader {
+    mutating func markOpen(_ slot: Int?) {}
+}
+
+extension RuleProgram.Tables {
+    /// Fills each context the caller left empty from the first of its `derive` rules that holds, slot by slot in the
+    /// order the schema declares them; a slot stays unknown when a rule before the first that holds cannot be decided.
+    func deriveContexts<Reader: ScopeReader>(reading reader: inout Reader) {
+        var index = 0
+        while index < derive.count {
+            let slot = derive[index].slot
+            var end = index + 1
+            while end < derive.count && derive[end].slot == slot { end += 1 }
+            if reader.isEmpty(slot: slot) {
+                switch decidingRule(among: end - index, from: deriveConditions + index, reading: &reader) {
+                case .rule(let offset): reader.set(slot, to: .known(derive[index + offset].value))
+                case .unknown: reader.set(slot, to: .unknown)
+                case .none: break
+                }
+            }
+            index = end
+        }
+    }
+
+    /// Applies what field `field` binds for its value and everything inside it, in order: a fixed value; a member of
+    /// its object (`member` reads it); the first `derive` rule that holds, read from its object (only when
+    /// `objectPresent`: a missing or non-object value binds nothing that way). When a binding finds no value, the value
+    /// from outside stays.
+    func bind<Reader: ScopeReader>(
+        _ field: Int, objectPresent: Bool, member: (_ key: String, _ allowed: [String]?) -> MemberReading,
+        reading reader: inout Reader
+    ) {
+        var condition = fields[field].bindingConditions
+        for binding in fieldObjects[field].bindings {
+            switch binding.source {
+            case .value(let fixed):
+                reader.set(binding.slot, to: .known(fixed))
+            case .member(let key, let allowed):
+                switch member(key, allowed) {
+                case .value(let value): reader.set(binding.slot, to: .known(value))
+                case .none: break
+                case .notKnown: reader.markOpen(binding.slot)
+                }
+            case .derive(let rules):
+                defer { condition += rules.count }
+                guard objectPresent else { continue }
+                switch decidingRule(among: rules.count, from: condition, reading: &reader) {
+                case .rule(let offset): reader.set(binding.slot, to: .known(rules[offset].value))
+                case .unknown: reader.set(binding.slot, to: .unknown)
+                case .none: break
+                }
+            }
+        }
+    }
+
+    /// A field's rules where `reader` reads: the base, then each override whose condition holds, in order; with the
+    /// overrides whose condition cannot be decided (never any for a whole payload).
+    func rules<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> (rules: Rules, undecided: [Int])
+    {
+        let object = fieldObjects[field]
+        var rules = object.base
+        var undecided: [Int] = []
+        for (offset, condition) in fields[field].overrides.enumerated() {
+            switch truth(of: condition, reading: &reader) {
+            case true?: rules = rules.overlaid(with: object.overrides[offset].patch)
+            case false?: break
+            case nil: undecided.append(offset)
+            }
+        }
+        return (rules, undecided)
+    }
+
+    /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its precomputed
+    /// attributes (validation's hot path, where every condition is decided).
+    @inline(__always)
+    func overrideMask<Reader: ConditionReader>(_ overrides: Range<Int>, reading reader: inout Reader) -> Int {
+        var mask = 0
+        for condition in overrides where truth(of: condition, reading: &reader) == true {
+            mask |= 1 << (condition - overrides.lowerBound)
+        }
+        return mask
+    }
+}
+
+extension CompiledField {
+    /// Whether provisioning skips this field, and everything inside it, under a tender type (`ignoreForProvisioning`).
+    func isIgnoredForProvisioning(under tenderType: String?) -> Bool {
+        metadata(for: tenderType).ignoreForProvisioning == true
+    }
+}
+
+extension CompiledSchema {
+    /// Whether a context says the request provisions a new account (`operation=provision`): the one context value
+    /// the engine itself reads, for `ignoreForProvisioning`.
+    static func isProvisioning(_ context: [String: String]) -> Bool { context["operation"] == "provision" }
+}
