@@ -193,7 +193,8 @@ extension CompiledSchema {
         guard let id = program.id(of: field) else { return (field.base, false) }
         // Relative pointers climb from the objects holding the field, the innermost first.
         let containers = (0..<max(tokens.count, 1)).reversed().map { Array(tokens.prefix($0)) }
-        var settled = FormConditionReader(schema: self, scope: scope, settled: true, containers: containers, given: given)
+        var settled = FormConditionReader(
+            schema: self, scope: scope, settled: true, containers: containers, given: given)
         var open = FormConditionReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
         let (rules, undecided, undecidedOnceGiven) = program.withTables { tables in
             let settledRules = tables.rules(of: id, reading: &settled)
