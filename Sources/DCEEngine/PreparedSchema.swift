@@ -34,7 +34,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         self.context = context
         self.now = now
         self.slots = try schema.contextSlots(context, tenderType: tenderType)
-        self.provisioning = context["operation"] == "provision"
+        self.provisioning = CompiledSchema.isProvisioning(context)
         self.plan = EvaluationPlan(
             schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning)
         // Every combination of derived values, when there are few: reports then share one dictionary's storage
@@ -268,8 +268,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
         }
         let resolver = RequestResolver(
-            document: document, provisioning: context["operation"] == "provision", tenderType: tenderType,
-            numericBooleans: schema.numericBooleans)
+            document: document, provisioning: provisioning, tenderType: tenderType,
+            numericBooleans: schema.numericBooleans, boundTenderTypes: plan.tenderTypesInForce(in: document))
         let resolved = Array(resolver.resolve(schema.root).json.utf8)
         let report = validate(json: resolved, limits: limits)
         return ResolvedRequest(report: report, payload: report.valid ? resolved : nil)
@@ -331,7 +331,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             record = document
         }
         let report = validate(record, positions: replacing)
-        let check = UpdateCheck(record: record, original: stored)
+        let check = UpdateCheck(record: record, original: stored, boundTenderTypes: plan.tenderTypesInForce(in: record))
         let (violations, reverify) = check.changes(in: schema, tenderType: tenderType, messages: messages)
         var kept = report.errors.filter { !check.isUnchanged(at: $0.path) } + violations
         if !replacing {

@@ -101,6 +101,37 @@ struct ContextBindingTests {
         )
     }
 
+    /// A list whose items derive their tender type from the number (a `derive` rule, not a member): what is sent
+    /// takes each item's defaults, and the update check its metadata, from the tender type validation derives,
+    /// as they already did for a member binding.
+    static let derivedSchema = #"""
+        {
+          "id": "d", "version": "1.0.0", "tenderTypes": ["credit", "gift"],
+          "fields": [
+            {"key": "accounts", "dataType": "Array", "items": {"dataType": "Object",
+              "context": {"tenderType": {"derive": [{"when": {"field": "0/number", "matches": "^6006"}, "value": "gift"}]}},
+              "fields": [
+                {"key": "number", "dataType": "String", "tenderTypes": {"gift": {"updatesAllowed": false}}},
+                {"key": "label", "dataType": "String", "tenderTypes": {"gift": {"defaultValue": "Gift card"}}}
+              ]}}
+          ]
+        }
+        """#
+
+    @Test func whatIsSentAndTheUpdateCheckFollowADerivedTenderType() throws {
+        let prepared = try Fixtures.validator(["d": Self.derivedSchema]).prepare("d", tenderType: "credit")
+        let sent = prepared.resolve(
+            json: Array(#"{"accounts": [{"number": "6006491234567890"}, {"number": "4111111111111111"}]}"#.utf8))
+        #expect(
+            sent.payload.map { String(decoding: $0, as: UTF8.self) }
+                == #"{"accounts":[{"number":"6006491234567890","label":"Gift card"},{"number":"4111111111111111"}]}"#)
+        let update = prepared.validate(
+            json: Array(#"{"accounts": [{"number": "6006490000000000"}, {"number": "4111111111111112"}]}"#.utf8),
+            original: Array(#"{"accounts": [{"number": "6006491234567890"}, {"number": "4111111111111111"}]}"#.utf8),
+            replacing: true)
+        #expect(update.summary == ["updateNotAllowed@/accounts/0/number"])
+    }
+
     @Test func formsPartialInputAndStepsSeeTheBinding() throws {
         let validator = try Fixtures.validator(["s": Self.schema])
         let prepared = try validator.prepare("s")

@@ -19,6 +19,8 @@ public final class CompiledSchema: Sendable {
     public let tenderTypes: [String]
     /// Whether any context has derive rules (so evaluation can skip deriving when none does).
     let hasDeriveRules: Bool
+    /// Whether any field binds contexts or the tender type for its value (`context`).
+    let hasBindings: Bool
     /// The fields and conditions lowered for evaluation (every context's `derive` rules in order, slot by slot).
     let program: RuleProgram
     /// Whether a format depends on the date (so evaluation reads the clock only then).
@@ -62,7 +64,12 @@ public final class CompiledSchema: Sendable {
         self.hasDeriveRules = contexts.contains { !$0.derive.isEmpty }
         self.program = RuleProgram(root: root, contexts: contexts)
         self.usesDate = Self.usesDate(root)
+        self.hasBindings = Self.hasBindings(root)
         self.warnings = warnings
+    }
+
+    private static func hasBindings(_ field: CompiledField) -> Bool {
+        !field.bindings.isEmpty || field.fields.contains(where: hasBindings) || field.items.map(hasBindings) == true
     }
 
     private static func usesDate(_ field: CompiledField) -> Bool {

@@ -144,4 +144,39 @@ extension CompiledSchema {
     /// Whether a context says the request provisions a new account (`operation=provision`): the one context value
     /// the engine itself reads, for `ignoreForProvisioning`.
     static func isProvisioning(_ context: [String: String]) -> Bool { context["operation"] == "provision" }
+
+    /// Whether context values by slot say the request provisions a new account (``isProvisioning(_:)``).
+    func isProvisioning(slots: [String?]) -> Bool {
+        guard let slot = contextSlots["operation"], slots.indices.contains(slot) else { return false }
+        return slots[slot].map { Self.isProvisioning(["operation": $0]) } ?? false
+    }
+}
+
+extension CompiledSchema {
+    /// The tender type inside a field whose value is missing: what it binds without reading a value (a fixed tender
+    /// type), as validation's walk binds it for a missing field; else the one from outside.
+    func tenderType(bindingMissing field: CompiledField, outside: String?) -> String? {
+        guard !field.bindings.isEmpty, let id = program.id(of: field) else { return outside }
+        var reader = NothingKnownReader(tenderTypes: tenderTypes, tenderType: outside)
+        program.withTables { tables in
+            tables.bind(id, objectPresent: false, member: { _, _ in .none }, reading: &reader)
+        }
+        return reader.tenderType
+    }
+}
+
+/// A reader with no value to read: every test is unknown; it keeps the tender type a binding sets.
+private struct NothingKnownReader: ScopeReader {
+    let tenderTypes: [String]
+    var tenderType: String?
+
+    func isEmpty(slot: Int) -> Bool { false }
+
+    mutating func set(_ slot: Int?, to value: KnownValue) {
+        if slot == nil, case .known(let known?) = value, tenderTypes.contains(known) { tenderType = known }
+    }
+
+    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { nil }
+    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { nil }
+    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
 }

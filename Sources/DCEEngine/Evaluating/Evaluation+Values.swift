@@ -303,6 +303,7 @@ extension Evaluation {
                 return allowed?.contains(text) ?? true ? .value(text) : .none
             }, reading: &self)
         if isObject { work.containers.removeLast() }
+        if recordsScopes && value >= 0 { scopes[value] = tenderType }
         body(&self)
         work.context = savedContext
         boundTenderType = savedTenderType

@@ -59,6 +59,12 @@ struct Evaluation: ConditionReader {
     /// The rules in force at ``probe`` when the walk reached it; `nil` when it did not (a field ignored for
     /// provisioning is never reached).
     var probed: RulesInForce?
+    /// Whether the walk records the tender type in force inside every value whose field binds one (``scopes``).
+    let recordsScopes: Bool
+    /// When ``recordsScopes``: the tender type in force inside each present value whose field binds contexts, by the
+    /// value's node; what the payload sent and the update check read, so that they follow the tender type
+    /// validation follows.
+    var scopes: [JSONDocument.Index: String?] = [:]
     /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
     /// runs (see ``EvaluationScratch``).
     var work = EvaluationScratch()
@@ -76,8 +82,9 @@ struct Evaluation: ConditionReader {
 
     init(
         document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int,
-        probe: JSONDocument.Index = -1
+        probe: JSONDocument.Index = -1, recordsScopes: Bool = false
     ) {
+        self.recordsScopes = recordsScopes
         self.document = document
         self.probe = probe
         self.plan = plan
@@ -222,6 +229,21 @@ extension EvaluationPlan {
                         $0.writeViolations()
                     }, finish: { _ in })
                 return (evaluation.violations, evaluation.probed)
+            }
+        }
+    }
+
+    /// The tender type in force inside each present value of a request whose field binds contexts, as validation's
+    /// walk binds it (a fixed value, a member, or a `derive` rule): what the payload sent (defaults) and the update
+    /// check follow. A value the walk does not reach (ignored for provisioning) has none.
+    func tenderTypesInForce(in document: JSONDocument) -> [JSONDocument.Index: String?] {
+        guard schema.hasBindings else { return [:] }
+        return withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                var evaluation = Evaluation(
+                    document: document, plan: self, tables: tables, positions: false, month: 0, recordsScopes: true)
+                evaluation.withDocument({ $0.evaluate() }, finish: { _ in })
+                return evaluation.scopes
             }
         }
     }

@@ -42,7 +42,7 @@ final class EvaluationPlan: Sendable {
         ignoredForProvisioning =
             provisioning
             ? schema.program.withTables { tables in
-                tables.fieldObjects.map { $0.metadata(for: tenderType).ignoreForProvisioning == true }
+                tables.fieldObjects.map { $0.isIgnoredForProvisioning(under: tenderType) }
             } : []
         self.subset = subset
         self.fingerprinter = fingerprinter

@@ -8,15 +8,18 @@ struct RequestResolver {
     var tenderType: String? = nil
     /// Whether `Boolean` fields may hold 0 or 1, which are sent as `false` and `true`.
     var numericBooleans = false
+    /// The tender type in force inside each value whose field binds one, as validation's walk found it
+    /// (``EvaluationPlan/tenderTypesInForce(in:)``).
+    var boundTenderTypes: [JSONDocument.Index: String?] = [:]
 
     func resolve(_ root: CompiledField) -> SchemaValue {
         value(document.root, of: root)
     }
 
     private func value(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
-        if !field.bindings.isEmpty {
+        if !field.bindings.isEmpty, let bound = boundTenderTypes[index] {
             var inside = self
-            inside.tenderType = field.tenderType(inside: index, of: document, outside: tenderType)
+            inside.tenderType = bound
             return inside.resolvedValue(index, of: field)
         }
         return resolvedValue(index, of: field)
@@ -31,7 +34,7 @@ struct RequestResolver {
                 let key = document.string(at: keyIndex)
                 seen.insert(key)
                 if let child = field.fields.first(where: { $0.key == key }) {
-                    if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true { continue }
+                    if provisioning && child.isIgnoredForProvisioning(under: tenderType) { continue }
                     members.append(.init(key: key, value: value(valueIndex, of: child)))
                 } else {
                     members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
@@ -40,7 +43,7 @@ struct RequestResolver {
             for child in field.fields {
                 guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: tenderType)
                 else { continue }
-                if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true { continue }
+                if provisioning && child.isIgnoredForProvisioning(under: tenderType) { continue }
                 members.append(.init(key: key, value: defaultValue))
             }
             return .object(members)
@@ -76,24 +79,4 @@ public struct ResolvedRequest: Sendable, Hashable, CustomStringConvertible, Cust
     public var debugDescription: String { description }
     /// The report only.
     public var customMirror: Mirror { Mirror(self, children: ["report": report], displayStyle: .struct) }
-}
-
-extension CompiledField {
-    /// The tender type inside this field's value: what the field binds (a value, or a member of its object that
-    /// names a declared tender type), else the one from outside. For what reads no conditions (what is sent, the
-    /// update check): a tender type bound by `derive` rules is validation's alone.
-    func tenderType(inside value: JSONDocument.Index?, of document: JSONDocument, outside: String?) -> String? {
-        var tenderType = outside
-        for binding in bindings where binding.slot == nil {
-            switch binding.source {
-            case .value(let fixed):
-                tenderType = fixed
-            case .member:
-                tenderType = binding.memberValue(in: document, at: value) ?? tenderType
-            case .derive:
-                continue
-            }
-        }
-        return tenderType
-    }
 }

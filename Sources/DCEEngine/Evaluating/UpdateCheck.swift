@@ -5,6 +5,9 @@ struct UpdateCheck {
     /// The record after the update: the update itself when it replaces the record, the merged record otherwise.
     let record: JSONDocument
     let original: JSONDocument
+    /// The tender type in force inside each value of the record whose field binds one, as validation's walk found it
+    /// (``EvaluationPlan/tenderTypesInForce(in:)``).
+    var boundTenderTypes: [JSONDocument.Index: String?] = [:]
 
     /// Violations for fields with `updatesAllowed: false` whose value changed, and the paths of changed fields that
     /// require reverification.
@@ -23,7 +26,7 @@ struct UpdateCheck {
                 let newValue = new.flatMap { record.kind(of: $0) == .object ? record.member(key, of: $0) : nil }
                 let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
                 let changed = !Self.equal(record, newValue, original, oldValue)
-                let tenderType = child.tenderType(inside: newValue, of: record, outside: tenderType)
+                let tenderType = inside(child, newValue, outside: tenderType)
                 let metadata = child.metadata(for: tenderType)
                 if changed && metadata.updatesAllowed == false {
                     violations.append(
@@ -50,10 +53,17 @@ struct UpdateCheck {
                     ).enumerated() {
                         visit(
                             items, new: newItem, old: oldItem, path: "\(childPath)/\(offset)",
-                            tenderType: items.tenderType(inside: newItem, of: record, outside: tenderType))
+                            tenderType: inside(items, newItem, outside: tenderType))
                     }
                 }
             }
+        }
+        /// The tender type inside a field's value: validation's for a value the record holds, else what the field binds
+        /// for a missing value.
+        func inside(_ field: CompiledField, _ value: JSONDocument.Index?, outside: String?) -> String? {
+            guard !field.bindings.isEmpty else { return outside }
+            if let value, let bound = boundTenderTypes[value] { return bound }
+            return schema.tenderType(bindingMissing: field, outside: outside)
         }
         visit(schema.root, new: record.root, old: original.root, path: "", tenderType: tenderType)
         return (violations, reverify)

@@ -55,10 +55,7 @@ struct JSONSchemaExporter {
         self.schema = schema
         self.context = context
         self.tenderType = tenderType
-        provisioning =
-            schema.contexts.firstIndex { $0.name == "operation" }.map {
-                context.indices.contains($0) && context[$0] == "provision"
-            } ?? false
+        provisioning = schema.isProvisioning(slots: context)
     }
 
     mutating func export() -> JSONSchemaExport {
@@ -115,7 +112,7 @@ struct JSONSchemaExporter {
             pushBindings(of: child, anchor: holdingPath + [key])
             defer { popBindings(of: child) }
             let childPath = pathFromRoot.map { $0 + [key] }
-            if provisioning && child.metadata(for: tenderType).ignoreForProvisioning == true {
+            if provisioning && child.isIgnoredForProvisioning(under: tenderType) {
                 properties.append(.init(key: key, value: .object([])))  // neither checked nor sent: anything goes
                 continue
             }
