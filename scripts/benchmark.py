@@ -49,6 +49,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--quick", action="store_true", help="skip the 1,000,000-payload memory run and the plot")
+    parser.add_argument("--against-bin", help="the build products of another revision, measured beside this tree's")
+    parser.add_argument("--against-name", default="the other revision")
     options = parser.parse_args()
     validate = os.path.join(options.bin, "dce-validate")
     bench = os.path.join(options.bin, "dce-benchmark")
@@ -57,6 +59,26 @@ def main():
     work = tempfile.mkdtemp(prefix="dce-bench-")
     rows = []
     targets = []
+    # With --against-bin: each of dce-validate's own measures again for the other revision, runs interleaved with
+    # this tree's (this tree, the other, this tree, ...), so that both see the same machine.
+    compared = []
+    other_validate = os.path.join(options.against_bin, "dce-validate") if options.against_bin else None
+    other_bench = os.path.join(options.against_bin, "dce-benchmark") if options.against_bin else None
+
+    def compare(name, mine, theirs, unit):
+        compared.append((name, mine, theirs, unit))
+
+    def paired_runs(ours_arguments, theirs_arguments, runs):
+        """Medians of this tree's and the other revision's runs, taken alternately."""
+        ours_walls, ours_rss, theirs_walls, theirs_rss = [], [], [], []
+        for _ in range(runs):
+            for arguments, walls, rss in [(ours_arguments, ours_walls, ours_rss), (theirs_arguments, theirs_walls, theirs_rss)]:
+                wall, peak, status = run_measured(arguments)
+                if status not in (0, 1):
+                    sys.exit(f"benchmark: {' '.join(arguments)} exited {status}")
+                walls.append(wall)
+                rss.append(peak)
+        return (statistics.median(ours_walls), max(ours_rss)), (statistics.median(theirs_walls), max(theirs_rss))
 
     def text(value, unit):
         return "" if value is None else (f"{value:.2f} ms" if unit == "ms" else f"{value:,.0f} {unit}")
@@ -127,9 +149,21 @@ def main():
         hand_parsed_all, hand_parsed_verdict = timed(on_parsed(hand, True)), timed(on_parsed(hand, False))
         exported_all, exported_parsed_all = timed(end_to_end(exported, True)), timed(on_parsed(exported, True))
 
-        one_core, rss_one = median_run([validate, corpus, "--ndjson", "--schema", schema, "--format", "json", "--output", "/dev/null", "--jobs", "1"], options.runs)
-        all_cores, rss_all = median_run([validate, corpus, "--ndjson", "--schema", schema, "--format", "json", "--output", "/dev/null"], options.runs)
-        api = swift_json(bench, "parsed", "--schema", schema, "--corpus", corpus, "--runs", str(options.runs))
+        batch = [corpus, "--ndjson", "--schema", schema, "--format", "json", "--output", "/dev/null"]
+        if other_validate:
+            (one_core, rss_one), (other_one, _) = paired_runs([validate, *batch, "--jobs", "1"], [other_validate, *batch, "--jobs", "1"], options.runs)
+            (all_cores, rss_all), (other_all, _) = paired_runs([validate, *batch], [other_validate, *batch], options.runs)
+            api = swift_json(bench, "parsed", "--schema", schema, "--corpus", corpus, "--runs", str(options.runs))
+            other_api = swift_json(other_bench, "parsed", "--schema", schema, "--corpus", corpus, "--runs", str(options.runs))
+            compare(f"{schema}: end to end, 1 core, every error", one_core / len(lines) * 1e9, other_one / len(lines) * 1e9, "ns")
+            compare(f"{schema}: end to end, {os.cpu_count()} cores", all_cores / len(lines) * 1e9, other_all / len(lines) * 1e9, "ns")
+            for key, label in [("parsedNs", "parsed payload, every error (Swift API)"), ("validNs", "  of which a valid payload"),
+                               ("invalidNs", "  of which an invalid payload"), ("parseAndValidateNs", "parse + validate (Swift API)")]:
+                compare(f"{schema}: {label}", api[key], other_api[key], "ns")
+        else:
+            one_core, rss_one = median_run([validate, *batch, "--jobs", "1"], options.runs)
+            all_cores, rss_all = median_run([validate, *batch], options.runs)
+            api = swift_json(bench, "parsed", "--schema", schema, "--corpus", corpus, "--runs", str(options.runs))
         per_one = one_core / len(lines) * 1e9
         per_all = all_cores / len(lines) * 1e9
 
@@ -151,13 +185,21 @@ def main():
         row(f"{schema}: parse + validate (Swift API)", api["parseAndValidateNs"], hand_all, "jsonschema-rs, hand-written: read + parse + every error")
 
     catalogue = swift_json(bench, "catalogue", "--runs", str(options.runs))
+    if other_bench:
+        compare("load and compile the catalogue", catalogue["ms"], swift_json(other_bench, "catalogue", "--runs", str(options.runs))["ms"], "ms")
     row(f"load and compile the catalogue ({catalogue['schemas']} schemas)", catalogue["ms"], unit="ms", target="<= 20 ms", met=catalogue["ms"] <= 20)
     # One small file, start to exit, against a program that only links Foundation and reads the file, built the same
     # way (optimised, Foundation linked dynamically as SwiftPM links it).
     bare = os.path.join(work, "bare-foundation")
     subprocess.run(["swiftc", "-O", os.path.join(REFERENCE, "bare-foundation.swift"), "-o", bare], check=True, cwd=work)
     example = os.path.join(ROOT, "Examples/card-create/valid-eu-physical.json")
-    small, small_rss = median_run([validate, example, "--schema", "card-create"], max(options.runs, 10))
+    if other_validate:
+        (small, small_rss), (other_small, other_small_rss) = paired_runs(
+            [validate, example, "--schema", "card-create"], [other_validate, example, "--schema", "card-create"], max(options.runs, 10))
+        compare("validate one small file, start to exit", small * 1e3, other_small * 1e3, "ms")
+        compare("validate one small file, peak RSS", small_rss, other_small_rss, "MB")
+    else:
+        small, small_rss = median_run([validate, example, "--schema", "card-create"], max(options.runs, 10))
     yardstick, yardstick_rss = median_run([bare, example], max(options.runs, 10))
     small, yardstick = small * 1e3, yardstick * 1e3
     rows.append(("validate one small file, start to exit", f"{small:.2f} ms", f"{yardstick:.2f} ms", f"{yardstick / small:.2f}x",
@@ -189,6 +231,17 @@ def main():
     print()
     print("ratio: the reference's figure over dce-validate's (above 1x, dce-validate is faster or smaller)")
     print(f"targets: {sum(targets)} met, {len(targets) - sum(targets)} not met (machine: {os.cpu_count()} cores; medians of {options.runs} runs)")
+    if compared:
+        print()
+        print(f"this tree against {options.against_name} (the same corpus, runs interleaved; change: + is slower or larger)")
+        width = max(len(c[0]) for c in compared)
+        print(f"{'measure'.ljust(width)} | {'this tree':>12} | {options.against_name:>12} | change")
+        print("-" * (width + 42))
+        for name, mine, theirs, unit in compared:
+            def shown(value):
+                return f"{value:,.2f} {unit}" if unit in ("ms", "MB") else f"{value:,.0f} {unit}"
+            change = (mine - theirs) / theirs * 100 if theirs else 0
+            print(f"{name.ljust(width)} | {shown(mine):>12} | {shown(theirs):>12} | {change:+.1f} %")
 
 
 def plot(scaling):

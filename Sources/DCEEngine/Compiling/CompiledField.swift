@@ -257,37 +257,3 @@ struct CompiledContext: Sendable {
     var values: [String]?
     var derive: [(condition: CompiledCondition, value: String)]
 }
-
-extension CompiledField {
-    /// Visits a payload's value described by `field` and, while `body` returns `true` for a value, the values inside
-    /// it: an object's members with the field of the same key, an array's items with the items' field — `nil` where
-    /// the schema describes none (a member it does not know, the items of a list where no list belongs, and everything
-    /// under them). Each comes with its JSON Pointer, its key (an item's index) and whether it is an item. What masked
-    /// copies and references between documents read a payload with.
-    static func visit(
-        _ field: CompiledField?, in document: JSONDocument, at index: JSONDocument.Index, path: String = "",
-        key: String = "",
-        item: Bool = false,
-        _ body: (_ field: CompiledField?, _ index: JSONDocument.Index, _ path: String, _ key: String, _ item: Bool) ->
-            Bool
-    ) {
-        guard body(field, index, path, key, item) else { return }
-        switch document.kind(of: index) {
-        case .object:
-            for (member, value) in document.members(of: index) {
-                let name = document.string(at: member)
-                visit(
-                    field?.fields.first { $0.key == name }, in: document, at: value,
-                    path: JSONPointer.appending(name, to: path), key: name, body)
-            }
-        case .array:
-            for (offset, element) in document.elements(of: index).enumerated() {
-                visit(
-                    field?.items, in: document, at: element, path: path + "/\(offset)", key: String(offset), item: true,
-                    body)
-            }
-        default:
-            break
-        }
-    }
-}

@@ -30,10 +30,10 @@ struct RequestResolver {
         case (.object, .object):
             var members: [SchemaValue.Member] = []
             var seen: Set<String> = []
-            for (keyIndex, valueIndex) in document.members(of: index) {
-                let key = document.string(at: keyIndex)
+            for member in document.members(of: index, describedBy: field) {
+                let (key, valueIndex) = (member.key, member.value)
                 seen.insert(key)
-                if let child = field.fields.first(where: { $0.key == key }) {
+                if let child = member.field {
                     if provisioning && child.isIgnoredForProvisioning(under: tenderType) { continue }
                     members.append(.init(key: key, value: value(valueIndex, of: child)))
                 } else {

@@ -23,8 +23,8 @@ struct UpdateCheck {
             for child in field.fields {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
-                let newValue = new.flatMap { record.kind(of: $0) == .object ? record.member(key, of: $0) : nil }
-                let oldValue = old.flatMap { original.kind(of: $0) == .object ? original.member(key, of: $0) : nil }
+                let newValue = record.value(of: child, in: new, describedBy: field)
+                let oldValue = original.value(of: child, in: old, describedBy: field)
                 let changed = !Self.equal(record, newValue, original, oldValue)
                 let tenderType = inside(child, newValue, outside: tenderType)
                 let metadata = child.metadata(for: tenderType)

@@ -9,10 +9,10 @@ extension CompiledSchema {
             switch (document.kind(of: index), field.dataType) {
             case (.object, .object):
                 var members: [SchemaValue.Member] = []
-                for (keyIndex, valueIndex) in document.members(of: index) {
-                    let key = document.string(at: keyIndex)
+                for member in document.members(of: index, describedBy: field) {
+                    let (key, valueIndex) = (member.key, member.value)
                     let childPointer = JSONPointer.appending(key, to: pointer)
-                    guard let child = field.fields.first(where: { $0.key == key }) else {
+                    guard let child = member.field else {
                         if keepUnknown {
                             members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
                         }
