@@ -65,6 +65,9 @@ struct DraftsAndLogsTests {
             redactor.redact("card 4111 1111 1111 1111 2029-08-01 retried")
                 == "card •••• •••• •••• 1111 2029-08-01 retried")
         #expect(redactor.redact("ids 4111111111111111 1") == "ids •••• •••• •••• 1111 1")
+        // By the card brand data: UnionPay has no check digit, and no Visa number has 17 digits.
+        #expect(redactor.redact("up 6200000000000006") == "up •••• •••• •••• 0006")
+        #expect(redactor.redact("n 41111111111111113") == "n 41111111111111113")
         #expect(Redactor.containsCardNumber("paid with 3782-822463-10005") && !Redactor.containsCardNumber("n 42"))
     }
 
