@@ -1,14 +1,15 @@
 public import DCEEngine
 public import Logging
 
-/// A swift-log handler that masks sensitive values before another handler sees them: in the message, in every
-/// metadata value (a value under a sensitive field's key is masked whole), in the logger's own metadata and in what
-/// a metadata provider adds.
+/// A swift-log handler that masks sensitive values before another handler sees them, by the one masking policy
+/// (`Masking`): in the message, in every metadata value (a value under a sensitive field's key is hidden whole, one
+/// `•` a character; a card number anywhere shows its masked form, `•••• •••• •••• 1111`), in the logger's own
+/// metadata and in what a metadata provider adds.
 ///
 /// ```swift
 /// let redactor = Redactor(validator: validator, extraKeys: ["cvv"])
 /// LoggingSystem.bootstrap { label in RedactingLogHandler(wrapping: StreamLogHandler.standardError(label: label), redactor: redactor) }
-/// logger.info("card created", metadata: ["cardPin": "8264"])   // cardPin=XXXX
+/// logger.info("card created", metadata: ["cardPin": "8264"])   // cardPin=••••
 /// ```
 public struct RedactingLogHandler: LogHandler {
     private var inner: any LogHandler
@@ -79,12 +80,10 @@ public struct RedactingLogHandler: LogHandler {
 
     private func redact(_ value: Logger.Metadata.Value, sensitive: Bool) -> Logger.Metadata.Value {
         switch value {
-        case .string(let text): .string(sensitive ? String(repeating: "X", count: text.count) : redactor.redact(text))
+        case .string(let text): .string(sensitive ? Masking.hide(text) : redactor.redact(text))
         case .stringConvertible(let convertible):
             .string(
-                sensitive
-                    ? String(repeating: "X", count: convertible.description.count)
-                    : redactor.redact(convertible.description))
+                sensitive ? Masking.hide(convertible.description) : redactor.redact(convertible.description))
         case .array(let values): .array(values.map { redact($0, sensitive: sensitive) })
         case .dictionary(let entries):
             .dictionary(

@@ -113,7 +113,7 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
         self.billingAddress = billingAddress
     }
 
-    /// The card number masked for display: `XXXXXXXXXXXX1111`.
+    /// The card number masked for display by the one masking policy (`Masking.mask`): `•••• •••• •••• 1111`.
     public var maskedCardNumber: String { Masking.mask(cardNumber.revealed) }
 }
 

@@ -435,6 +435,6 @@ public struct CardSensitiveDetails: ValidatableRequest, Codable, Hashable {
     /// The card holder's name.
     public let cardHolderName: String?
 
-    /// The card number masked for display: `XXXXXXXXXXXX4215`.
+    /// The card number masked for display by the one masking policy (`Masking.mask`): `•••• •••• •••• 4444`.
     public var maskedPAN: String { Masking.mask(pan.revealed) }
 }

@@ -10,8 +10,10 @@ struct MaskCommand: ParsableCommand {
             "Print a copy of a payload that is safe to show: sensitive values masked or withheld as the schema marks them.",
         discussion: """
             A value of a field marked pciEncryptionRequired or storageRestricted becomes "\(PreparedSchema.withheldMarker)"; a \
-            maskingRequired one shows at most its last four characters (a card number in its brand's groups); a \
-            card number under a member the schema does not know is masked too. Everything else is printed as it came, \
+            maskingRequired one is masked for display: a card number in its brand's groups with only its last four \
+            digits shown (•••• •••• •••• 1111), other text with its last four characters shown only when it has 12 or \
+            more; a card number in any other field is masked the same way, and a member the schema does not know is \
+            withheld. Everything else is printed as it came, \
             byte for byte. The payload need not be valid, but it must be well-formed JSON: otherwise nothing is \
             printed, the error gives line and column, and the exit status is 2.
 

@@ -45,14 +45,15 @@ struct MaskedCopyTests {
         #expect(
             try masked(#"{"cardNumbr": "4111111111111111", "note": {"pin": "8264"}, "gone": null}"#)
                 == #"{"cardNumbr": "[withheld]", "note": "[withheld]", "gone": null}"#)
-        // A card number in a field that should not hold one is masked as the log redactor masks it.
+        // A card number in a field that should not hold one is masked as the log redactor masks it: in its
+        // brand's groups, as every output shows a card number.
         #expect(
             try masked(#"{"nickname": "4111 1111 1111 1111", "cardholderName": 4111111111111111}"#)
-                == #"{"nickname": "XXXX XXXX XXXX 1111", "cardholderName": "XXXXXXXXXXXX1111"}"#)
+                == #"{"nickname": "•••• •••• •••• 1111", "cardholderName": "•••• •••• •••• 1111"}"#)
     }
 
-    /// Text that is not a card number shows at most its last quarter, and at most four characters.
-    @Test func otherMaskedTextShowsAtMostAQuarter() throws {
+    /// Text that is not a card number shows its last four characters when it has at least 12, else nothing.
+    @Test func otherMaskedTextShowsAtMostTheLastFour() throws {
         let validator = try Fixtures.validator([
             "s":
                 #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "maskingRequired": true}, {"key": "list", "dataType": "Array", "items": {"dataType": "String", "maskingRequired": true}}]}"#
@@ -61,10 +62,15 @@ struct MaskedCopyTests {
             String(decoding: try validator.prepare("s").masked(json: Array(json.utf8)), as: UTF8.self)
         }
         #expect(try copy(#"{"v": "abc"}"#) == #"{"v": "•••"}"#)
-        #expect(try copy(#"{"v": "abcdefgh"}"#) == #"{"v": "••••••gh"}"#)
+        #expect(try copy(#"{"v": "abcdefgh"}"#) == #"{"v": "••••••••"}"#)
+        #expect(try copy(#"{"v": "abcdefghijk"}"#) == #"{"v": "•••••••••••"}"#)
+        #expect(try copy(#"{"v": "abcdefghijkl"}"#) == #"{"v": "••••••••ijkl"}"#)
         #expect(try copy(#"{"v": "ABCDEFGHIJKLMNOPQRSTUVWX"}"#) == #"{"v": "••••••••••••••••••••UVWX"}"#)
-        #expect(try copy(#"{"v": "x\"yz\\w"}"#) == #"{"v": "•••••w"}"#)
-        #expect(try copy(#"{"list": ["12345678", null, "ab"]}"#) == #"{"list": ["••••••78", null, "••"]}"#)
+        #expect(try copy(#"{"v": "x\"yz\\w"}"#) == #"{"v": "••••••"}"#)
+        #expect(try copy(#"{"list": ["12345678", null, "ab"]}"#) == #"{"list": ["••••••••", null, "••"]}"#)
+        // 12 digits failing the Luhn check are no card number: the last four shown, not grouped.
+        #expect(try copy(#"{"v": "123456789012"}"#) == #"{"v": "••••••••9012"}"#)
+        #expect(try copy(#"{"v": "4111111111111111"}"#) == #"{"v": "•••• •••• •••• 1111"}"#)
     }
 
     @Test func malformedJSONGivesNoCopyAndSaysWhere() throws {

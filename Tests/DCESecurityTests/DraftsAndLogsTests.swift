@@ -53,13 +53,22 @@ struct DraftsAndLogsTests {
         #expect(!redactor.isSensitive(key: "nickname"))
         #expect(
             redactor.redact("retrying cardPin=8264 for 4111 1111 1111 1111")
-                == "retrying cardPin=XXXX for XXXX XXXX XXXX 1111")
+                == "retrying cardPin=•••• for •••• •••• •••• 1111")
         #expect(
             redactor.redact(#"{"securityCode": "739", "cvv2":12, "nickname":"Trip"}"#)
-                == #"{"securityCode": "XXX", "cvv2":XX, "nickname":"Trip"}"#)
+                == #"{"securityCode": "•••", "cvv2":••, "nickname":"Trip"}"#)
         #expect(redactor.redact("order 1234567890123 total 42") == "order 1234567890123 total 42")  // not a Luhn number
-        #expect(redactor.redact("pan: \(Self.pan).") == "pan: XXXXXXXXXXXXXXXX.")
-        #expect(redactor.redact("card \(Self.pan) declined") == "card XXXXXXXXXXXX1236 declined")
+        #expect(redactor.redact("pan: \(Self.pan).") == "pan: ••••••••••••••••.")
+        #expect(redactor.redact("card \(Self.pan) declined") == "card •••• •••• •••• 1236 declined")
+        // A card number run together with other digits: the longest stretch of groups that is one is masked.
+        #expect(
+            redactor.redact("card 4111 1111 1111 1111 2029-08-01 retried")
+                == "card •••• •••• •••• 1111 2029-08-01 retried")
+        #expect(redactor.redact("ids 4111111111111111 1") == "ids •••• •••• •••• 1111 1")
+        // By the card brand data: UnionPay has no check digit, and no Visa number has 17 digits.
+        #expect(redactor.redact("up 6200000000000006") == "up •••• •••• •••• 0006")
+        #expect(redactor.redact("n 41111111111111113") == "n 41111111111111113")
+        #expect(Redactor.containsCardNumber("paid with 3782-822463-10005") && !Redactor.containsCardNumber("n 42"))
     }
 
     @Test func logLinesThroughSwiftLogCarryNoRestrictedValue() throws {
@@ -77,7 +86,7 @@ struct DraftsAndLogsTests {
         let line = try #require(lines.first)
         for secret in ["8264", Self.pan, "739", "12345678"] { #expect(!line.contains(secret), "\(secret) in \(line)") }
         #expect(line.contains("other=ok"))
-        #expect(line.contains("XXXXXXXXXXXX1236"))
+        #expect(line.contains("•••• •••• •••• 1236"))
     }
 }
 

@@ -80,7 +80,7 @@ struct CatalogueModelTests {
         let data = try Data(
             contentsOf: CLI.repository.appendingPathComponent("Examples/card-details-response/valid-details.json"))
         let details = try JSONDecoder().decode(CardSensitiveDetails.self, from: data)
-        #expect(details.maskedPAN == "XXXXXXXXXXXX4444")
+        #expect(details.maskedPAN == "•••• •••• •••• 4444")
         let printed = "\(details) \(String(reflecting: details))"
         #expect(!printed.contains("5555555555554444") && !printed.contains("\"123\""))
     }

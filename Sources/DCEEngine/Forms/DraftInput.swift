@@ -68,7 +68,7 @@ extension PreparedSchema {
             if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
         return InputFeedback(
             verdict: judged, cardBrand: brand,
-            masked: onlyDigits && !digits.isEmpty ? brands.masked(digits) : nil)
+            masked: onlyDigits && !digits.isEmpty ? Masking.maskCardNumber(digits, brands: brands) : nil)
     }
 
     /// The verdict on text placed in the draft: valid when validation found no error of the field's own at its

@@ -54,7 +54,7 @@ public struct FormDescription: Codable, Sendable, Hashable {
         /// How to present the input: `text`, `numeric`, `phone`, `date`, `datetime`, `toggle`, `choice`, `currency`,
         /// `country`, `group` (nested fields) or `list`.
         public var inputHint: String
-        /// Whether the value is shown masked (`XXXXXXXXXXXX4215`).
+        /// Whether the value is shown masked, as ``Masking/mask(_:brands:)`` shows it (`•••• •••• •••• 4215`).
         public var masked: Bool
         /// Whether the value must never be written to storage, logs or drafts.
         public var storageRestricted: Bool

@@ -65,7 +65,8 @@ extension PreparedSchema {
         let brand: CardBrands.Brand? =
             if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
         return InputFeedback(
-            verdict: verdict, cardBrand: brand, masked: onlyDigits && !digits.isEmpty ? brands.masked(digits) : nil)
+            verdict: verdict, cardBrand: brand,
+            masked: onlyDigits && !digits.isEmpty ? Masking.maskCardNumber(digits, brands: brands) : nil)
     }
 
     /// The rules in force for a field while its value is typed: the base, then each override whose condition is
@@ -160,8 +161,9 @@ public struct InputFeedback: Hashable, Sendable {
     public let verdict: InputVerdict
     /// For a card number: its brand, once the digits typed decide it.
     public let cardBrand: CardBrands.Brand?
-    /// For a card number of digits (and spaces or dashes): the masked form in its brand's groups, every digit but
-    /// the last four hidden (`•••• •••• •••• 1111`); every digit hidden while fewer than 12 are typed.
+    /// For a card number of digits (and spaces or dashes): the masked form every output shows
+    /// (``Masking/maskCardNumber(_:brands:)``), in its brand's groups, every digit but the last four hidden
+    /// (`•••• •••• •••• 1111`); every digit hidden while fewer than 12 are typed.
     public let masked: String?
 
     init(verdict: InputVerdict, cardBrand: CardBrands.Brand? = nil, masked: String? = nil) {

@@ -215,32 +215,6 @@ extension CardBrands {
         return (digits.count < (lengths.last ?? 0) ? .incomplete : .invalid(.format), detection)
     }
 
-    /// The masked form of a card number for display, in its brand's groups: every digit but the last four replaced
-    /// by `•` (PCI DSS 3.4.1 allows at most the first six and last four; this shows only the last four). A number
-    /// of fewer than 12 digits is masked entirely.
-    ///
-    /// - Parameter number: The number, with or without spaces and dashes.
-    /// - Returns: `•••• •••• •••• 1111` for a Visa number, `•••• •••••• •1005` for an American Express one.
-    public func masked(_ number: String) -> String {
-        let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
-        let shown = digits.count >= 12 ? 4 : 0
-        let masked = Array(repeating: Character("•"), count: digits.count - shown) + digits.suffix(shown)
-        let groups: [Int]
-        if case .brand(let index) = detect(String(digits)) {
-            groups = brands[index].groups(forLength: digits.count)
-        } else {
-            groups = [4, 4, 4, 4, 3]
-        }
-        var parts: [String] = []
-        var start = 0
-        for size in groups where start < masked.count {
-            parts.append(String(masked[start..<min(start + size, masked.count)]))
-            start += size
-        }
-        if start < masked.count { parts.append(String(masked[start...])) }
-        return parts.joined(separator: " ")
-    }
-
     /// The digits of a number: `nil` when it holds anything but digits (and, when `separators`, single spaces or
     /// dashes between digits; while typing, anywhere).
     private static func digits(of bytes: UnsafeBufferPointer<UInt8>, separators: Bool, partial: Bool) -> [UInt8]? {

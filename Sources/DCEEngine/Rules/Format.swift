@@ -200,7 +200,7 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// The Luhn (mod 10) check over digit values, the last being the check digit: the one implementation, used by
-    /// the `luhn` format and by the ``Redactor``'s search for card numbers in free text.
+    /// the `luhn` format and by the card brands' test of a complete number (which ``Masking`` uses too).
     static func luhnChecksumHolds(_ digits: some BidirectionalCollection<Int>) -> Bool {
         var sum = 0
         var double = false

@@ -59,7 +59,8 @@ public struct DraftStore: Sendable {
         let (restricted, removed) = schema.schema.partition(
             document, removing: [.storageRestricted, .pciEncryptionRequired], keepUnknown: false)
         var omitted = removed.map(\.pointer)
-        let kept = Self.withoutCardNumbers(restricted, pointer: "", omitted: &omitted)
+        let kept = Self.withoutCardNumbers(
+            restricted, pointer: "", brands: schema.schema.reference.cardBrands, omitted: &omitted)
         let draft = Draft(
             schema: schema.schema.id, schemaVersion: schema.schema.version, values: Array(kept.json.utf8),
             omitted: omitted)
@@ -112,20 +113,21 @@ public struct DraftStore: Sendable {
     }
 
     /// The value without any string that looks like a card number, whose places are added to `omitted`.
-    private static func withoutCardNumbers(_ value: SchemaValue, pointer: String, omitted: inout [String])
-        -> SchemaValue
-    {
+    private static func withoutCardNumbers(
+        _ value: SchemaValue, pointer: String, brands: CardBrands, omitted: inout [String]
+    ) -> SchemaValue {
         switch value {
         case .object(let members):
             var kept: [SchemaValue.Member] = []
             for member in members {
                 let place = JSONPointer.appending(member.key, to: pointer)
-                if case .string(let text) = member.value, Redactor.containsCardNumber(text) {
+                if case .string(let text) = member.value, Redactor.containsCardNumber(text, brands: brands) {
                     omitted.append(place)
                 } else {
                     kept.append(
                         .init(
-                            key: member.key, value: withoutCardNumbers(member.value, pointer: place, omitted: &omitted))
+                            key: member.key,
+                            value: withoutCardNumbers(member.value, pointer: place, brands: brands, omitted: &omitted))
                     )
                 }
             }
@@ -133,7 +135,8 @@ public struct DraftStore: Sendable {
         case .array(let elements):
             return .array(
                 elements.enumerated().map {
-                    withoutCardNumbers($0.element, pointer: "\(pointer)/\($0.offset)", omitted: &omitted)
+                    withoutCardNumbers(
+                        $0.element, pointer: "\(pointer)/\($0.offset)", brands: brands, omitted: &omitted)
                 })
         default:
             return value

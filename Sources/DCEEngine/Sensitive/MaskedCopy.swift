@@ -5,19 +5,19 @@ extension PreparedSchema {
     public static let withheldMarker = "[withheld]"
 
     /// A copy of a payload that is safe to show or log — an app displaying a submitted request, a support tool, a CI
-    /// report of a failing case — driven by the schema's metadata:
+    /// report of a failing case — driven by the schema's metadata and the one ``Masking`` policy:
     ///
     /// - a string of a field marked `maskingRequired` (under any tender type) is masked for display, even when the
-    ///   field is also encrypted or not to be stored: a card number (its field has a card number format, or it is 12
-    ///   to 19 digits with spaces or dashes) in its brand's groups with only the last four digits shown
-    ///   (`•••• •••• •••• 1111`), any other text with at most its last quarter, and never more than four
-    ///   characters, shown (`••••••••5678`);
+    ///   field is also encrypted or not to be stored (``Masking/mask(_:brands:)``): a card number
+    ///   (``Masking/isCardNumber(_:brands:)``) in its brand's groups with only the last four digits shown
+    ///   (`•••• •••• •••• 1111`), any other text with `•` for every character but the last four, shown only when it
+    ///   has at least 12 characters (`••••••••••••5678`, `••••••••`);
     /// - any other value of a field marked `pciEncryptionRequired`, `storageRestricted` or `maskingRequired` becomes
     ///   ``withheldMarker``, whatever it was (a security code, a PIN, a number where text belongs);
     /// - a member the schema does not know keeps its key, and its value becomes ``withheldMarker``: the schema
     ///   cannot say what it holds;
-    /// - a card number in any other field (13 to 19 digits passing the Luhn check, in a string or a number) is
-    ///   masked as ``Redactor`` masks it;
+    /// - a card number in any other field (in a string or a number) is masked as ``Redactor`` masks it, in its
+    ///   brand's groups;
     /// - everything else stays as it came, byte for byte: order, spacing and escapes. `null` stays `null`.
     ///
     /// ```swift
@@ -34,6 +34,7 @@ extension PreparedSchema {
     public func masked(json: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) -> [UInt8] {
         let document = try JSONDocument(bytes: json, limits: limits)
         var replacements: [(range: Range<Int>, text: String)] = []
+        let freeText = Redactor(sensitiveKeys: [], cardBrands: schema.reference.cardBrands)
         CompiledField.visit(schema.root, in: document, at: document.root) { field, index, _, _, item in
             let kind = document.kind(of: index)
             if field == nil && !item {
@@ -50,7 +51,7 @@ extension PreparedSchema {
             if kind == .string || kind == .number {
                 // A card number where no field marks one (in a free-text field, say) is masked too.
                 let text = kind == .string ? document.string(at: index) : document.numberLexeme(at: index)
-                let redacted = Redactor(sensitiveKeys: []).redact(text)
+                let redacted = freeText.redact(text)
                 if redacted != text {
                     replacements.append((document.byteRange(of: index), SchemaValue.quote(redacted)))
                 }
@@ -78,32 +79,7 @@ extension PreparedSchema {
         guard sensitivity.contains(.maskingRequired), document.kind(of: index) == .string else {
             return SchemaValue.quote(Self.withheldMarker)
         }
-        let text = document.string(at: index)
-        let formats = field.base.formatList
-        if formats.contains(where: { $0.isCardNumber || $0 == .luhn }) || Self.looksLikeCardNumber(text) {
-            return SchemaValue.quote(schema.reference.cardBrands.masked(text))
-        }
-        let characters = Array(text)
-        let shown = min(4, characters.count / 4)
-        return SchemaValue.quote(
-            String(repeating: "•", count: characters.count - shown) + String(characters.suffix(shown)))
-    }
-
-    /// 12 to 19 digits, with single spaces or dashes between them.
-    private static func looksLikeCardNumber(_ text: String) -> Bool {
-        var digits = 0
-        var previousWasDigit = false
-        for byte in text.utf8 {
-            if byte &- 0x30 < 10 {
-                digits += 1
-                previousWasDigit = true
-            } else if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && previousWasDigit {
-                previousWasDigit = false
-            } else {
-                return false
-            }
-        }
-        return previousWasDigit && (12...19).contains(digits)
+        return SchemaValue.quote(Masking.mask(document.string(at: index), brands: schema.reference.cardBrands))
     }
 }
 

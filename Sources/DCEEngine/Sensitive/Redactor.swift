@@ -1,19 +1,26 @@
-/// Takes sensitive values out of free text before it is logged: the value after any key of a sensitive field
-/// (`cardPin=1234`, `"cardNumber": "4111…"`) becomes all `X`, and in every run of 13 to 19 digits with a valid
-/// Luhn check digit (a card number, even under an unexpected name) all but the last four digits become `X`.
+/// Takes sensitive values out of free text before it is logged, by the one ``Masking`` policy: the value after any
+/// key of a sensitive field (`cardPin=1234`, `"cardNumber": "4111…"`) is hidden whole, one `•` for each character
+/// (``Masking/hide(_:)``), and every card number (``Masking/isCardNumber(_:brands:)``, even under an unexpected
+/// name) shows its masked form (``Masking/maskCardNumber(_:brands:)``).
+///
+/// A card number is a run of digits with single spaces or dashes between them; when a whole run is not one (a
+/// card number followed by a date, `4111 1111 1111 1111 2029-08-01`), each longest stretch of its groups that is
+/// one is masked.
 ///
 /// The swift-log handler in `DCELogging` uses it; it works on any string, for any logging system.
 ///
 /// ```swift
 /// let redactor = Redactor(validator: validator)
-/// redactor.redact("retrying cardPin=8264 for 4111 1111 1111 1111")   // "retrying cardPin=XXXX for XXXX XXXX XXXX 1111"
+/// redactor.redact("retrying cardPin=8264 for 4111 1111 1111 1111")   // "retrying cardPin=•••• for •••• •••• •••• 1111"
 /// ```
 public struct Redactor: Sendable {
     /// The member names whose values are masked.
     public let sensitiveKeys: Set<String>
+    /// The card brand data that says what a card number is and how it is grouped.
+    private let cardBrands: CardBrands
 
     /// A redactor for every field marked `pciEncryptionRequired`, `storageRestricted` or `maskingRequired` in the
-    /// validator's schemas, and any further names.
+    /// validator's schemas, and any further names, judging card numbers by the validator's card brand data.
     ///
     /// - Parameters:
     ///   - validator: The compiled schemas.
@@ -25,14 +32,25 @@ public struct Redactor: Sendable {
             field.fields.forEach(collect)
             field.items.map(collect)
         }
-        for id in validator.schemaIDs { validator.schema(id).map { collect($0.root) } }
+        var brands: CardBrands?
+        for id in validator.schemaIDs {
+            guard let schema = validator.schema(id) else { continue }
+            collect(schema.root)
+            brands = brands ?? schema.reference.cardBrands
+        }
         self.sensitiveKeys = keys
+        self.cardBrands = brands ?? .bundled
     }
 
     /// A redactor for these names.
     ///
-    /// - Parameter sensitiveKeys: The member names whose values are masked.
-    public init(sensitiveKeys: Set<String>) { self.sensitiveKeys = sensitiveKeys }
+    /// - Parameters:
+    ///   - sensitiveKeys: The member names whose values are masked.
+    ///   - cardBrands: The card brand data that says what a card number is; the bundled data by default.
+    public init(sensitiveKeys: Set<String>, cardBrands: CardBrands = .bundled) {
+        self.sensitiveKeys = sensitiveKeys
+        self.cardBrands = cardBrands
+    }
 
     /// Whether a metadata key names a sensitive field.
     ///
@@ -47,9 +65,15 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         var scalars = Array(text.unicodeScalars)
         maskKeyedValues(&scalars)
-        maskCardNumbers(&scalars)
         var result = String.UnicodeScalarView()
-        result.append(contentsOf: scalars)
+        var cursor = 0
+        for number in Self.cardNumbers(in: scalars, brands: cardBrands) {
+            result.append(contentsOf: scalars[cursor..<number.lowerBound])
+            let digits = String(String.UnicodeScalarView(scalars[number]))
+            result.append(contentsOf: Masking.maskCardNumber(digits, brands: cardBrands).unicodeScalars)
+            cursor = number.upperBound
+        }
+        result.append(contentsOf: scalars[cursor...])
         return String(result)
     }
 
@@ -84,54 +108,101 @@ public struct Redactor: Sendable {
                     if quoted && scalars[cursor] == "\\" && cursor + 1 < scalars.count { cursor += 1 }
                     cursor += 1
                 }
-                for position in start..<cursor { scalars[position] = "X" }
+                for position in start..<cursor { scalars[position] = Self.hiddenScalar }
                 index = cursor
             }
         }
     }
 
-    /// Whether a text holds what looks like a card number: 13 to 19 digits (single spaces or hyphens between
-    /// groups allowed) with a valid Luhn check digit.
+    /// Whether a text holds a card number (``Masking/isCardNumber(_:brands:)``, by the bundled card brand data): a
+    /// run of 12 to 19 digits, single spaces or dashes between them allowed, or such a stretch of a longer run.
     ///
     /// - Parameter text: Any text.
     /// - Returns: `true` when such a run is found.
-    public static func containsCardNumber(_ text: String) -> Bool {
-        var scalars = Array(text.unicodeScalars)
-        let before = scalars
-        Redactor(sensitiveKeys: []).maskCardNumbers(&scalars)
-        return scalars != before
+    public static func containsCardNumber(_ text: String) -> Bool { containsCardNumber(text, brands: .bundled) }
+
+    /// ``containsCardNumber(_:)`` by this card brand data.
+    static func containsCardNumber(_ text: String, brands: CardBrands) -> Bool {
+        !cardNumbers(in: Array(text.unicodeScalars), brands: brands).isEmpty
     }
 
-    /// Runs of 13–19 digits (single spaces or hyphens between groups allowed) that pass the Luhn check.
-    private func maskCardNumbers(_ scalars: inout [Unicode.Scalar]) {
+    /// Where the card numbers are, in order: each run of digits with single spaces or dashes between them that is a
+    /// card number, and in a run that is not, each longest stretch of its groups that is one, from the left.
+    static func cardNumbers(in scalars: [Unicode.Scalar], brands: CardBrands) -> [Range<Int>] {
+        var found: [Range<Int>] = []
         var index = 0
         while index < scalars.count {
-            guard Self.isDigit(scalars[index]), index == 0 || !Self.isDigit(scalars[index - 1]) else {
+            guard isDigit(scalars[index]), index == 0 || !isDigit(scalars[index - 1]) else {
                 index += 1
                 continue
             }
-            var digits: [Int] = []
-            var positions: [Int] = []
+            // The run's groups: digits, each group after the first following one space or dash.
+            var groups: [Range<Int>] = []
+            var start = index
             var cursor = index
             while cursor < scalars.count {
-                if Self.isDigit(scalars[cursor]) {
-                    digits.append(Int(scalars[cursor].value) - 48)
-                    positions.append(cursor)
+                if isDigit(scalars[cursor]) {
                     cursor += 1
                 } else if scalars[cursor] == " " || scalars[cursor] == "-", cursor + 1 < scalars.count,
-                    Self.isDigit(scalars[cursor + 1])
+                    isDigit(scalars[cursor + 1])
                 {
+                    groups.append(start..<cursor)
                     cursor += 1
+                    start = cursor
                 } else {
                     break
                 }
             }
-            if (13...19).contains(digits.count) && Format.luhnChecksumHolds(digits) {
-                for position in positions.dropLast(4) { scalars[position] = "X" }
-            }
-            index = max(cursor, index + 1)
+            groups.append(start..<cursor)
+            found += numbers(among: groups, in: scalars, brands: brands)
+            index = cursor
         }
+        return found
     }
+
+    /// The card numbers in one run: the whole run when it is one, else the longest stretches of whole groups that are.
+    private static func numbers(among groups: [Range<Int>], in scalars: [Unicode.Scalar], brands: CardBrands)
+        -> [Range<Int>]
+    {
+        let lengths = CardBrands.unknownBrandLengths
+        var found: [Range<Int>] = []
+        var first = 0
+        while first < groups.count {
+            // Stretches of 12 to 19 digits starting at this group, the longest first.
+            var last = first
+            var digits = groups[first].count
+            while last + 1 < groups.count, digits + groups[last + 1].count <= lengths.upperBound {
+                last += 1
+                digits += groups[last].count
+            }
+            var match: Int?
+            while last >= first, digits >= lengths.lowerBound {
+                let span = groups[first].lowerBound..<groups[last].upperBound
+                if isCardNumber(scalars[span], brands: brands) {
+                    match = last
+                    break
+                }
+                digits -= groups[last].count
+                last -= 1
+            }
+            if let match {
+                found.append(groups[first].lowerBound..<groups[match].upperBound)
+                first = match + 1
+            } else {
+                first += 1
+            }
+        }
+        return found
+    }
+
+    /// The one card-number test on scalars that are digits, spaces and dashes.
+    private static func isCardNumber(_ scalars: ArraySlice<Unicode.Scalar>, brands: CardBrands) -> Bool {
+        let bytes = scalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        return bytes.withUnsafeBufferPointer { Masking.isCardNumber(utf8: $0, brands: brands) }
+    }
+
+    /// What stands for each character of a value after a sensitive key.
+    private static let hiddenScalar = Masking.hiddenCharacter.unicodeScalars.first ?? "*"
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
