@@ -41,7 +41,7 @@ extension Evaluation {
     /// Records the rules in force at the probed value (kept out of line: no other value is probed).
     @inline(never)
     mutating func record(probedField field: Int) {
-        probed = RulesInForce(
+        recorder?.probed = RulesInForce(
             field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType, context: work.context)
     }
 
@@ -303,7 +303,7 @@ extension Evaluation {
                 return allowed?.contains(text) ?? true ? .value(text) : .none
             }, reading: &self)
         if isObject { work.containers.removeLast() }
-        if recordsScopes && value >= 0 { scopes[value] = tenderType }
+        if let recorder, recorder.recordsScopes, value >= 0 { recorder.scopes[value] = tenderType }
         body(&self)
         work.context = savedContext
         boundTenderType = savedTenderType
