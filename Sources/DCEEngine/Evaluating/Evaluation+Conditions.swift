@@ -80,6 +80,7 @@ extension Evaluation: ScopeReader {
     }
 
     /// The entry of a table whose bytes are a string node's text.
+    @inline(__always)
     mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable.View) -> Int? {
         let node = nodes[index]
         guard !node.flag else { return document.lookUpKey(at: index, in: table) }

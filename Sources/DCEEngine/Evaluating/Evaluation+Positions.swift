@@ -70,6 +70,7 @@ extension Evaluation {
     }
 
     /// The bytes of a string node as they stand in the document: its text, when it has no escapes.
+    @inline(__always)
     func rawText(of node: JSONDocument.Index) -> UnsafeBufferPointer<UInt8> {
         let start = Int(nodes[node].start)
         return UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(nodes[node].length))])
