@@ -61,14 +61,7 @@ extension PreparedSchema {
         let judged = verdict(for: text, outcome, check: check, month: month)
         guard inForce.rules.formatList.contains(where: \.isCardNumber) else { return InputFeedback(verdict: judged) }
         // The brand and the masked form are shown whatever spacing the form displays; the verdict is on the value.
-        let digits = String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
-        let brands = schema.reference.cardBrands
-        let onlyDigits = digits.utf8.allSatisfy { $0 &- 0x30 < 10 }
-        let brand: CardBrands.Brand? =
-            if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
-        return InputFeedback(
-            verdict: judged, cardBrand: brand,
-            masked: onlyDigits && !digits.isEmpty ? Masking.maskCardNumber(digits, brands: brands) : nil)
+        return cardFeedback(judged, digits: Self.cardDigits(text))
     }
 
     /// The verdict on text placed in the draft: valid when validation found no error of the field's own at its
@@ -83,7 +76,7 @@ extension PreparedSchema {
         let partial = inForce.rules.judge(
             partial: text, as: inForce.field.dataType, patterns: schema.patterns, month: month,
             reference: schema.reference
-        ).and(addressVerdict(text, at: check.tokens, given: outcome.strings))
+        ).and(addressVerdict(text, at: check.tokens, given: outcome.strings()))
         switch partial {
         case .incomplete: return .incomplete
         case .invalid(let rule) where own.contains(where: { $0.rule == rule }): return .invalid(rule)
@@ -111,8 +104,16 @@ private struct DraftCheck {
     struct Outcome {
         var violations: [Violation]
         var probed: RulesInForce?
-        /// The draft's string values by their pointers' tokens, for the address rules of partial input.
-        var strings: [[String]: String]
+        /// The draft with the value in place.
+        var placed: SchemaValue
+
+        /// The draft's string values by their pointers' tokens, for the address rules of partial input (worked out
+        /// only when the verdict needs them).
+        func strings() -> [[String]: String] {
+            var strings: [[String]: String] = [:]
+            DraftCheck.collectStrings(placed, at: [], into: &strings)
+            return strings
+        }
     }
 
     init(schema: CompiledSchema, draft: SchemaValue, tokens: [String], pointer: String) throws(ValidatorError) {
@@ -135,7 +136,6 @@ private struct DraftCheck {
             }
         }
         self.pointer = self.tokens.map { "/" + JSONPointer.escape($0) }.joined()
-        _ = try placing(.null, at: 0, in: draft, path: schema.fields(along: self.tokens))
     }
 
     /// Validates the draft with `text` at the pointer, as the field's data type reads it.
@@ -157,21 +157,19 @@ private struct DraftCheck {
                     let next = document.members(of: node).reversed().first(where: {
                         document.string(at: $0.key) == token
                     })
-                else { return Outcome(violations: [], probed: nil, strings: [:]) }
+                else { return Outcome(violations: [], probed: nil, placed: placed) }
                 node = next.value
             case .array:
                 guard let offset = Int(token),
                     let next = document.elements(of: node).enumerated().first(where: { $0.offset == offset })
-                else { return Outcome(violations: [], probed: nil, strings: [:]) }
+                else { return Outcome(violations: [], probed: nil, placed: placed) }
                 node = next.element
             default:
-                return Outcome(violations: [], probed: nil, strings: [:])
+                return Outcome(violations: [], probed: nil, placed: placed)
             }
         }
         let result = plan.evaluate(document, probing: node, month: month)
-        var strings: [[String]: String] = [:]
-        Self.collectStrings(placed, at: [], into: &strings)
-        return Outcome(violations: result.violations, probed: result.probed, strings: strings)
+        return Outcome(violations: result.violations, probed: result.probed, placed: placed)
     }
 
     /// The JSON value typed text stands for in a field of a data type: a number or boolean when it reads as one,

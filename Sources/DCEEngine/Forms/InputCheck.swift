@@ -56,11 +56,21 @@ extension PreparedSchema {
                 reference: schema.reference)
             return InputFeedback(verdict: own.and(addressVerdict(text, at: path, given: known)))
         }
-        let brands = schema.reference.cardBrands
-        let digits = String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+        let digits = Self.cardDigits(text)
         let verdict = attributes.judge(
             partial: digits, as: field.dataType, patterns: schema.patterns, month: currentMonth,
             reference: schema.reference)
+        return cardFeedback(verdict, digits: digits)
+    }
+
+    /// A card number as typed without the spaces and dashes a form shows between its groups.
+    static func cardDigits(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+    }
+
+    /// The feedback for a card number: the verdict, and for digits the brand they decide and the masked form.
+    func cardFeedback(_ verdict: InputVerdict, digits: String) -> InputFeedback {
+        let brands = schema.reference.cardBrands
         let onlyDigits = digits.utf8.allSatisfy { $0 &- 0x30 < 10 }
         let brand: CardBrands.Brand? =
             if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
