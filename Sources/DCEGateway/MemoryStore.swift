@@ -1,5 +1,5 @@
 import DCEEnvelope
-public import Foundation
+import Foundation
 
 /// The gateway's store in the process, for a single instance (the default): each accepted request's answer under
 /// its request id and the digest of the request's body, long enough that no envelope can be processed twice, and

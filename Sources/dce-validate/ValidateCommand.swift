@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import DCEBatchInput
 import DCECommandLine
 import DCEEngine

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Sealed values are base64 of random-looking bytes, an envelope's `createdAt` is the clock's, and the gateway's
 /// access log and metrics carry what its clock measured (`durationMs`, the latency histogram's sums): by chance any

@@ -273,7 +273,7 @@ import Testing
         let payload = payloadDirectory.appendingPathComponent("p%.json")
         try Data(#"{"programName": "P", "currency": "EURO", "x\ny": 1}"#.utf8).write(to: payload)
         let summary = directory.appendingPathComponent("summary.md")
-        FileManager.default.createFile(atPath: summary.path, contents: Data("# before\n".utf8))
+        try Data("# before\n".utf8).write(to: summary)
         let result = try CLI.run(
             [payload.path, "--schema", "card-create", "--format", "github"],
             environment: ["GITHUB_STEP_SUMMARY": summary.path])
@@ -295,7 +295,7 @@ import Testing
         #expect(markdown.contains("| payload | line | path | rule | message |"))
         #expect(markdown.contains("| format | Currency must be an ISO 4217 currency code |"))
         // In the run's language, like the other reports.
-        FileManager.default.createFile(atPath: summary.path, contents: Data())
+        try Data().write(to: summary)
         let german = try CLI.run(
             [payload.path, "--schema", "card-create", "--format", "github", "--language", "de"],
             environment: ["GITHUB_STEP_SUMMARY": summary.path])
