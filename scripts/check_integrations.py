@@ -2,6 +2,8 @@
 """Checks what a team installs from this repository, run as the team's tools run it, on payloads copied from
 Examples/card-create/ (one valid, one failing rule `format`):
 
+- scripts/install, from the debug build scripts/test has made: the tools linked into PREFIX/bin run from another
+  folder as the README writes them, and `dce-validate send` finds dce-send beside dce-validate.
 - the pre-commit hook (.pre-commit-hooks.yaml): pre-commit accepts the manifest; `pre-commit try-repo`, which cannot
   pass a schema, stops before building and says what to add; in a fixture repository whose .pre-commit-config.yaml
   names this repository, `git commit` of a valid payload passes (its first run builds dce-validate in pre-commit's
@@ -75,6 +77,31 @@ def copy_fixtures(folder, names):
     os.makedirs(os.path.join(folder, "fixtures"), exist_ok=True)
     for name in names:
         shutil.copy(os.path.join(examples, name), os.path.join(folder, "fixtures", name))
+
+
+# --- scripts/install -------------------------------------------------------------------------------------------------
+
+def check_install(scratch, env):
+    """scripts/install, from the debug build scripts/test has made (a release install differs only in the build):
+    the tools linked into PREFIX/bin run from another folder, find their schemas, and `send` finds dce-send."""
+    prefix = os.path.join(scratch, "prefix")
+    status, output = run(["bash", os.path.join(root, "scripts", "install"), "--configuration", "debug", "--prefix",
+                          prefix], root, env)
+    tool = os.path.join(prefix, "bin", "dce-validate")
+    check("scripts/install --prefix: dce-validate and dce-send linked into PREFIX/bin, the resources beside them",
+          status == 0 and os.path.islink(tool) and os.path.isfile(os.path.join(prefix, "bin", "dce-send"))
+          and os.path.isdir(os.path.join(prefix, "lib", "dce-validate", "dce-validate_DCEEngine.resources"))
+          and f"{prefix}/bin is not on PATH" in output, output)
+    elsewhere = os.path.join(scratch, "elsewhere")
+    os.makedirs(elsewhere)
+    shutil.copy(os.path.join(examples, VALID), elsewhere)
+    path_env = dict(env, PATH=os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", ""))
+    status, output = run(["dce-validate", VALID, "--schema", "card-create"], elsewhere, path_env)
+    check("the installed dce-validate runs from another folder, as the README writes it",
+          status == 0 and "valid: 1 payload checked against card-create" in output, output)
+    status, output = run(["dce-validate", "send", "--help"], elsewhere, path_env)
+    check("the installed dce-validate send finds dce-send beside it", status == 0
+          and "USAGE: dce-validate send" in output, output)
 
 
 # --- the pre-commit hook ---------------------------------------------------------------------------------------------
@@ -476,6 +503,7 @@ def main():
     scratch = tempfile.mkdtemp(prefix="dce-integrations-")
     try:
         env = base_environment(scratch)
+        check_install(scratch, env)
         check_hook(scratch, env, head)
         check_action(scratch, env, head)
     finally:

@@ -18,7 +18,7 @@ public enum GatewayError: Error, Sendable, Hashable {
 }
 
 /// How the transport failed.
-public enum TransportFailure: Error, Sendable, Hashable {
+public enum TransportFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// No connection (refused, unknown host, network down).
     case unreachable(String)
     /// No answer within the timeout.
@@ -27,6 +27,16 @@ public enum TransportFailure: Error, Sendable, Hashable {
     case status(Int)
     /// The calling task was cancelled.
     case cancelled
+
+    /// What happened, as a person reads it: `it could not be reached (Connection refused)`.
+    public var description: String {
+        switch self {
+        case .unreachable(let reason): "it could not be reached (\(reason))"
+        case .timeout: "it did not answer in time"
+        case .status(let status): "it kept answering HTTP \(status)"
+        case .cancelled: "the call was cancelled"
+        }
+    }
 }
 
 /// Posts envelopes to a gateway and hands back only responses that passed validation.

@@ -6,9 +6,11 @@
 
 /// Writes diagnostics to standard error, never to the report stream.
 package enum Diagnostics {
-    /// The program's name as diagnostics start with it: `dce-validate`, `dce-send`.
+    /// The program's name as diagnostics start with it: `dce-validate`, `dce-send`, or the command the user typed
+    /// when another tool runs this one for it (`dce-validate send` sets `DCE_COMMAND_NAME`).
     package static var program: String {
-        String(CommandLine.arguments.first?.split(separator: "/").last ?? "dce-validate")
+        if let name = getenv("DCE_COMMAND_NAME").map({ String(cString: $0) }), !name.isEmpty { return name }
+        return String(CommandLine.arguments.first?.split(separator: "/").last ?? "dce-validate")
     }
 
     package static func error(_ message: String) {

@@ -21,7 +21,11 @@ extension ParsableCommand {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            Diagnostics.write(fullMessage(for: error) + "\n")
+            // ArgumentParser starts a usage error with `Error: `; every diagnostic of these tools starts with the
+            // tool's name instead, as the rest of their errors do.
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "\(Diagnostics.program): error: " + message.dropFirst(7) }
+            Diagnostics.write(message + "\n")
             Foundation.exit(ExitStatus.failure.rawValue)
         }
     }

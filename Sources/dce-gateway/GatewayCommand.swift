@@ -76,9 +76,10 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most bytes of remembered answers (503 when full).", valueName: "bytes"))
     var rememberedBytes = Gateway.Limits().rememberedBytes
 
+    /// Optional so that the help shows the rule rather than this machine's figure as the default.
     @Option(
         help: ArgumentHelp("Threads that validate requests (default: twice the cores, at least 4).", valueName: "n"))
-    var validationThreads = Gateway.Limits().validationThreads
+    var validationThreads: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -129,7 +130,7 @@ struct GatewayCommand: AsyncParsableCommand {
         let positive: [(String, Int)] = [
             ("--max-body-bytes", maxBodyBytes), ("--max-errors", maxErrors), ("--replay-window", replayWindow),
             ("--remembered-requests", rememberedRequests), ("--remembered-bytes", rememberedBytes),
-            ("--validation-threads", validationThreads), ("--header-timeout", headerTimeout),
+            ("--validation-threads", validationThreads ?? 1), ("--header-timeout", headerTimeout),
             ("--body-timeout", bodyTimeout),
             ("--idle-timeout", idleTimeout), ("--max-connections", maxConnections),
             ("--database-timeout", databaseTimeout),
@@ -161,8 +162,10 @@ struct GatewayCommand: AsyncParsableCommand {
         limits.replayWindow = .seconds(replayWindow)
         limits.rememberedRequests = rememberedRequests
         limits.rememberedBytes = rememberedBytes
-        limits.validationThreads = validationThreads
-        limits.largeBodyThreads = min(limits.largeBodyThreads, validationThreads)
+        if let validationThreads {
+            limits.validationThreads = validationThreads
+            limits.largeBodyThreads = min(limits.largeBodyThreads, validationThreads)
+        }
         limits.queuedRequests = queuedRequests
         limits.headerTimeout = .seconds(headerTimeout)
         limits.bodyTimeout = .seconds(bodyTimeout)

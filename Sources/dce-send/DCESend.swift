@@ -7,22 +7,31 @@ import DCEEngine
 import DCEEnvelope
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `dce-send` (and `dce-validate send`, which runs it): validates one payload, seals its PCI fields and sends the
 /// envelope to a gateway. An executable of its own, so that `dce-validate` links neither networking nor crypto.
 @main
 struct DCESend: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "dce-send",
-        abstract: "Validate a payload, seal its PCI fields to the gateway's key, and send the envelope.",
-        discussion: """
-            Nothing is sent unless the payload is valid. The gateway's X25519 public key is read from \
-            <keys>/encryption.pub (as written by dce-gateway). Exit status: 0 accepted, 1 invalid here or rejected \
-            by the gateway (errors listed), 2 usage or unreadable input, 3 the gateway could not be reached or \
-            answered something invalid.
+    /// Named as the user typed it: `dce-validate send` runs this tool with `DCE_COMMAND_NAME` set.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: ProcessInfo.processInfo.environment["DCE_COMMAND_NAME"] ?? "dce-send",
+            abstract: "Validate a payload, seal its PCI fields to the gateway's key, and send the envelope.",
+            discussion: """
+                Nothing is sent unless the payload is valid. The gateway's X25519 public key is read from \
+                <keys>/encryption.pub (as written by dce-gateway). Exit status: 0 accepted, 1 invalid here or rejected \
+                by the gateway (errors listed), 2 usage or unreadable input, 3 the gateway could not be reached or \
+                answered something invalid.
 
-            'dce-send catalogue --help': print the gateway's verified schema catalogue (what dce-validate --catalogue runs).
-            """,
-        version: DCEVersion.current)
+                'dce-send catalogue --help': print the gateway's verified schema catalogue (what dce-validate --catalogue runs).
+                """,
+            version: DCEVersion.current)
+    }
 
     @Argument(help: ArgumentHelp("The payload file, or '-' for standard input.", valueName: "payload"))
     var payload: String
@@ -53,7 +62,13 @@ struct DCESend: AsyncParsableCommand {
                 throw DiagnosticError("--gateway must be an http or https URL")
             }
             url = parsed
-            let key = try Data(contentsOf: URL(fileURLWithPath: gatewayKeys).appendingPathComponent("encryption.pub"))
+            let keyFile = URL(fileURLWithPath: gatewayKeys).appendingPathComponent("encryption.pub").path
+            guard let key = FileManager.default.contents(atPath: keyFile) else {
+                let reason = access(keyFile, R_OK) == 0 ? "it cannot be read" : Descriptor.reason(errno)
+                throw DiagnosticError(
+                    "cannot read the gateway's public key '\(keyFile)': \(reason) (--gateway-keys names the folder "
+                        + "that dce-gateway --keys writes)")
+            }
             let sealer = try HPKEFieldSealer(gatewayPublicKey: key, keyID: keyID)
             let prepared = try validator.prepare(
                 schema, context: try ContextOption.parse(call.contexts), tenderType: call.tenderType)
@@ -85,7 +100,7 @@ struct DCESend: AsyncParsableCommand {
                     )
                     throw ExitStatus.invalid
                 case .transport(let failure):
-                    Diagnostics.error("the gateway at \(url) could not be used: \(failure)")
+                    Diagnostics.error("the gateway at \(url) could not be used: \(failure); --gateway names another")
                     throw ExitStatus.unavailable
                 case .invalidResponse(let reason, _):
                     Diagnostics.error("the gateway at \(url) answered something invalid: \(reason)")

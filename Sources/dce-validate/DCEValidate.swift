@@ -16,7 +16,7 @@ struct DCEValidate: AsyncParsableCommand {
               dce-validate fixtures --schema card-create --catalogue https://gateway.example.com --catalogue-key signing.pub
 
             dce-validate PAYLOAD... --schema ID [--schemas DIR | --catalogue URL --catalogue-key FILE] \
-            [--context KEY=VALUE]... [--tender-type TYPE] [--format text|json] [--output FILE]
+            [--context KEY=VALUE]... [--tender-type TYPE] [--format text|json|junit|sarif|github [--output FILE]]...
 
             Exit status: 0 every payload valid; 1 at least one payload invalid; \
             2 usage error, unknown schema, broken schema, unreadable payload, or a report that cannot be written; \

@@ -36,7 +36,7 @@ struct SchemaChoice {
 enum ServedCatalogue {
     /// The verified catalogue, or the run ends with `dce-send`'s exit status (after its diagnostic).
     static func fetch(_ options: CatalogueOptions) throws -> CatalogueBody {
-        let executable = SendCommand.executable
+        let executable = try SendCommand.executable()
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             Diagnostics.error("cannot open a pipe for dce-send: \(Descriptor.reason(errno))")

@@ -47,7 +47,7 @@ extension PreparedSchema {
         -> InputFeedback
     {
         guard let field = schema.field(at: pointer), let tokens = JSONPointer.tokens(of: pointer) else {
-            throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
+            throw schema.noField(at: pointer)
         }
         let base = SchemaValue(document: draft, at: draft.root)
         let check = try DraftCheck(schema: schema, draft: base, tokens: tokens, pointer: pointer)

@@ -43,7 +43,7 @@ extension PreparedSchema {
         -> InputFeedback
     {
         guard let field = schema.field(at: pointer), let path = JSONPointer.tokens(of: pointer) else {
-            throw ValidatorError(code: .unknownField, message: "schema '\(schema.id)' has no field at '\(pointer)'")
+            throw schema.noField(at: pointer)
         }
         let known = try schema.givenValues(given)
         guard let attributes = inputRules(of: field, at: path, text: text, given: known) else {
@@ -208,12 +208,36 @@ extension CompiledSchema {
         var known: [[String]: String] = [:]
         for (pointer, value) in given {
             guard field(at: pointer) != nil, let tokens = JSONPointer.tokens(of: pointer) else {
-                throw ValidatorError(
-                    code: .unknownField, message: "schema '\(id)' has no field at '\(pointer)' (a given value)")
+                throw noField(at: pointer, what: " (a given value)")
             }
             known[tokens] = value
         }
         return known
+    }
+
+    /// The error for a pointer that names no field, with the pointer the user probably meant: the same with its
+    /// leading `/` (`cardNumber` for `/cardNumber`), or the closest member name where the pointer leaves the schema
+    /// (`/cardNumbr` for `/cardNumber`).
+    func noField(at pointer: String, what: String = "") -> ValidatorError {
+        var meant: String?
+        if !pointer.hasPrefix("/"), field(at: "/" + pointer) != nil {
+            meant = "/" + pointer
+        } else if let tokens = JSONPointer.tokens(of: pointer) {
+            let passed = fields(along: tokens)
+            let holder = passed.last ?? root
+            if passed.count < tokens.count,
+                let key = Suggestion.closest(to: tokens[passed.count], in: holder.fields.compactMap(\.key))
+            {
+                var corrected = tokens
+                corrected[passed.count] = key
+                let candidate = corrected.reduce("") { JSONPointer.appending($1, to: $0) }
+                if field(at: candidate) != nil { meant = candidate }
+            }
+        }
+        return ValidatorError(
+            code: .unknownField,
+            message: "schema '\(id)' has no field at '\(pointer)'\(what)"
+                + (meant.map { " (did you mean '\($0)'?)" } ?? ""))
     }
 
     /// The field at a JSON Pointer (array elements by index, or `-` for any element).

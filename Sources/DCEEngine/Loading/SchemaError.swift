@@ -105,9 +105,11 @@ public struct SchemaProblem: Hashable, Sendable, Codable, CustomStringConvertibl
         hasher.combine(location)
     }
 
-    /// `file:line:column: error: pointer: message [code]`, as compilers print diagnostics.
+    /// `file:line:column: error: pointer: message [code]`, as compilers print diagnostics; `message [code]` for a
+    /// problem of no file (a schema id that names none), which a tool prints after its own name.
     public var description: String {
         let pointer = location.pointer.isEmpty ? "" : "\(location.pointer): "
+        guard !location.file.isEmpty else { return "\(pointer)\(message) [\(code)]" }
         return "\(location): error: \(pointer)\(message) [\(code)]"
     }
 }

@@ -17,11 +17,18 @@ struct SchemaLoader {
         if let cached = cache[id] { return cached }
         guard let (bytes, file) = try source.read(id) else {
             let known = (try? source.schemaIDs()) ?? []
+            let hint = Suggestion.hint(for: id, in: known)
+            guard let referencedFrom else {
+                // Asked for by id, not named in a file: no file to point at, so the problem says where it looked.
+                throw SchemaError(problems: [
+                    SchemaProblem(
+                        code: .unknownSchema, message: "no schema with id '\(id)' \(source.whereSchemasAre)\(hint)",
+                        location: SchemaLocation(file: "", pointer: "", position: nil))
+                ])
+            }
             throw SchemaError(problems: [
                 SchemaProblem(
-                    code: referencedFrom == nil ? .unknownSchema : .unknownReference,
-                    message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: known))",
-                    location: referencedFrom ?? SchemaLocation(file: source.displayName, pointer: "", position: nil))
+                    code: .unknownReference, message: "no schema with id '\(id)'\(hint)", location: referencedFrom)
             ])
         }
         let document: JSONDocument

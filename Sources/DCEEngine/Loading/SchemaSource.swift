@@ -14,12 +14,12 @@ public enum SchemaSource: Sendable {
     /// cost milliseconds per schema read at start-up.
     static let bundledDirectory: URL? = Bundle.module.url(forResource: "Schemas", withExtension: nil)
 
-    /// How diagnostics name the source: the directory's path, or what it is.
-    var displayName: String {
+    /// Where a message says schemas were looked for: `in '<directory>'`, `among the bundled schemas`.
+    var whereSchemasAre: String {
         switch self {
-        case .directory(let url): url.path
-        case .bundled: Self.bundledDirectory?.path ?? "the bundled schemas"
-        case .documents: "the in-memory schemas"
+        case .directory(let url): "in '\(url.path)'"
+        case .bundled: "among the bundled schemas"
+        case .documents: "among the schemas given"
         }
     }
 
@@ -36,7 +36,7 @@ public enum SchemaSource: Sendable {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             } catch {
                 throw SchemaError(problems: [
-                    FileFailure.problem("cannot list the schema directory", path: directory.path, error: error)
+                    FileFailure.problem("cannot list the schema directory '\(directory.path)'", path: "", error: error)
                 ])
             }
             return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
