@@ -22,7 +22,7 @@ struct ErrorMessageTests {
             says: ["no schema with id 'card-creat' among the bundled schemas (did you mean 'card-create'?)"]),
         Case(
             arguments: [valid, "--schema", "card-create", "--schemas", "Tests/no-such-folder"], status: 2,
-            says: ["no-such-folder"]),
+            says: ["no schema with id 'card-create' in '", "no-such-folder', which does not exist"]),
         Case(
             arguments: [valid], status: 2, says: ["Missing expected argument '--schema <id>'", "Usage: dce-validate"]),
         Case(

@@ -17,7 +17,9 @@ public enum SchemaSource: Sendable {
     /// Where a message says schemas were looked for: `in '<directory>'`, `among the bundled schemas`.
     var whereSchemasAre: String {
         switch self {
-        case .directory(let url): "in '\(url.path)'"
+        case .directory(let url):
+            FileManager.default.fileExists(atPath: url.path)
+                ? "in '\(url.path)'" : "in '\(url.path)', which does not exist"
         case .bundled: "among the bundled schemas"
         case .documents: "among the schemas given"
         }
