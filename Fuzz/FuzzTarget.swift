@@ -2,8 +2,9 @@
 // schema loader and compiler, fed the bytes as a schema file), `validate` (card-create validation, with every
 // message built, and the payload's masked copy), `envelope` (the envelope reader, `IncomingRequest`, and the gateway's `accept`) and `gateway`
 // (the gateway's whole handling of a request body, in process: age, idempotency, opening, validation, answer),
-// `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached) and
-// `reference` (a reference data file, read as `lint` reads it, then used by a schema that reads every kind of data).
+// `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached),
+// `reference` (a reference data file, read as `lint` reads it, then used by a schema that reads every kind of data) and
+// `draft` (the as-you-type check against a form's draft: the bytes are the draft, checked at one of several fields).
 // Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
 import DCEBatchInput
 import DCEEngine
@@ -112,6 +113,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         fuzzNDJSON(bytes)
     case "reference":
         fuzzReference(bytes)
+    case "draft":
+        fuzzDraft(bytes)
     default:
         if let document = try? JSONDocument(bytes: bytes) {
             _ = document.position(of: document.root)
@@ -220,5 +223,48 @@ private func fuzzReference(_ bytes: [UInt8]) {
     }
     for error in report.errors where error.message.isEmpty || error.rule.rawValue.isEmpty {
         fatalError("a violation without a message or rule")
+    }
+}
+
+/// The fields a draft is checked at, with the text typed there: a card number in a list of accounts (the item's
+/// `accountType` binds the tender type), a postal code that follows its address's country, a PIN ruled by a derived
+/// region, and a new item at the end of a list (`-`).
+private let draftFields: [(schema: PreparedSchema, pointer: String, text: String)] = {
+    guard target == "draft" else { return [] }
+    guard let validator = try? Validator(),
+        let profile = try? validator.prepare("customer-profile"),
+        let account = try? validator.prepare("payment-account", tenderType: "credit"),
+        let delivery = try? validator.prepare("delivery-address"),
+        let card = try? validator.prepare("card-create")
+    else { fatalError("the bundled schemas did not compile") }
+    return [
+        (profile, "/paymentAccounts/1/cardNumber", "6006491234567890"),
+        (profile, "/paymentAccounts/-/cardNumber", "4111 1111"),
+        (account, "/billingAddress/zipCode", "9021"),
+        (delivery, "/postalCode", "1000"),
+        (card, "/cardPin", "12a4"),
+        (card, "/deliveryAddress/postalCode", "SW1A 1AA"),
+    ]
+}()
+
+/// Checks typed text against the bytes as a form's draft, at a field the input's length picks: any draft either
+/// gives a verdict or is refused as not JSON or not holding the field (`invalidDraft`), never anything else; the
+/// verdict-only call agrees with the one that gives feedback; and a card number's masked form never shows it whole.
+private func fuzzDraft(_ bytes: [UInt8]) {
+    guard let draft = try? JSONDocument(bytes: bytes) else { return }
+    let (prepared, pointer, text) = draftFields[bytes.count % draftFields.count]
+    let feedback: InputFeedback
+    do {
+        feedback = try prepared.inputFeedback(text, at: pointer, draft: draft)
+    } catch {
+        guard error.code == .invalidDraft else { fatalError("a draft refused with \(error.code): \(error.message)") }
+        return
+    }
+    guard (try? prepared.checkInput(text, at: pointer, draft: draft)) == feedback.verdict else {
+        fatalError("checkInput and inputFeedback disagree at \(pointer)")
+    }
+    let digits = text.filter(\.isNumber)
+    if let masked = feedback.masked, digits.count > 4, masked.filter(\.isNumber) == digits {
+        fatalError("the masked card number shows every digit")
     }
 }
