@@ -6,11 +6,19 @@
 
 /// Writes diagnostics to standard error, never to the report stream.
 package enum Diagnostics {
-    /// The program's name as diagnostics start with it: `dce-validate`, `dce-send`, or the command the user typed
-    /// when another tool runs this one for it (`dce-validate send` sets `DCE_COMMAND_NAME`).
+    /// The environment variable through which a tool that runs another for the user (`dce-validate send` runs
+    /// `dce-send`) names the command the user typed.
+    package static let commandNameVariable = "DCE_COMMAND_NAME"
+
+    /// The command the user typed, when another tool runs this one for it (``commandNameVariable``); else `nil`.
+    package static var commandTyped: String? {
+        guard let name = getenv(commandNameVariable).map({ String(cString: $0) }), !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// The program's name as diagnostics start with it: `dce-validate`, `dce-send`, or ``commandTyped``.
     package static var program: String {
-        if let name = getenv("DCE_COMMAND_NAME").map({ String(cString: $0) }), !name.isEmpty { return name }
-        return String(CommandLine.arguments.first?.split(separator: "/").last ?? "dce-validate")
+        commandTyped ?? String(CommandLine.arguments.first?.split(separator: "/").last ?? "dce-validate")
     }
 
     package static func error(_ message: String) {

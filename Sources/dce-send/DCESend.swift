@@ -17,10 +17,10 @@ import Foundation
 /// envelope to a gateway. An executable of its own, so that `dce-validate` links neither networking nor crypto.
 @main
 struct DCESend: AsyncParsableCommand {
-    /// Named as the user typed it: `dce-validate send` runs this tool with `DCE_COMMAND_NAME` set.
+    /// Named as the user typed it: `dce-validate send` runs this tool with ``Diagnostics/commandTyped`` set.
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-            commandName: ProcessInfo.processInfo.environment["DCE_COMMAND_NAME"] ?? "dce-send",
+            commandName: Diagnostics.commandTyped ?? "dce-send",
             abstract: "Validate a payload, seal its PCI fields to the gateway's key, and send the envelope.",
             discussion: """
                 Nothing is sent unless the payload is valid. The gateway's X25519 public key is read from \

@@ -78,7 +78,7 @@ struct SendCommand: ParsableCommand {
         var argv = ([executable] + arguments).map { strdup($0) }
         argv.append(nil)
         // `dce-send --help` then names the command as the user typed it.
-        setenv("DCE_COMMAND_NAME", "dce-validate send", 1)
+        setenv(Diagnostics.commandNameVariable, "dce-validate send", 1)
         _ = execv(executable, argv)
         throw cannotRun(executable, errno)
     }

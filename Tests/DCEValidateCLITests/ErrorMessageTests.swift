@@ -9,7 +9,7 @@ struct ErrorMessageTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var arguments: [String]
         var status: Int32
-        /// What the first line says after `dce-validate: error: `, or a part of it.
+        /// Parts of what the message says (its first line starts with the command's name and `error: `).
         var says: [String]
         var testDescription: String { "dce-validate " + arguments.joined(separator: " ") }
     }
