@@ -28,11 +28,22 @@ public struct Validator: Sendable {
         source: SchemaSource = .bundled, schemaIDs: [String]? = nil, matchLimits: MatchLimits = .default,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(SchemaError) {
+        try self.init(
+            source: source, schemaIDs: schemaIDs, matchLimits: matchLimits, now: now, ruleKinds: ObjectRuleKinds.builtIn
+        )
+    }
+
+    /// Loads and compiles schemas in a schema language with the given kinds of object rule (a kind being written,
+    /// in its tests).
+    init(
+        source: SchemaSource, schemaIDs: [String]?, matchLimits: MatchLimits, now: @escaping @Sendable () -> Date,
+        ruleKinds: [any ObjectRuleKind.Type]
+    ) throws(SchemaError) {
         self.now = now
         let ids: [String]
         if let schemaIDs { ids = schemaIDs } else { ids = try source.schemaIDs() }
         let reference = try ReferenceData.load(from: source)
-        var loader = SchemaLoader(source: source)
+        var loader = SchemaLoader(source: source, ruleKinds: ruleKinds)
         var compiled: [String: CompiledSchema] = [:]
         var problems: [SchemaProblem] = []
         var pending = ids

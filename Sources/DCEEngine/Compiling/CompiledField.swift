@@ -66,18 +66,18 @@ final class CompiledField: Sendable {
     let bindings: [CompiledBinding]
     /// Another document the value must be found in, checked when it is given (`existsIn`).
     let existsIn: DocumentReference?
-    /// For an object holding an address, which members hold its country and parts (`postalAddress`).
-    let address: CompiledAddress?
+    /// For an object, the rules that judge its members together (`postalAddress`), in the order of their kinds.
+    let objectRules: [any ObjectRuleKind]
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: Rules,
         overrides: [CompiledOverride], fields: [CompiledField], additionalFields: Bool, items: CompiledField?,
         sensitivity: Sensitivity, metadata: FieldMetadata, tenderTypeMetadata: [String: FieldMetadata] = [:],
         defaultValue: SchemaValue?, tenderTypeDefaults: [String: SchemaValue] = [:], description: String?,
-        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern], address: CompiledAddress? = nil,
+        bindings: [CompiledBinding] = [], patterns: [String: CompiledPattern], objectRules: [any ObjectRuleKind] = [],
         existsIn: DocumentReference? = nil
     ) {
-        self.address = address
+        self.objectRules = objectRules
         self.existsIn = existsIn
         self.location = location
         self.key = key
@@ -211,33 +211,6 @@ struct CompiledBinding: Sendable {
         else { return nil }
         let text = document.string(at: member)
         return allowed?.contains(text) ?? true ? text : nil
-    }
-}
-
-/// The members of an address object, as places among the object's fields.
-struct CompiledAddress: Sendable {
-    /// The member naming the country.
-    let country: Int
-    /// The member holding each part, in the order of ``AddressFormats/Part/allCases``; -1 for a part not named.
-    let members: [Int]
-
-    /// The member holding a part, or -1.
-    func member(_ part: AddressFormats.Part) -> Int { members[part.index] }
-
-    /// The part member `place` holds; `nil` for a member that is no part of the address.
-    func part(at place: Int) -> AddressFormats.Part? { AddressFormats.Part.allCases.first { member($0) == place } }
-
-    /// What values given for other fields say of the address `object` holds at `tokens`: its country (given, and one
-    /// the data knows) and the subdivision its given state names. What partial input and a form's description read.
-    func given(
-        _ values: [[String]: String], in object: CompiledField, at tokens: [String], formats: AddressFormats
-    ) -> (country: AddressFormats.Country, subdivision: Int?)? {
-        guard let countryKey = object.fields[country].key, let code = values[tokens + [countryKey]],
-            let found = formats.country(code)
-        else { return nil }
-        let stateMember = member(.state)
-        let state = stateMember >= 0 ? object.fields[stateMember].key.flatMap { values[tokens + [$0]] } : nil
-        return (found, state.flatMap { found.subdivision(named: $0) })
     }
 }
 

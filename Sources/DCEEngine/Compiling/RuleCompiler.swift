@@ -128,10 +128,7 @@ struct RuleCompiler {
             report(.inapplicableAttribute, "'items' applies to Array fields, not \(dataType.rawValue)", field.location)
         }
 
-        var address: CompiledAddress?
-        if let definition = field.postalAddress {
-            address = compile(definition, in: field, dataType: dataType)
-        }
+        let objectRules = field.objectRules.compactMap { compile($0, in: field, dataType: dataType) }
         if let reference = field.existsIn, ![.string, .integer, .number].contains(dataType) {
             report(
                 .inapplicableAttribute,
@@ -159,46 +156,32 @@ struct RuleCompiler {
             metadata: field.metadata, tenderTypeMetadata: tenderTypeMetadata, defaultValue: rules.defaultValue,
             tenderTypeDefaults: tenderTypeDefaults, description: rules.description, bindings: bindings,
             patterns: patterns,
-            address: address, existsIn: field.existsIn)
+            objectRules: objectRules, existsIn: field.existsIn)
     }
 
-    /// An object's `postalAddress`: each member it names is a `String` member of the object.
-    private mutating func compile(_ definition: PostalAddressDefinition, in field: ResolvedField, dataType: DataType)
-        -> CompiledAddress?
+    /// An object rule (`postalAddress`) over the object's members, compiled by its kind.
+    private mutating func compile(_ definition: ObjectRuleDefinition, in field: ResolvedField, dataType: DataType)
+        -> (any ObjectRuleKind)?
     {
         guard dataType == .object, let fields = field.fields else {
             report(
-                .inapplicableAttribute, "'postalAddress' applies to Object fields, not \(dataType.rawValue)",
+                .inapplicableAttribute, "'\(definition.attribute)' applies to Object fields, not \(dataType.rawValue)",
                 definition.location)
             return nil
         }
-        func member(_ key: String, as role: String) -> Int? {
-            guard let offset = fields.firstIndex(where: { $0.key == key }) else {
-                report(
-                    .unknownField,
-                    "'postalAddress' names '\(key)' as the \(role), which is not a field of \(label(field))"
-                        + Suggestion.hint(for: key, in: fields.compactMap(\.key)), definition.location)
-                return nil
-            }
-            let type = fields[offset].rules.dataType ?? .string
-            if type != .string {
-                report(
-                    .invalidAttribute,
-                    "'postalAddress' names '\(key)' as the \(role), but it is \(type.rawValue), not String",
-                    definition.location)
-            }
-            return offset
+        let members = fields.map { ObjectRuleMember(key: $0.key, dataType: $0.rules.dataType ?? .string) }
+        var found: [(ObjectRuleProblem, String)] = []
+        let rule = definition.compile(members, label(field)) { found.append(($0, $1)) }
+        for (problem, message) in found {
+            let code: SchemaProblem.Code =
+                switch problem {
+                case .unknownMember: .unknownField
+                case .invalid: .invalidAttribute
+                case .duplicate: .duplicate
+                }
+            report(code, message, definition.location)
         }
-        let country = member(definition.country, as: "country")
-        var members = [Int](repeating: -1, count: AddressFormats.Part.allCases.count)
-        for (part, key) in definition.parts {
-            guard let offset = member(key, as: part.rawValue) else { continue }
-            if offset == country || members.contains(offset) {
-                report(.duplicate, "'postalAddress' names '\(key)' for two parts", definition.location)
-            }
-            members[part.index] = offset
-        }
-        return country.map { CompiledAddress(country: $0, members: members) }
+        return rule
     }
 
     /// A context (or the tender type) bound at a field: declared, with values it allows; a `derive` rule's relative

@@ -44,8 +44,8 @@ final class RuleProgram: @unchecked Sendable {
         /// Where the conditions of its bindings' `derive` rules start in the condition table, in order; -1 when the
         /// field binds no context (``CompiledField/bindings``).
         let bindingConditions: Int
-        /// Whether the field's object is an address whose parts follow its country (``CompiledField/address``).
-        let hasAddress: Bool
+        /// Whether rules judge the members of the field's object together (``CompiledField/objectRules``).
+        let hasObjectRules: Bool
 
         /// Whether the field binds contexts for its value and below.
         var hasBindings: Bool { bindingConditions >= 0 }
@@ -205,7 +205,7 @@ final class RuleProgram: @unchecked Sendable {
                 base: base, overrides: overrides, variants: variantStart, additionalFields: field.additionalFields,
                 sensitive: !field.sensitivity.isEmpty,
                 bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound,
-                hasAddress: field.address != nil)
+                hasObjectRules: !field.objectRules.isEmpty)
             return id
         }
 

@@ -216,7 +216,7 @@ extension Evaluation {
             }
             work.path.removeLast()
         }
-        if record.pointee.hasAddress && !selecting { return checkAddress(object, of: field, found: found) }
+        if record.pointee.hasObjectRules && !selecting { return checkObjectRules(object, of: field, found: found) }
         let children = record.pointee.children
         for offset in children.indices {
             let child = tables.children[offset]

@@ -73,9 +73,10 @@ extension Evaluation {
     {
         let node = finding.node
         let name = set?.name.text(in: plan.messages.language) ?? ""
-        if let (countryIndex, subdivision) = Finding.address(finding.detail) {
-            return addressMessage(
-                rule, set, country: reference.addresses.countries[countryIndex], subdivision: subdivision)
+        if let place = Finding.objectRule(finding.detail) {
+            let (objectRule, found) = ruleFindings[place]
+            return objectRule.message(
+                for: found, writer: FindingWriter(evaluation: self, attributes: set), reference: reference)
         }
         switch rule {
         case .forbidden:
@@ -172,40 +173,6 @@ extension Evaluation {
         }
     }
 
-    /// The message of what an address's country asks of a part, naming the country (by its ISO 3166-1 name) and
-    /// giving an example from the data: "Postal code must look like 1000 for Bulgaria".
-    func addressMessage(
-        _ rule: ViolationCode, _ set: AttributeSet?, country: AddressFormats.Country, subdivision: Int
-    ) -> String {
-        let name = set?.name.text(in: plan.messages.language) ?? ""
-        let countryName = reference.countries.name(of: country.code, in: plan.messages.language)
-        switch rule {
-        case .required:
-            return text(.required, set, variant: "country", .init(name: name, detail: countryName))
-        case .enum:
-            let first = country.subdivisions[0]
-            let example = first.names.first.map { "\(first.key) (\($0))" } ?? first.key
-            let kind = plan.messages.term("subdivision.\(country.subdivisionName)")
-            return text(
-                .enum, set, variant: "subdivision",
-                .init(name: name, expected: example, found: kind, detail: countryName))
-        default:
-            guard subdivision >= 0 else {
-                return text(
-                    .format, set, variant: "postalCode",
-                    .init(name: name, expected: country.examples.first ?? "", detail: countryName))
-            }
-            let region = country.subdivisions[subdivision]
-            let place = "\(region.names.first ?? region.key), \(countryName)"
-            if let example = region.examples.first {
-                return text(.format, set, variant: "postalCode", .init(name: name, expected: example, detail: place))
-            }
-            return text(
-                .format, set, variant: "postalCodePrefix",
-                .init(name: name, pattern: region.postalCodePrefix ?? "", detail: place))
-        }
-    }
-
     /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
     func text(
@@ -233,4 +200,20 @@ extension Evaluation {
         let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
         return plan.messages.phrase(key, ["brand": brand.name, "lengths": list])
     }
+}
+
+/// Words an object rule's message for the member a finding is about (``RuleMessageWriter``).
+struct FindingWriter: RuleMessageWriter {
+    let evaluation: Evaluation
+    /// The member's attribute set in force.
+    let attributes: AttributeSet?
+
+    var language: String { evaluation.plan.messages.language }
+    var name: String { attributes?.name.text(in: language) ?? "" }
+
+    func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
+        evaluation.text(rule, attributes, variant: variant, parameters)
+    }
+
+    func term(_ key: String) -> String { evaluation.plan.messages.term(key) }
 }

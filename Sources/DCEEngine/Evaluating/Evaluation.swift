@@ -49,6 +49,9 @@ struct Evaluation: ConditionReader {
     /// Attribute sets computed while walking (for a field with more overrides than are computed ahead) that a
     /// finding refers to.
     var computedSets: [AttributeSet] = []
+    /// What the object rules found (``ObjectRuleKind``), by the place a finding's detail gives
+    /// (``Finding/objectRule(_:)``): each rule words its own findings.
+    var ruleFindings: [(rule: any ObjectRuleKind, finding: ObjectRuleFinding)] = []
     /// The most violations kept (the plan's); past it they are counted in ``omitted``.
     let maxErrors: Int
     /// Violations found past ``maxErrors``, counted instead of recorded.

@@ -97,16 +97,11 @@ struct Finding {
     static let nullValue = -100
     /// A member no field describes (its key is the member's name).
     static let unknownMember = -101
-    /// What an address's country asks of a part (`postalAddress`): the country's place in the address data and the
-    /// subdivision whose postal-code prefix failed (-1: none), packed below this value.
-    private static let addressBase = -1_000_000
+    /// What an object rule found (``ObjectRuleKind``): its place in ``Evaluation/ruleFindings``, below this value.
+    private static let objectRuleBase = -1_000_000
 
-    static func address(country: Int, subdivision: Int) -> Int { addressBase - (country << 12 | (subdivision + 1)) }
+    static func objectRule(_ place: Int) -> Int { objectRuleBase - place }
 
-    /// The country and subdivision of an address finding's detail; `nil` for any other detail.
-    static func address(_ detail: Int) -> (country: Int, subdivision: Int)? {
-        guard detail <= addressBase else { return nil }
-        let packed = addressBase - detail
-        return (packed >> 12, (packed & 0xFFF) - 1)
-    }
+    /// The place in ``Evaluation/ruleFindings`` of an object rule's finding; `nil` for any other detail.
+    static func objectRule(_ detail: Int) -> Int? { detail <= objectRuleBase ? objectRuleBase - detail : nil }
 }

@@ -148,13 +148,13 @@ struct JSONSchemaExporter {
                     into: &conditionals)
             }
         }
-        if let address = field.address {
-            let rules = addressConditionals(address, of: field)
+        for rule in field.objectRules {
+            let rules = rule.export(keys: field.fields.map(\.key), reference: schema.reference)
             if !rules.isEmpty {
                 conditionals.append(
                     reference(
                         to: .object([.init(key: "allOf", value: .array(rules))]),
-                        named: "postalAddress-" + (field.key ?? "root")))
+                        named: rule.attribute + "-" + (field.key ?? "root")))
             }
         }
         var members: [SchemaValue.Member] = [.init(key: "properties", value: .object(properties))]

@@ -76,7 +76,7 @@ extension PreparedSchema {
         let partial = inForce.rules.judge(
             partial: text, as: inForce.field.dataType, patterns: schema.patterns, month: month,
             reference: schema.reference
-        ).and(addressVerdict(text, at: check.tokens, given: outcome.strings()))
+        ).and(objectRuleVerdict(text, at: check.tokens, given: outcome.strings()))
         switch partial {
         case .incomplete: return .incomplete
         case .invalid(let rule) where own.contains(where: { $0.rule == rule }): return .invalid(rule)

@@ -145,9 +145,7 @@ extension CompiledSchema {
                 var described = describe(
                     child, key: key, path: childPath, attributes: attributes, metadata: metadata,
                     conditional: conditional, language: language)
-                if let address = field.address {
-                    describeAddress(&described, place: position, of: field, address, at: tokens, given: known)
-                }
+                describeObjectRules(&described, place: position, of: field, at: tokens, given: known)
                 fields.append((described, group, childRank))
                 if child.dataType == .object {
                     visit(
@@ -224,37 +222,26 @@ extension CompiledSchema {
             ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order)
     }
 
-    /// Adds to a member of an address what part it is and, when the address's country is given and known, what the
-    /// country says of it: used, required (then the field is), its name, example postal codes, the subdivisions.
-    private func describeAddress(
-        _ described: inout FormDescription.Field, place: Int, of object: CompiledField, _ address: CompiledAddress,
-        at tokens: [String],
+    /// Adds to a member what the rules over its object's members say of it
+    /// (``ObjectRuleKind/describe(_:keys:at:given:reference:)``): for a part of an address, what part it is and,
+    /// when the address's country is given and known, what the country asks of it (when it requires the part, the
+    /// field is required).
+    private func describeObjectRules(
+        _ described: inout FormDescription.Field, place: Int, of object: CompiledField, at tokens: [String],
         given: [[String]: String]
     ) {
-        guard let part = address.part(at: place), let countryKey = object.fields[address.country].key else { return }
-        var entry = FormDescription.AddressPart(
-            part: part.rawValue, countryPath: (tokens + [countryKey]).reduce("") { JSONPointer.appending($1, to: $0) })
-        defer { described.address = entry }
-        guard let found = address.given(given, in: object, at: tokens, formats: reference.addresses) else { return }
-        let country = found.country
-        entry.country = country.code
-        entry.used = country.uses(part)
-        entry.required = country.requires(part)
-        if country.requires(part) { described.required = true }
-        switch part {
-        case .postalCode:
-            entry.name = country.postalCodeName
-            let stateExamples = found.subdivision.map { country.subdivisions[$0].examples } ?? []
-            entry.examples = stateExamples.isEmpty ? country.examples : stateExamples
-        case .state:
-            entry.name = country.subdivisionName
-            if !country.subdivisions.isEmpty {
-                entry.subdivisions = country.subdivisions.map {
-                    FormDescription.Subdivision(key: $0.key, name: $0.names.first)
-                }
+        guard !object.objectRules.isEmpty else { return }
+        let keys = object.fields.map(\.key)
+        func value(_ member: Int) -> String? { keys[member].flatMap { given[tokens + [$0]] } }
+        for rule in object.objectRules {
+            guard let part = rule.describe(place, keys: keys, at: tokens, given: value, reference: reference) else {
+                continue
             }
-        default:
-            break
+            if part.required == true { described.required = true }
+            described.address = FormDescription.AddressPart(
+                part: part.part, countryPath: part.countryPath, country: part.country, used: part.used,
+                required: part.required, name: part.name, examples: part.examples,
+                subdivisions: part.subdivisions?.map { FormDescription.Subdivision(key: $0.key, name: $0.name) })
         }
     }
 

@@ -54,7 +54,7 @@ extension PreparedSchema {
             let own = attributes.judge(
                 partial: text, as: field.dataType, patterns: schema.patterns, month: currentMonth,
                 reference: schema.reference)
-            return InputFeedback(verdict: own.and(addressVerdict(text, at: path, given: known)))
+            return InputFeedback(verdict: own.and(objectRuleVerdict(text, at: path, given: known)))
         }
         let digits = Self.cardDigits(text)
         let verdict = attributes.judge(
@@ -123,45 +123,25 @@ extension PreparedSchema {
         }
     }
 
-    /// What the country of an address says of one of its members while it is typed, when the country is given: a
-    /// postal code against the country's pattern and the given state's prefix, a state against the country's
-    /// subdivisions; `nil` for any other field, or when the country is not given or not in the data.
-    func addressVerdict(_ text: String, at path: [String], given: [[String]: String]) -> InputVerdict? {
+    /// What the rules over the members of the object holding the field say of it while it is typed
+    /// (``ObjectRuleKind/judge(partial:at:given:reference:)``: a postal code against its address's given country),
+    /// given the other members' values; `nil` when none says anything of it.
+    func objectRuleVerdict(_ text: String, at path: [String], given: [[String]: String]) -> InputVerdict? {
         guard let key = path.last else { return nil }
         let objectPath = Array(path.dropLast())
         let enclosing = schema.fields(along: objectPath)
         guard
             let object = objectPath.isEmpty ? schema.root : enclosing.count == objectPath.count ? enclosing.last : nil,
-            let address = object.address, let place = object.fields.firstIndex(where: { $0.key == key }),
-            let part = address.part(at: place),
-            let found = address.given(given, in: object, at: objectPath, formats: schema.reference.addresses),
-            found.country.uses(part)
+            !object.objectRules.isEmpty, let place = object.fields.firstIndex(where: { $0.key == key })
         else { return nil }
-        let country = found.country
-        switch part {
-        case .postalCode:
-            guard let whole = country.postalCode?.judge(partial: text) else { return nil }
-            guard let subdivision = found.subdivision,
-                let prefix = country.subdivisions[subdivision].prefix?.judge(partial: text)
-            else { return whole }
-            // A complete postal code that only begins the state's prefix does not start with it.
-            return whole.and(prefix == .incomplete && whole == .valid ? InputVerdict.invalid(.format) : prefix)
-        case .state where !country.subdivisions.isEmpty:
-            if country.subdivision(named: text) != nil { return .valid }
-            return country.mayName(startingWith: text) ? .incomplete : .invalid(.enum)
-        default:
-            return nil
+        let keys = object.fields.map(\.key)
+        func value(_ member: Int) -> String? { keys[member].flatMap { given[objectPath + [$0]] } }
+        return object.objectRules.reduce(nil as InputVerdict?) { verdict, rule in
+            guard let said = rule.judge(partial: text, at: place, given: value, reference: schema.reference) else {
+                return verdict
+            }
+            return verdict?.and(said) ?? said
         }
-    }
-}
-
-extension InputVerdict {
-    /// Both verdicts together: the first invalid one, else incomplete if either is, else valid.
-    func and(_ other: InputVerdict?) -> InputVerdict {
-        guard let other else { return self }
-        if case .invalid = self { return self }
-        if case .invalid = other { return other }
-        return self == .incomplete || other == .incomplete ? .incomplete : .valid
     }
 }
 

@@ -41,8 +41,8 @@ struct ReferenceResolver {
                 metadata: field.metadata, overrides: field.tenderTypes + field.overrides)
         }
         let refLocation = field.refLocation ?? field.location
-        for attribute in ["dataType", "fields", "items", "additionalFields", "postalAddress"]
-        where has(attribute, field) {
+        let shapeAttributes = ["dataType", "fields", "items", "additionalFields"].filter { has($0, field) }
+        for attribute in shapeAttributes + field.objectRules.map(\.attribute) {
             problems.append(
                 SchemaProblem(
                     code: .invalidAttribute,
@@ -68,7 +68,7 @@ struct ReferenceResolver {
             metadata: base.metadata.overlaid(with: field.metadata),
             fields: base.fields, additionalFields: base.additionalFields, items: base.items,
             overrides: base.overrides + field.tenderTypes + field.overrides, bindings: base.bindings + field.bindings,
-            postalAddress: base.postalAddress, existsIn: checked(field.existsIn) ?? base.existsIn)
+            objectRules: base.objectRules, existsIn: checked(field.existsIn) ?? base.existsIn)
     }
 
     private mutating func build(
@@ -88,7 +88,7 @@ struct ReferenceResolver {
             location: field.location, key: field.key, rules: rules, metadata: metadata,
             fields: resolvedFields, additionalFields: shape.additionalFields ?? false, items: items,
             overrides: overrides,
-            bindings: field.bindings, postalAddress: shape.postalAddress, existsIn: checked(field.existsIn))
+            bindings: field.bindings, objectRules: shape.objectRules, existsIn: checked(field.existsIn))
     }
 
     /// A document reference whose schema loads and whose pointer names a field of it, or `nil` after reporting
@@ -151,7 +151,6 @@ struct ReferenceResolver {
         case "dataType": field.rules.dataType != nil
         case "fields": field.fields != nil
         case "items": field.items != nil
-        case "postalAddress": field.postalAddress != nil
         default: field.additionalFields != nil
         }
     }

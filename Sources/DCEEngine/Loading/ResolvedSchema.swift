@@ -33,17 +33,17 @@ final class ResolvedField: Sendable {
     /// The contexts bound for this field and below: a definition's, then the using field's (applied in order, so
     /// the using field's win).
     let bindings: [ContextBinding]
-    /// The address members of an object (its definition's when it comes by `ref`).
-    let postalAddress: PostalAddressDefinition?
+    /// The rules over an object's members (`postalAddress`; its definition's when it comes by `ref`).
+    let objectRules: [ObjectRuleDefinition]
     /// Another document the value must be found in (the field's own, else its definition's).
     let existsIn: DocumentReference?
 
     init(
         location: SchemaLocation, key: String?, rules: Rules, metadata: FieldMetadata,
         fields: [ResolvedField]?, additionalFields: Bool, items: ResolvedField?, overrides: [FieldOverride],
-        bindings: [ContextBinding], postalAddress: PostalAddressDefinition? = nil, existsIn: DocumentReference? = nil
+        bindings: [ContextBinding], objectRules: [ObjectRuleDefinition] = [], existsIn: DocumentReference? = nil
     ) {
-        self.postalAddress = postalAddress
+        self.objectRules = objectRules
         self.existsIn = existsIn
         self.location = location
         self.key = key

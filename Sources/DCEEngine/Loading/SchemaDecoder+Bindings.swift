@@ -1,5 +1,5 @@
 extension SchemaDecoder {
-    // MARK: - Document references, addresses and context bindings
+    // MARK: - Document references, object rules and context bindings
 
     /// `existsIn`: the schema id of another document and a pointer pattern into it.
     mutating func documentReference(_ entry: Entry) -> DocumentReference? {
@@ -21,25 +21,17 @@ extension SchemaDecoder {
             location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
     }
 
-    /// `postalAddress`: the member naming the country, and the member holding each part of the address.
-    mutating func postalAddress(_ entry: Entry) -> PostalAddressDefinition? {
-        let names = AddressFormats.Part.allCases.map(\.rawValue)
-        guard
-            let members = object(
-                at: entry.index, pointer: entry.pointer, allowed: ["country"] + names,
-                what: "an object of address members")
-        else { return nil }
-        guard
-            let country = string(
-                members["country"], required: true, pointer: entry.pointer + "/country", parent: entry.index)
-        else { return nil }
-        var parts: [(part: AddressFormats.Part, key: String)] = []
-        for (name, member) in members.sorted(by: { $0.value.index < $1.value.index }) where name != "country" {
-            if let part = AddressFormats.Part(rawValue: name), let key = string(member, pointer: member.pointer) {
-                parts.append((part, key))
-            }
+    /// The object rules written on a field (`postalAddress`), each read by its kind, in the kinds' order.
+    mutating func objectRules(_ members: [String: Entry]) -> [ObjectRuleDefinition] {
+        ruleKinds.compactMap { kind in members[kind.attribute].flatMap { objectRule(kind, $0) } }
+    }
+
+    private mutating func objectRule<Kind: ObjectRuleKind>(_ kind: Kind.Type, _ entry: Entry) -> ObjectRuleDefinition? {
+        guard let definition = Kind.decode(entry, with: &self) else { return nil }
+        return ObjectRuleDefinition(attribute: Kind.attribute, location: location(entry.index, entry.pointer)) {
+            members, object, report in
+            Kind.compile(definition, members: members, object: object, report: report)
         }
-        return PostalAddressDefinition(location: location(entry.index, entry.pointer), country: country, parts: parts)
     }
 
     /// A field's `context`: each member binds a context (or `tenderType`) to a value, to a member of the field's
@@ -75,4 +67,23 @@ extension SchemaDecoder {
         }
         return bindings
     }
+}
+
+extension SchemaDecoder: AttributeReader {
+    mutating func members(of entry: AttributeEntry, allowed: [String]?, what: String)
+        -> [(key: String, entry: AttributeEntry)]?
+    {
+        object(at: entry.index, pointer: entry.pointer, allowed: allowed, what: what)?
+            .sorted { $0.value.index < $1.value.index }.map { ($0.key, $0.value) }
+    }
+
+    mutating func string(_ entry: AttributeEntry?, named name: String, required: Bool, in parent: AttributeEntry)
+        -> String?
+    {
+        string(
+            entry, required: required, pointer: entry?.pointer ?? JSONPointer.appending(name, to: parent.pointer),
+            parent: parent.index)
+    }
+
+    func location(of entry: AttributeEntry) -> SchemaLocation { location(entry.index, entry.pointer) }
 }

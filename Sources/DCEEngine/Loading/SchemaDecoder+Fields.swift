@@ -16,7 +16,8 @@ extension SchemaDecoder {
 
     mutating func field(at index: JSONDocument.Index, pointer: String, keyed: Bool) -> FieldDefinition? {
         guard
-            let members = object(at: index, pointer: pointer, allowed: Self.fieldAttributes, what: "a field definition")
+            let members = object(
+                at: index, pointer: pointer, allowed: withRuleKinds(Self.fieldAttributes), what: "a field definition")
         else { return nil }
         let key = string(members["key"], required: keyed, pointer: pointer + "/key", parent: index)
         if !keyed, let entry = members["key"] {
@@ -101,7 +102,7 @@ extension SchemaDecoder {
             fields: fieldList(members["fields"], pointer: pointer + "/fields", required: false),
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
             items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]),
-            postalAddress: members["postalAddress"].flatMap { postalAddress($0) },
+            objectRules: objectRules(members),
             existsIn: members["existsIn"].flatMap { documentReference($0) })
     }
 

@@ -1,11 +1,12 @@
 /// Reads a schema file's JSON tree into a ``SchemaDocument``, collecting every problem with its pointer.
 struct SchemaDecoder {
-    static let documentAttributes = [
-        "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
-        "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items", "minItems",
-        "maxItems",
-        "postalAddress",
-    ]
+    static let documentAttributes =
+        [
+            "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
+            "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items",
+            "minItems",
+            "maxItems",
+        ] + ObjectRuleKinds.builtIn.map { $0.attribute }
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
         "name", "description", "required", "forbidden", "nullable", "minLength", "maxLength", "minimum", "maximum",
@@ -19,9 +20,9 @@ struct SchemaDecoder {
     static let fieldAttributes =
         [
             "key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context",
-            "postalAddress", "existsIn",
+            "existsIn",
         ]
-        + overridableAttributes + metadataAttributes
+        + ObjectRuleKinds.builtIn.map { $0.attribute } + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
     static let validationAttributes = ["minLength", "maxLength", "regex", "unicode", "description", "message"]
     static let contextAttributes = ["description", "values", "derive"]
@@ -35,14 +36,26 @@ struct SchemaDecoder {
     private let lines: LineIndex
     private(set) var problems: [SchemaProblem] = []
 
-    init(document: JSONDocument, file: String) {
+    /// The kinds of object rule the schema language has: each one's attribute is read by the kind.
+    let ruleKinds: [any ObjectRuleKind.Type]
+
+    init(document: JSONDocument, file: String, ruleKinds: [any ObjectRuleKind.Type] = ObjectRuleKinds.builtIn) {
         self.document = document
         self.file = file
         self.lines = document.lineIndex()
+        self.ruleKinds = ruleKinds
+    }
+
+    /// The attributes an object may have beyond `listed`: those of the rule kinds the language was given besides its
+    /// own.
+    func withRuleKinds(_ listed: [String]) -> [String] {
+        listed + ruleKinds.map { $0.attribute }.filter { !listed.contains($0) }
     }
 
     mutating func decode(expectedID: String) -> SchemaDocument? {
-        guard let members = object(at: document.root, pointer: "", allowed: Self.documentAttributes, what: "a schema")
+        guard
+            let members = object(
+                at: document.root, pointer: "", allowed: withRuleKinds(Self.documentAttributes), what: "a schema")
         else { return nil }
         let id = string(members["id"], required: true, pointer: "/id") ?? expectedID
         if members["id"] != nil, id != expectedID {
@@ -80,7 +93,7 @@ struct SchemaDecoder {
         }
         root.rules.name = text(members["name"], pointer: "/name")
         // on an Array schema: refused by the compiler
-        root.postalAddress = members["postalAddress"].flatMap { postalAddress($0) }
+        root.objectRules = objectRules(members)
         var definitions: [String: FieldDefinition] = [:]
         if let entry = members["definitions"],
             let definitionMembers = object(
@@ -114,10 +127,7 @@ struct SchemaDecoder {
 
     // MARK: - Primitive readers
 
-    struct Entry {
-        var index: JSONDocument.Index
-        var pointer: String
-    }
+    typealias Entry = AttributeEntry
 
     mutating func object(
         at index: JSONDocument.Index, pointer: String, allowed: [String]?, what: String

@@ -1,10 +1,13 @@
 /// Reads schema documents from a ``SchemaSource`` and decodes them, caching each document once.
 struct SchemaLoader {
     let source: SchemaSource
+    /// The kinds of object rule the schema language has.
+    let ruleKinds: [any ObjectRuleKind.Type]
     private var cache: [String: SchemaDocument] = [:]
 
-    init(source: SchemaSource) {
+    init(source: SchemaSource, ruleKinds: [any ObjectRuleKind.Type] = ObjectRuleKinds.builtIn) {
         self.source = source
+        self.ruleKinds = ruleKinds
     }
 
     /// Loads one schema document.
@@ -41,7 +44,7 @@ struct SchemaLoader {
                     location: SchemaLocation(file: file, pointer: "", position: error.position), cause: error)
             ])
         }
-        var decoder = SchemaDecoder(document: document, file: file)
+        var decoder = SchemaDecoder(document: document, file: file, ruleKinds: ruleKinds)
         let decoded = decoder.decode(expectedID: id)
         guard let decoded, decoder.problems.isEmpty else { throw SchemaError(problems: decoder.problems) }
         cache[id] = decoded

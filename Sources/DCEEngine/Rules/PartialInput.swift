@@ -83,3 +83,13 @@ extension Format {
         return couldBecomeValid(text, reference: reference) ? .incomplete : .invalid(.format)
     }
 }
+
+extension InputVerdict {
+    /// Both verdicts together: the first invalid one, else incomplete if either is, else valid.
+    func and(_ other: InputVerdict?) -> InputVerdict {
+        guard let other else { return self }
+        if case .invalid = self { return self }
+        if case .invalid = other { return other }
+        return self == .incomplete || other == .incomplete ? .incomplete : .valid
+    }
+}

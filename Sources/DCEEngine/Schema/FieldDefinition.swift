@@ -24,8 +24,8 @@ struct FieldDefinition: Sendable {
     var overrides: [FieldOverride]
     /// Context values (and the tender type) bound for this field and everything below it (`context`).
     var bindings: [ContextBinding] = []
-    /// For an `Object` holding an address: which members are its country and parts (`postalAddress`).
-    var postalAddress: PostalAddressDefinition? = nil
+    /// The rules written on an `Object` that judge its members together (`postalAddress`).
+    var objectRules: [ObjectRuleDefinition] = []
     /// Another document this field's value must be found in (`existsIn`).
     var existsIn: DocumentReference? = nil
 }
@@ -56,15 +56,17 @@ struct DocumentReference: Sendable, Hashable {
     }
 }
 
-/// The members of an address object, by the part of an address each holds (`"postalAddress": {"country":
-/// "countryCode", "postalCode": "postalCode", ...}`): the parts are checked against the address format of the
-/// country the `country` member names (``AddressFormats``).
-struct PostalAddressDefinition: Sendable {
+/// An object rule as the schema writes it (`"postalAddress": {...}`), read by its kind and compiled once the object's
+/// members are known (a `ref` may bring them).
+struct ObjectRuleDefinition: Sendable {
+    /// The attribute that wrote it.
+    var attribute: String
     var location: SchemaLocation
-    /// The member naming the country (ISO 3166-1 alpha-2).
-    var country: String
-    /// The member holding each part the schema names.
-    var parts: [(part: AddressFormats.Part, key: String)]
+    /// The rule over the object's members, or `nil` after reporting why it cannot hold
+    /// (``ObjectRuleKind/compile(_:members:object:report:)``).
+    let compile:
+        @Sendable (_ members: [ObjectRuleMember], _ object: String, _ report: (ObjectRuleProblem, String) -> Void) ->
+            (any ObjectRuleKind)?
 }
 
 /// A context value, or the tender type, bound where a field is used (`"context": {"addressUse": "billing"}`): inside

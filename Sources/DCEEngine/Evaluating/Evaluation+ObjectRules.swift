@@ -1,0 +1,81 @@
+internal import DCEPattern
+
+/// The rules that judge an object's members together (``ObjectRuleKind``, such as `postalAddress`), asked after the
+/// members' own rules.
+extension Evaluation {
+    /// Checks the members of an object, then asks each of its object rules what they say of the members together. A
+    /// member that broke its own rules is not judged again by an object rule, so that each gets one message.
+    @inline(never)
+    mutating func checkObjectRules(
+        _ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>
+    ) {
+        let children = tables.fields[field].children
+        // Bit i set when member i broke none of its own rules.
+        var clean: UInt64 = 0
+        for offset in children.indices {
+            let member = offset - children.lowerBound
+            let before = work.findings.count + omitted
+            checkMember(tables.children[offset], value: found[member], in: object)
+            if member < 64 && work.findings.count + omitted == before { clean |= 1 << UInt64(member) }
+        }
+        let members = FoundMembers(
+            document: document, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
+        var findings: [ObjectRuleFinding] = []
+        for rule in tables.fieldObjects[field].objectRules {
+            findings.removeAll(keepingCapacity: true)
+            rule.evaluate(members, reference: reference, into: &findings)
+            for finding in findings {
+                report(
+                    finding.rule, member: finding.member, of: field, in: object, found: found,
+                    detail: Finding.objectRule(ruleFindings.count))
+                ruleFindings.append((rule, finding))
+            }
+        }
+    }
+
+    /// Records an object rule's finding on a member of the object, present or missing.
+    private mutating func report(
+        _ rule: ViolationCode, member: Int, of field: Int, in object: JSONDocument.Index,
+        found: UnsafeMutableBufferPointer<JSONDocument.Index>,
+        detail: Int
+    ) {
+        let child = tables.children[tables.fields[field].children.lowerBound + member]
+        let value = found[member]
+        let attributes = attributes(tables.fields[child].base)
+        if value >= 0 {
+            work.path.append(.member(value - 1))
+            find(rule, field: child, at: value, attributes, detail: detail)
+        } else {
+            work.path.append(.missing(child))
+            find(rule, field: child, at: object, attributes, detail: detail)
+        }
+        work.path.removeLast()
+    }
+}
+
+/// The members of an object in the document being validated, as an object rule sees them.
+struct FoundMembers: ObjectRuleMembers {
+    let document: JSONDocument
+    let nodes: UnsafeBufferPointer<JSONDocument.Node>
+    /// Each member's value by its place among the object's fields; -1 when missing.
+    let found: UnsafeBufferPointer<JSONDocument.Index>
+    /// Bit i set when member i broke none of its own rules.
+    let clean: UInt64
+    let scratch: MatchScratch
+
+    func value(_ place: Int) -> MemberValue {
+        let value = found[place]
+        guard value >= 0 else { return .missing }
+        switch nodes[value].kind {
+        case .null: return .null
+        case .string: return nodes[value].length == 0 ? .emptyString : .string
+        default: return .other
+        }
+    }
+
+    func isClean(_ place: Int) -> Bool { place < 64 && clean & (1 << UInt64(place)) != 0 }
+
+    func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        document.withStringBytes(at: found[place], body)
+    }
+}
