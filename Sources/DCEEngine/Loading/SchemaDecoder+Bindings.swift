@@ -85,5 +85,7 @@ extension SchemaDecoder: AttributeReader {
             parent: parent.index)
     }
 
+    mutating func strings(_ entry: AttributeEntry) -> [String]? { stringList(entry, pointer: entry.pointer) }
+
     func location(of entry: AttributeEntry) -> SchemaLocation { location(entry.index, entry.pointer) }
 }

@@ -92,6 +92,10 @@ protocol AttributeReader {
     mutating func string(_ entry: AttributeEntry?, named name: String, required: Bool, in parent: AttributeEntry)
         -> String?
 
+    /// The strings of the array at `entry`; `nil` (reported) when it is no array, each element that is no string
+    /// reported and left out.
+    mutating func strings(_ entry: AttributeEntry) -> [String]?
+
     /// Where the entry is, for a problem found once the members are known.
     func location(of entry: AttributeEntry) -> SchemaLocation
 }
