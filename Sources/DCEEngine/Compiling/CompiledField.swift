@@ -91,11 +91,7 @@ final class CompiledField: Sendable {
         self.baseSet = AttributeSet(base, patterns: patterns)
         if !overrides.isEmpty && overrides.count <= Self.maxPrecomputedOverrides {
             self.variants = (0..<(1 << overrides.count)).map { mask in
-                var rules = base
-                for (index, override) in overrides.enumerated() where mask & (1 << index) != 0 {
-                    rules = rules.overlaid(with: override.patch)
-                }
-                return AttributeSet(rules, patterns: patterns)
+                AttributeSet(Self.rules(base, overrides, holding: { mask & (1 << $0) != 0 }), patterns: patterns)
             }
         } else {
             self.variants = []

@@ -108,17 +108,9 @@ extension RuleProgram.Tables {
     /// overrides whose condition cannot be decided (never any for a whole payload).
     func rules<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> (rules: Rules, undecided: [Int])
     {
-        let object = fieldObjects[field]
-        var rules = object.base
-        var undecided: [Int] = []
-        for (offset, condition) in fields[field].overrides.enumerated() {
-            switch truth(of: condition, reading: &reader) {
-            case true?: rules = rules.overlaid(with: object.overrides[offset].patch)
-            case false?: break
-            case nil: undecided.append(offset)
-            }
-        }
-        return (rules, undecided)
+        var truths: [Bool?] = []
+        for condition in fields[field].overrides { truths.append(truth(of: condition, reading: &reader)) }
+        return (fieldObjects[field].rules(holding: { truths[$0] == true }), truths.indices.filter { truths[$0] == nil })
     }
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its precomputed
@@ -134,6 +126,16 @@ extension RuleProgram.Tables {
 }
 
 extension CompiledField {
+    /// The field's rules where the overrides `holds` picks (by their place) hold: the base, then each of those in the
+    /// order written, a tender type's entries first. Every consumer lays overrides on top of each other here: the
+    /// compiler's precomputed sets, the resolver, a default's check and the export's cases.
+    static func rules(_ base: Rules, _ overrides: [CompiledOverride], holding holds: (Int) -> Bool) -> Rules {
+        overrides.indices.reduce(base) { holds($1) ? $0.overlaid(with: overrides[$1].patch) : $0 }
+    }
+
+    /// This field's rules where the overrides `holds` picks hold (``rules(_:_:holding:)``).
+    func rules(holding holds: (Int) -> Bool) -> Rules { Self.rules(base, overrides, holding: holds) }
+
     /// Whether provisioning skips this field, and everything inside it, under a tender type (`ignoreForProvisioning`).
     func isIgnoredForProvisioning(under tenderType: String?) -> Bool {
         metadata(for: tenderType).ignoreForProvisioning == true
@@ -179,4 +181,60 @@ private struct NothingKnownReader: ScopeReader {
     func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { nil }
     func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { nil }
     func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
+}
+
+/// How a context, or the tender type, gets its value at one place of a request, as a structure instead of a value:
+/// what the JSON Schema export translates, since it sees no request. The steps are those validation, forms and typing
+/// take (``RuleProgram/Tables/bind(_:objectPresent:member:reading:)``, ``RuleProgram/Tables/deriveContexts(reading:)``):
+/// the innermost binding of the slot on the way decides, and when it finds no value the one outside it stays; outside
+/// every binding, the caller's value, else the first of the schema's `derive` rules that holds.
+indirect enum ValueSource {
+    /// A value decided without reading the request: given by the caller, fixed by a binding, or none (`nil`).
+    case value(String?)
+    /// The first rule whose condition holds gives the value, read from the object at `anchor` (the keys from the
+    /// root, `*` for an item; `nil`: the root, for a context's own rules); `otherwise` when none holds.
+    case firstHolding([(condition: CompiledCondition, value: String)], anchor: [String]?, otherwise: ValueSource)
+    /// The member `key` of the object at `anchor` gives the value when it holds a string among `allowed` (`nil`: any
+    /// string); `otherwise` when it does not.
+    case member(String, allowed: [String]?, anchor: [String], otherwise: ValueSource)
+}
+
+/// The bindings of the fields on the way to the place being looked at, innermost last, with the path of each bound
+/// field's object: where a member or a `derive` rule reads (``ValueSource``).
+struct BindingScopes {
+    private var entries: [(slot: Int?, source: CompiledBinding.Source, anchor: [String])] = []
+
+    /// Enters a field's value: its bindings hold inside it, read from the object at `anchor`.
+    mutating func enter(_ field: CompiledField, anchor: [String]) {
+        entries.append(contentsOf: field.bindings.map { ($0.slot, $0.source, anchor) })
+    }
+
+    /// Leaves the field entered last.
+    mutating func leave(_ field: CompiledField) {
+        entries.removeLast(field.bindings.count)
+    }
+
+    /// How context slot `slot`, or the tender type (`nil`), gets its value here, given the caller's context values
+    /// by slot and tender type.
+    func source(of slot: Int?, in schema: CompiledSchema, context: [String?], tenderType: String?) -> ValueSource {
+        source(of: slot, below: entries.count, in: schema, context: context, tenderType: tenderType)
+    }
+
+    private func source(
+        of slot: Int?, below limit: Int, in schema: CompiledSchema, context: [String?], tenderType: String?
+    ) -> ValueSource {
+        guard let index = entries[..<limit].lastIndex(where: { $0.slot == slot }) else {
+            guard let slot else { return .value(tenderType) }
+            if let value = context[slot] { return .value(value) }
+            return .firstHolding(schema.contexts[slot].derive, anchor: nil, otherwise: .value(nil))
+        }
+        let entry = entries[index]
+        let outer = { source(of: slot, below: index, in: schema, context: context, tenderType: tenderType) }
+        switch entry.source {
+        case .value(let value): return .value(value)
+        case .member(let key, let allowed):
+            return .member(key, allowed: allowed, anchor: entry.anchor, otherwise: outer())
+        case .derive(let rules): return .firstHolding(rules, anchor: entry.anchor, otherwise: outer())
+        }
+    }
 }

@@ -148,12 +148,11 @@ struct Evaluation: ConditionReader {
     /// override: a field's `defaultValue`, which applies whatever else the request holds.
     mutating func check(_ value: JSONDocument.Index, of field: Int) {
         let object = tables.fieldObjects[field]
-        let entries = object.overrides.filter { $0.tenderType != nil && $0.tenderType == tenderType }
-        guard !entries.isEmpty else {
+        let entries = object.overrides.map { $0.tenderType != nil && $0.tenderType == tenderType }
+        guard entries.contains(true) else {
             return checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
         }
-        let set = AttributeSet(
-            entries.reduce(object.base) { $0.overlaid(with: $1.patch) }, patterns: plan.schema.patterns)
+        let set = AttributeSet(object.rules(holding: { entries[$0] }), patterns: plan.schema.patterns)
         withExtendedLifetime(set) {
             withUnsafePointer(to: set.record) { checkValue(value, of: field, attributes: $0) }
         }

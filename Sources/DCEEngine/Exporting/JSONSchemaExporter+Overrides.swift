@@ -11,13 +11,11 @@ extension JSONSchemaExporter {
         var groups: [(key: String, condition: ExportCondition, attributes: Rules)] = []
         for mask in 0..<(1 << overrides.count) {
             var condition = ExportCondition.constant(true)
-            var attributes = field.base
             for (index, override) in overrides.enumerated() {
-                let holds = mask & (1 << index) != 0
                 let test = translate(override.condition)
-                condition = .and(condition, holds ? test : .not(test))
-                if holds { attributes = attributes.overlaid(with: override.patch) }
+                condition = .and(condition, mask & (1 << index) != 0 ? test : .not(test))
             }
+            let attributes = field.rules(holding: { mask & (1 << $0) != 0 })
             condition = condition.simplified
             if case .constant(false) = condition { continue }
             let key = signature(of: attributes)
@@ -80,8 +78,10 @@ extension JSONSchemaExporter {
         case .any(let parts):
             return parts.map { translate($0, at: prefix, fromRoot: fromRoot) }.reduce(.constant(false)) { .or($0, $1) }
         case .not(let part): return .not(translate(part, at: prefix, fromRoot: fromRoot))
-        case .tenderType(let test): return translate(bound: nil, test, below: scopes.count)
-        case .context(let slot, let test): return translate(bound: slot, test, below: scopes.count)
+        case .tenderType(let test):
+            return translate(scopes.source(of: nil, in: schema, context: context, tenderType: tenderType), test)
+        case .context(let slot, let test):
+            return translate(scopes.source(of: slot, in: schema, context: context, tenderType: tenderType), test)
         case .field(let up, let tokens, let test):
             guard let up else { return .field(tokens: tokens.map(\.text), test: test, fromRoot: true) }
             guard up == 0 else {
@@ -101,24 +101,31 @@ extension JSONSchemaExporter {
         }
     }
 
-    /// A test on a context (`slot`) or the tender type (`nil`) as the innermost of the first `limit` scopes binds it,
-    /// or as the call gives it.
-    private mutating func translate(bound slot: Int?, _ test: CompiledTest, below limit: Int) -> ExportCondition {
-        guard let index = scopes[..<limit].lastIndex(where: { $0.slot == slot }) else {
-            guard let slot else { return .constant(test.holds(forContext: tenderType)) }
-            if let value = context[slot] { return .constant(test.holds(forContext: value)) }
-            // Not given: the first derive rule that holds sets the value, or none does and it stays absent.
-            let rules = schema.contexts[slot].derive.map {
-                (holds: translate($0.condition, fromRoot: true), value: $0.value)
-            }
-            return firstHolding(rules, test, otherwise: .constant(test.holds(forContext: nil)))
-        }
-        // What holds when the binding finds no value: the value from outside it.
-        let outer = translate(bound: slot, test, below: index)
-        switch scopes[index].binding {
-        case .fixed(let value):
+    /// A test on a context or the tender type whose value comes from `source`, as the resolver lays it out: a value
+    /// becomes a constant, a member or a `derive` rule the conditions that decide it, read where they can be seen.
+    private mutating func translate(_ source: ValueSource, _ test: CompiledTest) -> ExportCondition {
+        switch source {
+        case .value(let value):
             return .constant(test.holds(forContext: value))
-        case .member(let key, let allowed, let anchor):
+        case .firstHolding(let rules, nil, let otherwise):
+            // A context's own rules, read from the root; when none holds, the value stays absent.
+            let translated = rules.map { (holds: translate($0.condition, fromRoot: true), value: $0.value) }
+            return firstHolding(translated, test, otherwise: translate(otherwise, test))
+        case .firstHolding(let rules, let anchor?, let otherwise):
+            // What holds when the binding finds no value: the value from outside it.
+            let outer = translate(otherwise, test)
+            guard let (prefix, fromRoot) = relative(anchor) else {
+                note(
+                    "A context derived at a field read outside an array item is not exported; the value from outside applies."
+                )
+                return outer
+            }
+            let translated = rules.map {
+                (holds: translate($0.condition, at: prefix, fromRoot: fromRoot), value: $0.value)
+            }
+            return firstHolding(translated, test, otherwise: outer)
+        case .member(let key, let allowed, let anchor, let otherwise):
+            let outer = translate(otherwise, test)
             guard let (prefix, fromRoot) = relative(anchor), let allowed else {
                 note(
                     "A context bound from a member read outside an array item is not exported; the value from outside applies."
@@ -135,17 +142,6 @@ extension JSONSchemaExporter {
                         .constant(test.holds(forContext: value))), result)
             }
             return result
-        case .derive(let rules, let anchor):
-            guard let (prefix, fromRoot) = relative(anchor) else {
-                note(
-                    "A context derived at a field read outside an array item is not exported; the value from outside applies."
-                )
-                return outer
-            }
-            let translated = rules.map {
-                (holds: translate($0.condition, at: prefix, fromRoot: fromRoot), value: $0.value)
-            }
-            return firstHolding(translated, test, otherwise: outer)
         }
     }
 
@@ -159,18 +155,10 @@ extension JSONSchemaExporter {
     }
 
     mutating func pushBindings(of field: CompiledField, anchor: [String]) {
-        for binding in field.bindings {
-            let scoped: ScopeBinding =
-                switch binding.source {
-                case .value(let value): .fixed(value)
-                case .member(let key, let allowed): .member(key, allowed: allowed, anchor: anchor)
-                case .derive(let rules): .derive(rules, anchor: anchor)
-                }
-            scopes.append((binding.slot, scoped))
-        }
+        scopes.enter(field, anchor: anchor)
     }
 
     mutating func popBindings(of field: CompiledField) {
-        scopes.removeLast(field.bindings.count)
+        scopes.leave(field)
     }
 }

@@ -30,22 +30,15 @@ struct JSONSchemaExporter {
     private var limitations: [String] = []
     /// Conditionals that look at the whole request, collected for the root's `allOf`.
     var rootConditionals: [SchemaValue] = []
-    /// The contexts (slot) and tender types (`nil`) bound by the fields being exported, innermost last.
-    var scopes: [(slot: Int?, binding: ScopeBinding)] = []
+    /// The contexts and tender types bound by the fields being exported, innermost last: the resolver says from them
+    /// how each gets its value (``ValueSource``).
+    var scopes = BindingScopes()
     /// The keys from the root to the object whose members are being exported (`*` for an array item).
     var holdingPath: [String] = []
     /// What the document's `$defs` holds: a schema written once however many places use it. An address's rules for
     /// 252 countries are hundreds of kilobytes, and an address object appears under each case of the overrides
     /// around it (card-create's delivery address twice: 1.8 MB written out, 0.9 MB referred to).
     private var definitions: [SchemaValue.Member] = []
-
-    /// A binding as export sees it: the path of the bound field's object (`anchor`), where a member or a `derive`
-    /// rule reads.
-    enum ScopeBinding {
-        case fixed(String)
-        case member(String, allowed: [String]?, anchor: [String])
-        case derive([(condition: CompiledCondition, value: String)], anchor: [String])
-    }
 
     /// Whether the export is for provisioning a new account (context `operation=provision`), where the fields
     /// marked `ignoreForProvisioning` under the tender type are not checked.
