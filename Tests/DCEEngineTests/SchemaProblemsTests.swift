@@ -95,6 +95,15 @@ struct SchemaProblemsTests {
             #"{"id": "s", "fields": [{"key": "a", "dataType": "String", "overrides": [{"required": true}]}]}"#,
             .missingAttribute, "/fields/0/overrides/0"
         ),
+        // Provisioning is decided before the payload is read: its context comes from the caller alone.
+        (
+            #"{"id": "s", "contexts": {"operation": {"values": ["provision"], "derive": [{"when": {"field": "/a", "present": true}, "value": "provision"}]}}, "fields": [{"key": "a", "dataType": "String"}]}"#,
+            .invalidAttribute, "/contexts/operation/derive/0"
+        ),
+        (
+            #"{"id": "s", "contexts": {"operation": {"values": ["provision"]}}, "fields": [{"key": "a", "dataType": "Object", "context": {"operation": "provision"}, "fields": []}]}"#,
+            .invalidAttribute, "/fields/0/context/operation"
+        ),
     ])
     func brokenSchemasAreRefusedWithAPreciseLocation(schema: String, code: SchemaProblem.Code, pointer: String) {
         let found = problems(schema)

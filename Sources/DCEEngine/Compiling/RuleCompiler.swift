@@ -39,6 +39,12 @@ struct RuleCompiler {
         }
         var contexts: [CompiledContext] = []
         for context in schema.contexts {
+            if context.name == CompiledSchema.provisioningContext.name, let first = context.derive.first {
+                report(
+                    .invalidAttribute,
+                    "context '\(context.name)' is given by the caller only: it decides which fields provisioning skips (ignoreForProvisioning) before the payload is read, so it cannot be derived",
+                    first.location)
+            }
             var derive: [(CompiledCondition, String)] = []
             for rule in expanded(context.derive) {
                 if let values = context.values, !values.contains(rule.value) {
@@ -194,6 +200,12 @@ struct RuleCompiler {
         let what: String
         if binding.name == "tenderType" {
             (slot, allowed, what) = (nil, tenderTypes, "tender type")
+        } else if binding.name == CompiledSchema.provisioningContext.name {
+            report(
+                .invalidAttribute,
+                "context '\(binding.name)' is given by the caller only: it decides which fields provisioning skips (ignoreForProvisioning) before the payload is read, so a field cannot bind it",
+                binding.location)
+            return nil
         } else if let found = contextSlots[binding.name] {
             (slot, allowed, what) = (found, contextValues[binding.name] ?? nil, "value of context '\(binding.name)'")
         } else {

@@ -143,14 +143,20 @@ extension CompiledField {
 }
 
 extension CompiledSchema {
-    /// Whether a context says the request provisions a new account (`operation=provision`): the one context value
-    /// the engine itself reads, for `ignoreForProvisioning`.
-    static func isProvisioning(_ context: [String: String]) -> Bool { context["operation"] == "provision" }
+    /// The one context the engine itself reads: `operation=provision` says the request provisions a new account,
+    /// where the fields marked `ignoreForProvisioning` are neither checked nor sent. The caller gives it: a schema
+    /// may not derive or bind it (``RuleCompiler``), since whether a field is checked cannot wait for the payload.
+    static let provisioningContext = (name: "operation", value: "provision")
+
+    /// Whether a context says the request provisions a new account (``provisioningContext``).
+    static func isProvisioning(_ context: [String: String]) -> Bool {
+        context[provisioningContext.name] == provisioningContext.value
+    }
 
     /// Whether context values by slot say the request provisions a new account (``isProvisioning(_:)``).
     func isProvisioning(slots: [String?]) -> Bool {
-        guard let slot = contextSlots["operation"], slots.indices.contains(slot) else { return false }
-        return slots[slot].map { Self.isProvisioning(["operation": $0]) } ?? false
+        guard let slot = contextSlots[Self.provisioningContext.name], slots.indices.contains(slot) else { return false }
+        return slots[slot] == Self.provisioningContext.value
     }
 }
 
