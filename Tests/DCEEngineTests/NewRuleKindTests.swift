@@ -45,7 +45,7 @@ import Testing
         }
 
         func evaluate(
-            _ object: some ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding]
+            _ object: ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding]
         ) {
             guard members.contains(where: { object.value($0) != .missing }) else { return }
             for member in members where object.value(member) == .missing {

@@ -18,7 +18,7 @@ extension Evaluation {
             checkMember(tables.children[offset], value: found[member], in: object)
             if member < 64 && work.findings.count + omitted == before { clean |= 1 << UInt64(member) }
         }
-        let members = FoundMembers(
+        let members = ObjectRuleMembers(
             document: document, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
         var findings: [ObjectRuleFinding] = []
         for rule in tables.fieldObjects[field].objectRules {
@@ -50,32 +50,5 @@ extension Evaluation {
             find(rule, field: child, at: object, attributes, detail: detail)
         }
         work.path.removeLast()
-    }
-}
-
-/// The members of an object in the document being validated, as an object rule sees them.
-struct FoundMembers: ObjectRuleMembers {
-    let document: JSONDocument
-    let nodes: UnsafeBufferPointer<JSONDocument.Node>
-    /// Each member's value by its place among the object's fields; -1 when missing.
-    let found: UnsafeBufferPointer<JSONDocument.Index>
-    /// Bit i set when member i broke none of its own rules.
-    let clean: UInt64
-    let scratch: MatchScratch
-
-    func value(_ place: Int) -> MemberValue {
-        let value = found[place]
-        guard value >= 0 else { return .missing }
-        switch nodes[value].kind {
-        case .null: return .null
-        case .string: return nodes[value].length == 0 ? .emptyString : .string
-        default: return .other
-        }
-    }
-
-    func isClean(_ place: Int) -> Bool { place < 64 && clean & (1 << UInt64(place)) != 0 }
-
-    func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        document.withStringBytes(at: found[place], body)
     }
 }

@@ -35,7 +35,7 @@ protocol ObjectRuleKind: Sendable {
 
     /// Judges a present object after its members' own rules, adding what it finds to `findings`. A member that broke
     /// its own rules (``ObjectRuleMembers/isClean(_:)``) should not be judged again, so that each gets one message.
-    func evaluate(_ members: some ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding])
+    func evaluate(_ members: ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding])
 
     /// The message of a finding this kind made, in the writer's language. It names fields and rules, never a value.
     func message(for finding: ObjectRuleFinding, writer: some RuleMessageWriter, reference: ReferenceData) -> String
@@ -126,16 +126,35 @@ struct ObjectRuleFinding: Sendable {
 }
 
 /// What an object rule sees of a present object during validation, its members by their place among the object's
-/// fields.
-protocol ObjectRuleMembers {
-    /// What the member holds.
-    func value(_ place: Int) -> MemberValue
-    /// Whether the member broke none of its own rules (a missing one that nothing required is clean).
-    func isClean(_ place: Int) -> Bool
-    /// Runs `body` over the UTF-8 bytes of a member holding a string.
-    func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
+/// fields. A plain value read in place (no protocol), since validation asks it for every object a rule is on.
+struct ObjectRuleMembers {
+    let document: JSONDocument
+    let nodes: UnsafeBufferPointer<JSONDocument.Node>
+    /// Each member's value by its place among the object's fields; -1 when missing. Valid for the call it is given to.
+    let found: UnsafeBufferPointer<JSONDocument.Index>
+    /// Bit i set when member i broke none of its own rules.
+    let clean: UInt64
     /// Match data for the rule's patterns.
-    var scratch: MatchScratch { get }
+    let scratch: MatchScratch
+
+    /// What the member holds.
+    func value(_ place: Int) -> MemberValue {
+        let value = found[place]
+        guard value >= 0 else { return .missing }
+        switch nodes[value].kind {
+        case .null: return .null
+        case .string: return nodes[value].length == 0 ? .emptyString : .string
+        default: return .other
+        }
+    }
+
+    /// Whether the member broke none of its own rules (a missing one that nothing required is clean).
+    func isClean(_ place: Int) -> Bool { place < 64 && clean & (1 << UInt64(place)) != 0 }
+
+    /// Runs `body` over the UTF-8 bytes of a member holding a string.
+    func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        document.withStringBytes(at: found[place], body)
+    }
 }
 
 /// What a member of an object holds, as an object rule sees it.

@@ -87,7 +87,7 @@ struct PostalAddressRule: ObjectRuleKind {
     /// the postal-code prefix of the subdivision named. Nothing when the country is missing, broke its own rules, or
     /// is one the data does not know.
     func evaluate(
-        _ object: some ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding]
+        _ object: ObjectRuleMembers, reference: ReferenceData, into findings: inout [ObjectRuleFinding]
     ) {
         let formats = reference.addresses
         guard object.value(country) == .string, object.isClean(country),
