@@ -19,7 +19,7 @@ extension Evaluation {
             if member < 64 && work.findings.count + omitted == before { clean |= 1 << UInt64(member) }
         }
         let members = ObjectRuleMembers(
-            document: document, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
+            bytes: bytes, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
         var findings: [ObjectRuleFinding] = []
         for rule in tables.fieldObjects[field].objectRules {
             findings.removeAll(keepingCapacity: true)

@@ -126,9 +126,11 @@ struct ObjectRuleFinding: Sendable {
 }
 
 /// What an object rule sees of a present object during validation, its members by their place among the object's
-/// fields. A plain value read in place (no protocol), since validation asks it for every object a rule is on.
+/// fields. A plain value over the document's storage, holding no reference: validation makes one for every object a
+/// rule is on, and it is valid only during the call it is given to.
 struct ObjectRuleMembers {
-    let document: JSONDocument
+    /// The document's bytes and nodes.
+    let bytes: UnsafeBufferPointer<UInt8>
     let nodes: UnsafeBufferPointer<JSONDocument.Node>
     /// Each member's value by its place among the object's fields; -1 when missing. Valid for the call it is given to.
     let found: UnsafeBufferPointer<JSONDocument.Index>
@@ -153,7 +155,10 @@ struct ObjectRuleMembers {
 
     /// Runs `body` over the UTF-8 bytes of a member holding a string.
     func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        document.withStringBytes(at: found[place], body)
+        let node = nodes[found[place]]
+        let range = Int(node.start)..<(Int(node.start) + Int(node.length))
+        guard node.flag else { return body(UnsafeBufferPointer(rebasing: bytes[range])) }
+        return Array(JSONReader.unescape(ArraySlice(bytes[range])).utf8).withUnsafeBufferPointer(body)
     }
 }
 
