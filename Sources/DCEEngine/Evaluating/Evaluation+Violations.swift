@@ -76,7 +76,7 @@ extension Evaluation {
         if let place = Finding.objectRule(finding.detail) {
             let (objectRule, found) = ruleFindings[place]
             return objectRule.message(
-                for: found, writer: FindingWriter(evaluation: self, attributes: set), reference: reference)
+                for: found, writer: FindingWriter(messages: plan.messages, attributes: set), reference: reference)
         }
         switch rule {
         case .forbidden:
@@ -179,11 +179,8 @@ extension Evaluation {
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
         _ parameters: MessageParameters
     ) -> String {
-        if let template = attributes?.messages?.template(for: rule, language: plan.messages.language) {
-            return template.render(parameters)
-        }
-        if let fallback { return fallback.text(in: plan.messages.language) }
-        return plan.messages.message(rule, variant: variant, parameters)
+        FindingWriter(messages: plan.messages, attributes: attributes).text(
+            rule, variant: variant, fallback: fallback, parameters)
     }
 
     /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
@@ -202,18 +199,29 @@ extension Evaluation {
     }
 }
 
-/// Words an object rule's message for the member a finding is about (``RuleMessageWriter``).
+/// Words a finding's message in the catalogue's language: the field's own template for the rule first, then the
+/// schema's older `message` (`fallback`), then the catalogue's (``RuleMessageWriter``, for an object rule's findings).
 struct FindingWriter: RuleMessageWriter {
-    let evaluation: Evaluation
-    /// The member's attribute set in force.
+    let messages: MessageCatalogue
+    /// The field's attribute set in force.
     let attributes: AttributeSet?
 
-    var language: String { evaluation.plan.messages.language }
+    var language: String { messages.language }
     var name: String { attributes?.name.text(in: language) ?? "" }
 
     func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
-        evaluation.text(rule, attributes, variant: variant, parameters)
+        text(rule, variant: variant, fallback: nil, parameters)
     }
 
-    func term(_ key: String) -> String { evaluation.plan.messages.term(key) }
+    func text(_ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters)
+        -> String
+    {
+        if let template = attributes?.messages?.template(for: rule, language: messages.language) {
+            return template.render(parameters)
+        }
+        if let fallback { return fallback.text(in: messages.language) }
+        return messages.message(rule, variant: variant, parameters)
+    }
+
+    func term(_ key: String) -> String { messages.term(key) }
 }
