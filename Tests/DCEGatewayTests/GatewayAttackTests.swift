@@ -190,6 +190,39 @@ struct GatewayAttackTests {
         }
     }
 
+    /// A client that writes its whole body before it reads (Python's `urllib`) gets an answer given before the body
+    /// is read at once: the gateway says `Connection: close`, shuts its side once the answer is out and drops the rest
+    /// of the body, instead of leaving the client blocked on a full window until a timeout.
+    @Test func anAnswerBeforeTheBodyReachesAClientThatWritesItAllFirstAndTheConnectionCloses() async throws {
+        var limits = Gateway.Limits()
+        limits.maxBodyBytes = 64 << 10
+        limits.bodyTimeout = .seconds(120)
+        limits.idleTimeout = .seconds(120)
+        try await withGateway(limits: limits) { server in
+            // urllib's head says `Connection: close`, after which the server would read nothing more of its own.
+            for connection in ["", "Connection: close\r\n"] {
+                let started = Date()
+                let client = try RawConnection(port: server.port)
+                let size = 4 << 20
+                try client.send(
+                    "POST /v1/requests HTTP/1.1\r\nHost: x\r\n\(connection)Content-Type: application/json\r\nContent-Length: \(size)\r\n\r\n"
+                )
+                try client.send(String(repeating: "a", count: size))
+                let head = client.receiveHead(timeout: 30)
+                #expect(head?.hasPrefix("HTTP/1.1 413 ") == true)
+                #expect(head?.lowercased().contains("\r\nconnection: close\r\n") == true)
+                #expect(client.closedByPeer(within: 10))
+                // Long before the gateway's body and idle timeouts (120 s): the rest of the body was read and dropped.
+                #expect(Date().timeIntervalSince(started) < 60)
+            }
+            // A request read whole keeps its connection.
+            let kept = try RawConnection(port: server.port)
+            try kept.send("GET /v1/schemas HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(kept.receiveHead(timeout: 10)?.lowercased().contains("connection: close") == false)
+            #expect(!kept.closedByPeer(within: 1))
+        }
+    }
+
     @Test func anAnswerListsAtMostTheCapAndAReusedIDNeverGetsAnotherAnswer() async throws {
         var limits = Gateway.Limits()
         limits.maxErrorsPerAnswer = 25
@@ -582,6 +615,25 @@ final class RawConnection: @unchecked Sendable {
             if count <= 0 { return true }
         }
         return false
+    }
+
+    /// The head of an answer (status line and header fields, up to the blank line), or `nil` when none arrives in
+    /// time.
+    func receiveHead(timeout seconds: Double) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let blank = Array("\r\n\r\n".utf8)
+        while Date() < deadline {
+            if let end = received.indices.first(where: { received[$0...].starts(with: blank) }) {
+                return String(decoding: received[..<(end + 2)], as: UTF8.self)
+            }
+            guard wait(readable: deadline) else { return nil }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            received += buffer[0..<count]
+        }
+        return nil
     }
 
     /// The first line of an answer, or `nil` when none arrives in time.
