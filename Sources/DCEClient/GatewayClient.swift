@@ -78,6 +78,9 @@ public struct GatewayClient: Sendable {
     /// Timeouts and retries.
     public let configuration: Configuration
     private let session: URLSession
+    /// The credential presented as `Authorization: Bearer`, asked for each request (an API key; a token that is
+    /// renewed); never printed or logged.
+    private let credential: @Sendable () -> String?
 
     /// Creates a client.
     ///
@@ -86,9 +89,13 @@ public struct GatewayClient: Sendable {
     ///   - validator: The schemas for checking responses.
     ///   - configuration: Timeouts and retries.
     ///   - session: The URL session (a dedicated ephemeral one by default).
+    ///   - credential: What the client presents as `Authorization: Bearer` (an API key from `dce-gateway keys
+    ///     create`), asked for before each request; none by default, for a gateway run with `--no-auth`.
     public init(
-        baseURL: URL, validator: Validator, configuration: Configuration = Configuration(), session: URLSession? = nil
+        baseURL: URL, validator: Validator, configuration: Configuration = Configuration(), session: URLSession? = nil,
+        credential: @escaping @Sendable () -> String? = { nil }
     ) {
+        self.credential = credential
         self.baseURL = baseURL
         self.validator = validator
         self.configuration = configuration
@@ -111,6 +118,9 @@ public struct GatewayClient: Sendable {
         urlRequest.timeoutInterval = configuration.timeout
         urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         urlRequest.setValue(request.header.requestID, forHTTPHeaderField: "Idempotency-Key")
+        if let credential = credential() {
+            urlRequest.setValue("Bearer " + credential, forHTTPHeaderField: "Authorization")
+        }
 
         var failure = TransportFailure.unreachable("no attempt was made")
         var retryAfter: TimeInterval = 0
@@ -154,9 +164,10 @@ public struct GatewayClient: Sendable {
         (try? PDResponse(json: [UInt8](data)))?.errors.first?.rule.rawValue == "requestInProgress"
     }
 
-    /// Checks what the gateway answered: 200 accepted; 422, 409, 413 or 415 rejected, with the gateway's reason.
+    /// Checks what the gateway answered: 200 accepted; 422, 409, 413, 415, 401 (no valid credential) or 403 (no
+    /// scope for the schema) rejected, with the gateway's reason.
     private func answer(_ data: Data, status: Int, to request: PDRequest) throws(GatewayError) -> PDResponse {
-        guard [200, 409, 413, 415, 422].contains(status) else {
+        guard [200, 401, 403, 409, 413, 415, 422].contains(status) else {
             throw .invalidResponse("the gateway answered HTTP \(status)", nil)
         }
         let response: PDResponse
@@ -168,7 +179,7 @@ public struct GatewayClient: Sendable {
         // A body or media type refused before the envelope was read names no request.
         guard
             response.requestID == request.header.requestID
-                || (response.requestID.isEmpty && [413, 415].contains(status))
+                || (response.requestID.isEmpty && [401, 413, 415].contains(status))
         else {
             throw .invalidResponse(
                 "the response answers request '\(response.requestID)', not '\(request.header.requestID)'", nil)

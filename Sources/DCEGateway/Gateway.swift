@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// envelopes with the same engine, never trusting the client's validation.
 ///
 /// ```swift
-/// let gateway = try Gateway(keys: .generate(), version: "2026.11.1")
+/// let gateway = try Gateway(keys: .generate(), version: "2026.11.1", authentication: .none)
 /// // POST /v1/requests, GET /v1/schemas, with the timeouts and connection limit of `gateway.limits`
 /// try await gateway.application(router: Router(), address: .hostname("127.0.0.1", port: 8080)).runService()
 /// ```
@@ -142,10 +142,14 @@ public final class Gateway: @unchecked Sendable {
         var idempotency: String?
         /// How long opening, validating and answering it took on a validation thread.
         var validation: Duration?
+        /// Who sent it (``Caller/name``), once known.
+        var caller: String?
     }
 
     /// The bounds in force.
     public let limits: Limits
+    /// How callers are known.
+    public let authentication: Authentication
     private let keys: Keys
     private let opener: HPKEFieldOpener
     private let backend: Backend
@@ -177,6 +181,8 @@ public final class Gateway: @unchecked Sendable {
     ///   - store: Where answers and catalogues are kept: a ``MemoryStore`` bounded by `limits` by default. With a
     ///     shared store, the catalogue is published there (or a newer one taken from there) when the application
     ///     starts, or by ``synchronizeCatalogue()``.
+    ///   - authentication: How callers of `POST /v1/requests` are known: ``Authentication/apiKeys(_:)``, or
+    ///     ``Authentication/none`` (every caller anonymous, with every scope) behind a proxy that authenticates.
     /// - Throws: ``/DCEEngine/SchemaError`` when the schemas do not compile; ``/DCEEnvelope/CatalogueError`` for a
     ///   version that is not decimal numbers or a lifetime that is not positive; key errors.
     public init(
@@ -184,9 +190,11 @@ public final class Gateway: @unchecked Sendable {
         catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
         limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"),
         now: @escaping @Sendable () -> Date = { Date() },
-        backend: @escaping Backend = ReferenceBackend.answer, store: (any GatewayStore)? = nil
+        backend: @escaping Backend = ReferenceBackend.answer, store: (any GatewayStore)? = nil,
+        authentication: Authentication
     ) throws {
         self.keys = keys
+        self.authentication = authentication
         self.opener = try HPKEFieldOpener(privateKey: keys.encryption, keyID: keys.encryptionKeyID)
         self.backend = backend
         self.limits = limits
@@ -344,19 +352,25 @@ public final class Gateway: @unchecked Sendable {
     ///
     /// - Parameter body: The request body.
     /// - Returns: The answer.
-    public func handle(envelope body: [UInt8]) async -> Answer {
+    public func handle(envelope body: [UInt8], caller: Caller = .anonymous) async -> Answer {
         let started = ContinuousClock.now
-        let answer = await respond(to: body)
+        let answer = await respond(to: body, caller: caller)
         record(answer, method: "POST", path: "/v1/requests", since: started)
         return answer
     }
 
     /// ``handle(envelope:)`` without the access log line and the counters.
-    private func respond(to body: [UInt8]) async -> Answer {
+    private func respond(to body: [UInt8], caller: Caller) async -> Answer {
+        var answer = await respondAs(caller, to: body)
+        answer.note.caller = caller.name
+        return answer
+    }
+
+    private func respondAs(_ caller: Caller, to body: [UInt8]) async -> Answer {
         let isLarge = body.count >= limits.largeBodyBytes
         let admission: Admission
         do {
-            admission = try await pool.run(isLarge: isLarge) { self.admit(body) }
+            admission = try await pool.run(isLarge: isLarge) { self.admit(body, caller: caller) }
         } catch {
             return saturated()
         }
@@ -426,7 +440,7 @@ public final class Gateway: @unchecked Sendable {
     }
 
     /// Reads an envelope and checks its id and age.
-    private func admit(_ body: [UInt8]) -> Admission {
+    private func admit(_ body: [UInt8], caller: Caller) -> Admission {
         let incoming: IncomingRequest
         do {
             incoming = try IncomingRequest(json: body)
@@ -440,6 +454,13 @@ public final class Gateway: @unchecked Sendable {
                 refuse(
                     422, requestID: "", .json,
                     "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes"))
+        }
+        guard caller.mayPost(header.schema) else {
+            var answer = refuse(
+                403, requestID: requestID, .missingScope,
+                "this credential may not post '\(header.schema)': it needs the scope requests:\(header.schema)")
+            answer.note.schema = header.schema
+            return .refused(answer)
         }
         guard let created = header.createdAt else {
             return .refused(
@@ -469,7 +490,7 @@ public final class Gateway: @unchecked Sendable {
             incoming,
             IdempotentRequest(
                 id: requestID, digest: Array(SHA256.hash(data: body)), schema: header.schema, received: received,
-                expires: expires))
+                expires: expires, caller: caller.name))
     }
 
     /// The answer when the validation threads are saturated.
@@ -536,6 +557,7 @@ public final class Gateway: @unchecked Sendable {
             "method": .string(method), "path": .string(path), "status": .stringConvertible(answer.status),
             "durationMs": .string(Self.milliseconds(duration)),
         ]
+        if let caller = note.caller { metadata["caller"] = .string(caller) }
         if !note.requestID.isEmpty { metadata["requestId"] = .string(note.requestID) }
         if let schema = note.schema { metadata["schema"] = .string(schema) }
         if let version = note.schemaVersion { metadata["schemaVersion"] = .string(version) }
@@ -574,6 +596,7 @@ public final class Gateway: @unchecked Sendable {
             self.record(answer, method: "POST", path: "/v1/requests", since: started)
             var headers: HTTPFields = [.contentType: "application/json"]
             if let seconds = answer.retryAfter { headers[.retryAfter] = String(seconds) }
+            if answer.status == 401 { headers[.wwwAuthenticate] = #"Bearer realm="dce-gateway""# }
             return Response(
                 status: HTTPResponse.Status(code: answer.status), headers: headers,
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
@@ -602,6 +625,19 @@ public final class Gateway: @unchecked Sendable {
 
     /// Reads a request's body within the limits and answers it on a validation thread.
     private func answer(_ request: Request) async -> Answer {
+        // Who calls is known before anything of the request is read; what failed is not said.
+        guard let caller = authentication.caller(authorization: request.headers[.authorization]) else {
+            return refuse(
+                401, requestID: "", .unauthenticated,
+                "this request needs a valid credential: Authorization: Bearer KEY")
+        }
+        var answer = await answer(request, from: caller)
+        answer.note.caller = caller.name
+        return answer
+    }
+
+    /// Reads an authenticated caller's request body within the limits and answers it.
+    private func answer(_ request: Request, from caller: Caller) async -> Answer {
         guard Self.isJSON(request.headers[.contentType]) else {
             return refuse(
                 415, requestID: "", .unsupportedMediaType, "the request body must be sent as application/json")
@@ -618,7 +654,7 @@ public final class Gateway: @unchecked Sendable {
         } catch {
             return refuse(400, requestID: "", .json, "the request body could not be read")
         }
-        return await respond(to: body)
+        return await respond(to: body, caller: caller)
     }
 
     /// Whether a `Content-Type` names JSON (`application/json`, with or without parameters).
@@ -712,6 +748,11 @@ extension ViolationCode {
     public static let idempotencyConflict = ViolationCode(rawValue: "idempotencyConflict")
     /// The same request is being processed; retry shortly (HTTP 409).
     public static let requestInProgress = ViolationCode(rawValue: "requestInProgress")
+    /// The request has no valid credential: none, a malformed one, an unknown or revoked key (HTTP 401, with
+    /// `WWW-Authenticate: Bearer`).
+    public static let unauthenticated = ViolationCode(rawValue: "unauthenticated")
+    /// The credential is valid but lacks the scope for the schema posted, `requests:SCHEMA` (HTTP 403).
+    public static let missingScope = ViolationCode(rawValue: "missingScope")
     /// The request body is not `application/json` (HTTP 415).
     public static let unsupportedMediaType = ViolationCode(rawValue: "unsupportedMediaType")
     /// The request body is larger than the gateway's limit (HTTP 413).

@@ -8,7 +8,7 @@ public import Foundation
 public protocol GatewayStore: Sendable {
     /// Answers a request at most once.
     ///
-    /// When an answer is kept for `request`'s id, `process` does not run: the same request (same digest) gets the
+    /// When an answer is kept for `request`'s caller and id, `process` does not run: the same request (same digest) gets the
     /// kept answer again, another request ``IdempotencyOutcome/conflict``. Otherwise `process` runs; an accepted
     /// answer (status 200) is kept until ``IdempotentRequest/expires``, in one step with the record of the
     /// acceptance, and any other answer leaves nothing behind (the id stays free for the genuine request).
@@ -60,6 +60,8 @@ extension GatewayStore {
 public struct IdempotentRequest: Sendable, Hashable {
     /// The envelope's request id.
     public var id: String
+    /// Who sent it (``Caller/name``): an id is one caller's, so the same id from two callers is two requests.
+    public var caller: String
     /// The SHA-256 of the request's body: a retry has the same, another request under the same id another.
     public var digest: [UInt8]
     /// The request schema the envelope names.
@@ -77,8 +79,13 @@ public struct IdempotentRequest: Sendable, Hashable {
     ///   - schema: The request schema.
     ///   - received: When it arrived.
     ///   - expires: How long an accepted answer is kept.
-    public init(id: String, digest: [UInt8], schema: String, received: Date, expires: Date) {
+    ///   - caller: Who sent it.
+    public init(
+        id: String, digest: [UInt8], schema: String, received: Date, expires: Date,
+        caller: String = Caller.anonymous.name
+    ) {
         self.id = id
+        self.caller = caller
         self.digest = digest
         self.schema = schema
         self.received = received

@@ -59,7 +59,7 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
         if answer.status == 200 {
             complete(request, answer: answer)
         } else {
-            release(request.id)
+            release(Self.slot(request))
         }
         return .processed(answer)
     }
@@ -84,12 +84,16 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
     /// `false`: only the gateway it belongs to publishes to it.
     public var isShared: Bool { false }
 
+    /// A request's slot: its caller's and its id (a caller's name holds no NUL).
+    private static func slot(_ request: IdempotentRequest) -> String { request.caller + "\u{0}" + request.id }
+
     /// Claims the request's id, or says why not.
     private func claim(_ request: IdempotentRequest) -> Claim {
         lock.withLock {
             let time = request.received
             expire(at: time)
-            if let entry = entries[request.id] {
+            let slot = Self.slot(request)
+            if let entry = entries[slot] {
                 guard entry.digest == request.digest else { return .settled(.conflict) }
                 return .settled(entry.answer.map { .replayed($0) } ?? .inProgress)
             }
@@ -97,8 +101,8 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
                 let oldest = head < order.count ? order[head].expires.timeIntervalSince(time) : 1
                 return .settled(.full(retryAfter: max(1, Int(oldest.rounded(.up)))))
             }
-            let cost = request.id.utf8.count + Self.overhead
-            entries[request.id] = Entry(digest: request.digest, answer: nil, expires: time, bytes: cost)
+            let cost = slot.utf8.count + Self.overhead
+            entries[slot] = Entry(digest: request.digest, answer: nil, expires: time, bytes: cost)
             bytes += cost
             return .claimed
         }
@@ -107,7 +111,7 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
     /// Remembers the answer to a claimed request.
     private func complete(_ request: IdempotentRequest, answer: Gateway.Answer) {
         lock.withLock {
-            let id = request.id
+            let id = Self.slot(request)
             guard var entry = entries[id], entry.answer == nil else { return }
             let expires = request.expires
             entry.answer = answer

@@ -17,7 +17,7 @@ public import ServiceLifecycle
 ///
 /// ```swift
 /// let store = try PostgresStore(url: "postgres://dce@127.0.0.1:5432/dce?sslmode=disable")
-/// let gateway = try Gateway(keys: keys, version: "2026.11.1", store: store)
+/// let gateway = try Gateway(keys: keys, version: "2026.11.1", store: store, authentication: .none)
 /// // gateway.application(...) runs the store's connections, migrates its tables and publishes the catalogue.
 /// ```
 ///
@@ -172,15 +172,16 @@ public final class PostgresStore: GatewayStore, Service {
         // A row whose answer has expired is taken over; a live one stays as it is.
         let claimed = try await connection.query(
             """
-            INSERT INTO dce_idempotency (request_id, digest, expires_at) VALUES (\(request.id), \(digest), \(request.expires))
-            ON CONFLICT (request_id) DO UPDATE SET digest = EXCLUDED.digest, status = NULL, body = NULL, expires_at = EXCLUDED.expires_at
+            INSERT INTO dce_idempotency (caller, request_id, digest, expires_at) VALUES (\(request.caller), \(request.id), \(digest), \(request.expires))
+            ON CONFLICT (caller, request_id) DO UPDATE SET digest = EXCLUDED.digest, status = NULL, body = NULL, expires_at = EXCLUDED.expires_at
             WHERE dce_idempotency.expires_at <= \(request.received)
             RETURNING 1
             """, logger: logger
         ).collect()
         guard !claimed.isEmpty else {
             for try await (kept, status, body) in try await connection.query(
-                "SELECT digest, status, body FROM dce_idempotency WHERE request_id = \(request.id)", logger: logger
+                "SELECT digest, status, body FROM dce_idempotency WHERE caller = \(request.caller) AND request_id = \(request.id)",
+                logger: logger
             ).decode((Data, Int?, Data?).self) {
                 guard kept == digest else { return .conflict }
                 guard let status, let body else { return .inProgress }
@@ -191,12 +192,12 @@ public final class PostgresStore: GatewayStore, Service {
         let answer = await process()
         guard answer.status == 200 else { return .processed(answer) }
         try await connection.query(
-            "UPDATE dce_idempotency SET status = \(answer.status), body = \(Data(answer.body)) WHERE request_id = \(request.id)",
+            "UPDATE dce_idempotency SET status = \(answer.status), body = \(Data(answer.body)) WHERE caller = \(request.caller) AND request_id = \(request.id)",
             logger: logger)
         try await connection.query(
             """
-            INSERT INTO dce_acceptances (request_id, schema, accepted_at, instance)
-            VALUES (\(request.id), \(request.schema), \(request.received), \(instance))
+            INSERT INTO dce_acceptances (caller, request_id, schema, accepted_at, instance)
+            VALUES (\(request.caller), \(request.id), \(request.schema), \(request.received), \(instance))
             """, logger: logger)
         return .processed(answer)
     }

@@ -28,13 +28,24 @@ struct GatewayCommand: AsyncParsableCommand {
             access log line per request on standard output (method, path, status, duration, request id, schema, rule \
             codes; never a value).
 
+            Callers: with --api-keys, POST /v1/requests needs Authorization: Bearer KEY, a key made by 'dce-gateway \
+            keys create' (kept as a hash in --keys/api-keys.json) whose scopes name the schema posted (requests:SCHEMA \
+            or requests:*): 401 without a valid key, 403 without the scope. --no-auth serves every caller as \
+            'anonymous' with every scope, for a gateway behind a proxy that authenticates; one of the two is needed.
+
             Without a database, answers and the catalogue are kept in the process (one instance). With \
             --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
             tables are created or migrated at start, the catalogue is published there (or a newer one taken from \
             there). Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 a usage error or a failure to \
             start (unreadable keys or schemas, the port taken); 3 the database cannot be reached or migrated at start.
             """,
-        version: DCEVersion.current)
+        version: DCEVersion.current, subcommands: [KeysCommand.self])
+
+    @Flag(help: "Callers present an API key (Authorization: Bearer KEY) made by 'dce-gateway keys create'.")
+    var apiKeys = false
+
+    @Flag(help: "No authentication: every caller is 'anonymous' with every scope (behind a proxy that authenticates).")
+    var noAuth = false
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -148,6 +159,14 @@ struct GatewayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Here, not in validate(), which also runs before `dce-gateway keys`; after the options are checked.
+        guard apiKeys != noAuth else {
+            throw ValidationError(
+                apiKeys
+                    ? "--api-keys and --no-auth exclude each other."
+                    : "say how callers are known: --api-keys (keys from 'dce-gateway keys create') or --no-auth (every caller anonymous, behind a proxy that authenticates)."
+            )
+        }
         let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
         let source: SchemaSource = schemas.map { .directory(URL(fileURLWithPath: $0)) } ?? .bundled
         // Every log line — the access log, the store's, Hummingbird's — passes the redactor first: a value under a
@@ -177,8 +196,12 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let gateway = try Gateway(
             keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400,
-            limits: limits,
-            store: store)
+            limits: limits, store: store,
+            authentication: apiKeys ? .apiKeys(APIKeys(directory: URL(fileURLWithPath: self.keys))) : .none)
+        if noAuth {
+            Logger(label: "dce-gateway").warning(
+                "authentication is off (--no-auth): every caller is 'anonymous', with every scope")
+        }
         let host = self.host
         let kept = store.map { "PostgreSQL at \($0.location)" } ?? "memory"
         let app = gateway.application(
@@ -221,5 +244,91 @@ enum KeyFiles {
             try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
         }
         return keys
+    }
+}
+
+/// `dce-gateway keys create|list|revoke`: the API keys callers present, in the gateway's key directory.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Create, list and revoke the API keys callers present (Authorization: Bearer KEY).",
+        discussion: """
+            A key is shown once, when it is created; the gateway keeps only its SHA-256, with its name, scopes, \
+            creation, last use and revocation, in --keys/api-keys.json. A running gateway reads the file again when \
+            it changes: a revoked key is refused from its next request on.
+            """,
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    /// The keys of the gateway whose `--keys` (and `--database-url`) the command was given, as the server takes them.
+    static func store(_ gateway: GatewayCommand) -> APIKeys { APIKeys(directory: URL(fileURLWithPath: gateway.keys)) }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a key and print it, once, on standard output.")
+
+        @Option(help: "Its name, unique: what the access log and idempotency know the caller by.")
+        var name: String
+
+        @Option(
+            help: ArgumentHelp(
+                "Its scopes, separated by spaces: requests:SCHEMA (such as requests:card-create) or requests:*.",
+                valueName: "scopes"))
+        var scopes: String
+
+        @ParentCommand var gateway: GatewayCommand
+
+        func run() throws {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: gateway.keys), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            do {
+                let key = try KeysCommand.store(gateway).create(
+                    name: name, scopes: scopes.split(separator: " ").map(String.init))
+                print(key)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the keys: name, scopes, creation, last use and revocation (never a key).")
+
+        @ParentCommand var gateway: GatewayCommand
+
+        func run() throws {
+            let records: [APIKeys.Record]
+            do {
+                records = try KeysCommand.store(gateway).list()
+            } catch {
+                throw ValidationError(error.message)
+            }
+            let format = ISO8601DateFormatter()
+            for record in records {
+                var line =
+                    "\(record.name)\t\(record.scopes.joined(separator: " "))\tcreated \(format.string(from: record.created))"
+                line += "\tlast used " + (record.lastUsed.map { format.string(from: $0) } ?? "never")
+                if let revoked = record.revoked { line += "\trevoked \(format.string(from: revoked))" }
+                print(line)
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key: the gateway refuses it from then on.")
+
+        @Option(help: "The key's name.")
+        var name: String
+
+        @ParentCommand var gateway: GatewayCommand
+
+        func run() throws {
+            do {
+                try KeysCommand.store(gateway).revoke(name: name)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
     }
 }

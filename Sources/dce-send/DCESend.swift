@@ -53,10 +53,35 @@ struct DCESend: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the gateway per attempt.")
     var timeout: Double = 10
 
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the credential presented to the gateway (an API key from 'dce-gateway keys create'; default: $DCE_GATEWAY_CREDENTIAL). It is never printed.",
+            valueName: "file"))
+    var credentialFile: String?
+
+    /// The credential to present: the file's first line, else `$DCE_GATEWAY_CREDENTIAL`, else none.
+    private func readCredential() throws -> String? {
+        guard let credentialFile else {
+            let variable = ProcessInfo.processInfo.environment["DCE_GATEWAY_CREDENTIAL"] ?? ""
+            return variable.isEmpty ? nil : variable
+        }
+        guard let data = FileManager.default.contents(atPath: credentialFile) else {
+            let reason = access(credentialFile, R_OK) == 0 ? "it cannot be read" : Descriptor.reason(errno)
+            throw DiagnosticError("cannot read the credential file '\(credentialFile)': \(reason)")
+        }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let credential = line.trimmingCharacters(in: .whitespaces)
+        guard !credential.isEmpty else {
+            throw DiagnosticError("the credential file '\(credentialFile)' is empty")
+        }
+        return credential
+    }
+
     func run() async throws {
         let validator = try SchemaOption.validator(directory: nil, ids: [schema])
         let built: BuiltRequest
         let url: URL
+        var credential: String?
         do {
             guard let parsed = URL(string: gateway), parsed.scheme == "http" || parsed.scheme == "https" else {
                 throw DiagnosticError("--gateway must be an http or https URL")
@@ -69,6 +94,7 @@ struct DCESend: AsyncParsableCommand {
                     "cannot read the gateway's public key '\(keyFile)': \(reason) (--gateway-keys names the folder "
                         + "that dce-gateway --keys writes)")
             }
+            credential = try readCredential()
             let sealer = try HPKEFieldSealer(gatewayPublicKey: key, keyID: keyID)
             let prepared = try validator.prepare(
                 schema, context: try ContextOption.parse(call.contexts), tenderType: call.tenderType)
@@ -85,7 +111,9 @@ struct DCESend: AsyncParsableCommand {
                 "not sent: the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s"))")
             throw ExitStatus.invalid
         case .valid(let request):
-            let client = GatewayClient(baseURL: url, validator: validator, configuration: .init(timeout: timeout))
+            let client = GatewayClient(
+                baseURL: url, validator: validator, configuration: .init(timeout: timeout),
+                credential: { [credential] in credential })
             do {
                 let response = try await client.send(request)
                 print(String(decoding: response.json, as: UTF8.self))

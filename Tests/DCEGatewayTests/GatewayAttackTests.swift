@@ -169,6 +169,78 @@ struct GatewayAttackTests {
         }
     }
 
+    // MARK: - Callers
+
+    /// With API keys on, a request without a valid credential is refused before its body is read (401 with a
+    /// `WWW-Authenticate` challenge, the same answer whatever failed), a key without the schema's scope gets 403,
+    /// a revoked key is refused from the next request on, and no log line holds a key.
+    @Test func onlyAKeyWithTheSchemasScopeMayPostAndARevokedKeyIsRefused() async throws {
+        let keys = try Self.keyDirectory()
+        defer { try? FileManager.default.removeItem(at: keys.url.deletingLastPathComponent()) }
+        let creator = try keys.create(name: "issuer", scopes: ["requests:card-create"])
+        let reader = try keys.create(name: "reader", scopes: ["requests:card-tokenize"])
+        #expect(creator.hasPrefix("dce_") && creator.count > 40 && creator != reader)
+        #expect(try String(contentsOf: keys.url, encoding: .utf8).contains(creator) == false)
+        try await withGateway(authentication: .apiKeys(keys)) { server in
+            let values = #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#
+            for authorization in [nil, "Bearer", "Bearer dce_unknown", "Basic \(creator)", creator] as [String?] {
+                let refused = try await server.post(
+                    try sealed(values, id: "no-\(authorization?.count ?? 0)", at: server.clock.now),
+                    authorization: authorization)
+                #expect(refused.status == 401)
+                #expect(refused.challenge == #"Bearer realm="dce-gateway""#)
+                #expect(refused.response.errors.map(\.rule) == [.unauthenticated])
+            }
+            let scoped = try await server.post(
+                try sealed(values, id: "scoped", at: server.clock.now), authorization: "Bearer \(reader)")
+            #expect(scoped.status == 403)
+            #expect(scoped.response.errors.map(\.rule) == [.missingScope])
+            let accepted = try await server.post(
+                try sealed(values, id: "accepted", at: server.clock.now), authorization: "bearer \(creator)")
+            #expect(accepted.status == 200)
+            try keys.revoke(name: "issuer")
+            // The gateway looks at the file again at most once a second.
+            try await Task.sleep(for: .milliseconds(1_100))
+            let revoked = try await server.post(
+                try sealed(values, id: "after-revoke", at: server.clock.now), authorization: "Bearer \(creator)")
+            #expect(revoked.status == 401)
+            #expect(server.backendCalls == 1)
+            #expect(server.logs.contains { $0.contains("caller: issuer") || $0.contains("\"caller\": issuer") })
+            #expect(!server.logs.contains { $0.contains(creator) || $0.contains(reader) })
+            #expect(try keys.list().map { "\($0.name) \($0.revoked != nil)" } == ["issuer true", "reader false"])
+        }
+        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "reader", scopes: ["requests:*"]) }
+        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "bad name", scopes: ["requests:*"]) }
+        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "x", scopes: ["card-create"]) }
+        #expect(throws: APIKeyError.self) { try keys.revoke(name: "nobody") }
+    }
+
+    /// API keys in a new temporary directory.
+    private static func keyDirectory() throws -> APIKeys {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return APIKeys(directory: directory)
+    }
+
+    /// A request id is one caller's: the same id and body from two callers are two requests, each processed once.
+    @Test func theSameRequestIDFromTwoCallersIsTwoRequests() async throws {
+        let keys = try Self.keyDirectory()
+        defer { try? FileManager.default.removeItem(at: keys.url.deletingLastPathComponent()) }
+        let first = try keys.create(name: "first", scopes: ["requests:*"])
+        let second = try keys.create(name: "second", scopes: ["requests:card-create"])
+        try await withGateway(authentication: .apiKeys(keys)) { server in
+            let body = try sealed(
+                #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "shared",
+                at: server.clock.now)
+            let a = try await server.post(body, authorization: "Bearer \(first)")
+            let b = try await server.post(body, authorization: "Bearer \(second)")
+            let again = try await server.post(body, authorization: "Bearer \(first)")
+            #expect(a.status == 200 && b.status == 200 && again.status == 200)
+            #expect(server.backendCalls == 2)
+            #expect(again.body == a.body)
+        }
+    }
+
     // MARK: - Bounds
 
     @Test func aBodyOverTheLimitIsRefusedWithoutBeingRead() async throws {
@@ -428,17 +500,21 @@ struct GatewayAttackTests {
         /// Each log record, with its metadata, as text.
         var logs: [String] { captured.entries.map { "\($0.level) \($0.message) \($0.metadata)" } }
 
-        func post(_ body: [UInt8], contentType: String? = "application/json") async throws -> Reply {
+        func post(_ body: [UInt8], contentType: String? = "application/json", authorization: String? = nil)
+            async throws -> Reply
+        {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/requests")!)
             request.httpMethod = "POST"
             request.httpBody = Data(body)
             request.timeoutInterval = 60
             request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
             let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
             let http = try #require(response as? HTTPURLResponse)
             return Reply(
                 sent: body, status: http.statusCode, body: [UInt8](data),
-                retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) })
+                retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) },
+                challenge: http.value(forHTTPHeaderField: "WWW-Authenticate"))
         }
 
         func get(_ path: String) async throws -> Fetched {
@@ -460,13 +536,15 @@ struct GatewayAttackTests {
         var status: Int
         var body: [UInt8]
         var retryAfter: Int?
+        var challenge: String? = nil
         var text: String { String(decoding: body, as: UTF8.self) }
         var response: PDResponse { (try? PDResponse(json: body)) ?? PDResponse(requestID: "", status: .rejected) }
     }
 
-    private func withGateway(limits: Gateway.Limits = Gateway.Limits(), _ body: (Server) async throws -> Void)
-        async throws
-    {
+    private func withGateway(
+        limits: Gateway.Limits = Gateway.Limits(), authentication: Authentication = .none,
+        _ body: (Server) async throws -> Void
+    ) async throws {
         let clock = ManualClock()
         let calls = Counter()
         let captured = InMemoryLogHandler()
@@ -476,7 +554,7 @@ struct GatewayAttackTests {
             backend: { schema, payload in
                 calls.add()
                 return ReferenceBackend.answer(schema: schema, payload: payload)
-            })
+            }, authentication: authentication)
         try await withRunningServer({ onServerRunning in
             gateway.application(
                 router: Router(), address: .hostname("127.0.0.1", port: 0), onServerRunning: onServerRunning)

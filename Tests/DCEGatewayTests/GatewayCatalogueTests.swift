@@ -16,9 +16,11 @@ struct GatewayCatalogueTests {
         func refusal(_ call: () async throws -> sending Void) async -> CatalogueError.Code? {
             await #expect(throws: CatalogueError.self, performing: call)?.code
         }
-        #expect(code { _ = try Gateway(keys: keys, version: "v2") } == .invalidVersion)
-        #expect(code { _ = try Gateway(keys: keys, version: "1", catalogueLifetime: 0) } == .invalidExpiry)
-        let gateway = try Gateway(keys: keys, version: "2026.11.9")
+        #expect(code { _ = try Gateway(keys: keys, version: "v2", authentication: .none) } == .invalidVersion)
+        #expect(
+            code { _ = try Gateway(keys: keys, version: "1", catalogueLifetime: 0, authentication: .none) }
+                == .invalidExpiry)
+        let gateway = try Gateway(keys: keys, version: "2026.11.9", authentication: .none)
         let documents = try SchemaSource.bundled.documents()
         #expect(await refusal { try await gateway.publish(documents, version: "2026.11") } == .notNewer)
         #expect(await refusal { try await gateway.publish(documents, version: "2026.11.9") } == .notNewer)
@@ -31,7 +33,7 @@ struct GatewayCatalogueTests {
     }
 
     @Test func theGatewaySignsTheExpiryWithTheBody() async throws {
-        let gateway = try Gateway(keys: keys, version: "3", catalogueLifetime: 7 * 86_400)
+        let gateway = try Gateway(keys: keys, version: "3", catalogueLifetime: 7 * 86_400, authentication: .none)
         let served = gateway.catalogue
         let body = try CatalogueBody(json: served.body)
         #expect(body.expires == served.expires)

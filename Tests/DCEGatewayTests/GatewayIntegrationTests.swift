@@ -31,7 +31,8 @@ struct GatewayIntegrationTests {
     private func withGateway(_ body: (URL, Gateway, Faults) async throws -> Void) async throws {
         try await withLoopbackGateway(
             try Gateway(
-                keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() })),
+                keys: keys, version: "1", logger: Logger(label: "gateway", factory: { _ in SwiftLogNoOpLogHandler() }),
+                authentication: .none),
             body)
     }
 

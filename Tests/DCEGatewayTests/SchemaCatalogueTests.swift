@@ -56,7 +56,8 @@ struct SchemaCatalogueTests {
     // MARK: Versions only move forward
 
     @Test func aRollbackToAnOlderValidlySignedCatalogueIsRefused() async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, faults in
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "1"))
             let first = gateway.catalogue
@@ -72,7 +73,8 @@ struct SchemaCatalogueTests {
     }
 
     @Test func aCatalogueOfTheSameVersionIsNotNewerUnlessItIsTheSameCatalogue() async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, faults in
             let catalogue = try catalogue(url)
             try await gateway.publish(try stricterDocuments(), version: "2")
             await refresh(catalogue, expecting: .updated(version: "2"))
@@ -92,7 +94,8 @@ struct SchemaCatalogueTests {
     }
 
     @Test func versionsCompareNumberByNumber() async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "2026.11.9")) { url, gateway, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "2026.11.9", authentication: .none)) {
+            url, gateway, faults in
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "2026.11.9"))
             // older as text, newer as numbers
@@ -117,7 +120,7 @@ struct SchemaCatalogueTests {
         (#"{"version":"2","expires":4070908800,"schemas":{}}"#, "\"expires\" is not a UTC time"),
     ])
     func aSignedCatalogueWithoutAValidVersionOrExpiryIsKeptOut(body: String, reason: String) async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, _, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) { url, _, faults in
             let catalogue = try catalogue(url)
             faults.set(try signed(body))
             guard case .kept(let kept) = await catalogue.refresh() else {
@@ -132,7 +135,7 @@ struct SchemaCatalogueTests {
     // MARK: A signed expiry
 
     @Test func anExpiredCatalogueIsRefused() async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, _, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) { url, _, faults in
             let catalogue = try catalogue(url)
             let expired = try Gateway.catalogue(
                 try stricterDocuments(), version: "5", expires: clock.now - 60, signingKey: keys.signing)
@@ -144,7 +147,8 @@ struct SchemaCatalogueTests {
     }
 
     @Test func aCatalogueInForceThatExpiresIsNoLongerUsed() async throws {
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, faults in
             let catalogue = try catalogue(url)
             try await gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600)
             await refresh(catalogue, expecting: .updated(version: "2"))
@@ -167,7 +171,8 @@ struct SchemaCatalogueTests {
     @Test func theStoredCatalogueServesAfterARestartAndARollbackIsStillRefused() async throws {
         let storage = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, faults in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, faults in
             let first = gateway.catalogue
             let before = try catalogue(url, storage: storage)
             await refresh(before, expecting: .updated(version: "1"))
@@ -205,7 +210,7 @@ struct SchemaCatalogueTests {
         let storage = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, _ in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) { url, gateway, _ in
             let catalogue = try catalogue(url, storage: storage)
             await refresh(catalogue, expecting: .updated(version: "1"))
             let first = try Data(contentsOf: file)
@@ -229,7 +234,7 @@ struct SchemaCatalogueTests {
         let storage = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: storage) }
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
-        try await withLoopbackGateway(try Gateway(keys: keys, version: "1")) { url, gateway, _ in
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) { url, gateway, _ in
             try await gateway.publish(try stricterDocuments(), version: "2")
             let first = try catalogue(url, storage: storage)
             await refresh(first, expecting: .updated(version: "2"))

@@ -169,7 +169,7 @@ struct NoSecretInAnyOutputTests {
         let gatewayKeys = Gateway.Keys.generate()
         let gateway = try Gateway(
             keys: gatewayKeys, version: "1",
-            logger: Logger(label: "gateway") { _ in CapturingHandler(captured: gatewayLog) })
+            logger: Logger(label: "gateway") { _ in CapturingHandler(captured: gatewayLog) }, authentication: .none)
         let clearValues = [
             (
                 "card-create", #"{"region":"EU"}"#, "null",

@@ -20,7 +20,7 @@ public final class GatewayProcess: @unchecked Sendable {
     /// Everything it wrote, standard output and standard error.
     public var output: String { String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) }
 
-    /// Starts `dce-gateway --port 0 --keys KEYS` with `arguments`, its output in a file of `directory`, and (unless
+    /// Starts `dce-gateway --port 0 --keys KEYS` (with `--no-auth` unless `arguments` has `--api-keys`) with `arguments`, its output in a file of `directory`, and (unless
     /// told not to) waits until it listens.
     ///
     /// - Throws: When it cannot start, or exits or does not listen within 60 s.
@@ -31,7 +31,9 @@ public final class GatewayProcess: @unchecked Sendable {
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         process.executableURL = Self.executable("dce-gateway")
-        process.arguments = ["--port", "0", "--keys", keys.path] + arguments
+        // Without authentication unless the test turns API keys on.
+        let callers = arguments.contains("--api-keys") ? [] : ["--no-auth"]
+        process.arguments = ["--port", "0", "--keys", keys.path] + callers + arguments
         process.standardOutput = handle
         process.standardError = handle
         try process.run()

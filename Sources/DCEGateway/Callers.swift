@@ -1,0 +1,249 @@
+import Crypto
+public import Foundation
+
+/// Who called the gateway, as its credential says: a name for the access log and the idempotency slot, and the
+/// scopes it holds. Never the credential itself.
+public struct Caller: Sendable, Hashable {
+    /// The key's name (an API key), or `anonymous` when the gateway runs without authentication.
+    public var name: String
+    /// What it may do: `requests:SCHEMA` posts that request schema, `requests:*` any.
+    public var scopes: [String]
+
+    /// Creates a caller.
+    ///
+    /// - Parameters:
+    ///   - name: Its name in logs and metrics.
+    ///   - scopes: Its scopes.
+    public init(name: String, scopes: [String]) {
+        self.name = name
+        self.scopes = scopes
+    }
+
+    /// Every caller of a gateway without authentication (`dce-gateway --no-auth`).
+    public static let anonymous = Caller(name: "anonymous", scopes: ["requests:*"])
+
+    /// Whether the caller may post requests of `schema`: it holds `requests:SCHEMA` or `requests:*`.
+    public func mayPost(_ schema: String) -> Bool {
+        scopes.contains("requests:*") || scopes.contains("requests:" + schema)
+    }
+}
+
+/// How a gateway knows who calls `POST /v1/requests`.
+public struct Authentication: Sendable {
+    fileprivate let keys: APIKeys?
+
+    /// Every caller is ``Caller/anonymous``, with every scope: for a gateway behind a proxy that authenticates, or
+    /// for tests. `dce-gateway` starts so only with `--no-auth`, and logs a warning.
+    public static let none = Authentication(keys: nil)
+
+    /// Callers present an API key as `Authorization: Bearer KEY` (``APIKeys``).
+    public static func apiKeys(_ keys: APIKeys) -> Authentication { Authentication(keys: keys) }
+
+    /// Whether requests are authenticated at all.
+    public var isOn: Bool { keys != nil }
+
+    /// Who the `Authorization` field's credential names; `nil` when it is missing, malformed, unknown or revoked
+    /// (what failed is not said: 401 is the whole answer).
+    func caller(authorization: String?) -> Caller? {
+        guard let keys else { return .anonymous }
+        guard let authorization, let secret = Self.bearer(authorization) else { return nil }
+        return keys.caller(presenting: secret)
+    }
+
+    /// The credential of an `Authorization: Bearer CREDENTIAL` field (RFC 6750; the scheme in any case).
+    static func bearer(_ field: String) -> String? {
+        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let credential = parts[1].trimmingCharacters(in: .whitespaces)
+        return credential.isEmpty ? nil : credential
+    }
+}
+
+/// API keys for server-to-server callers, kept in a file of the gateway's key directory (`api-keys.json`, 0600).
+///
+/// A key is 32 random bytes, shown once when it is created (`dce_` and base64url); the file keeps only its SHA-256,
+/// with the key's name, scopes, creation and last use, and when it was revoked. `dce-gateway keys create|list|revoke`
+/// changes the file under a lock; a running gateway reads it again when it changes, so a revoked key is refused
+/// from the next request on.
+public final class APIKeys: @unchecked Sendable {
+    /// One key as the file keeps it: never the key itself.
+    public struct Record: Codable, Sendable, Hashable {
+        /// Its name, unique: what logs, metrics and idempotency know the caller by.
+        public var name: String
+        /// Its scopes (``Caller/scopes``).
+        public var scopes: [String]
+        /// The SHA-256 of the key, in hexadecimal.
+        public var sha256: String
+        /// When it was created.
+        public var created: Date
+        /// When a request last presented it (written at most once a minute); `nil` for never.
+        public var lastUsed: Date?
+        /// When it was revoked; `nil` while it is valid.
+        public var revoked: Date?
+    }
+
+    private struct File: Codable {
+        var keys: [Record]
+    }
+
+    /// The file.
+    public let url: URL
+    private let lock = NSLock()
+    private var loaded: (modified: Date?, records: [String: Record]) = (nil, [:])
+    private var lastChecked = Date.distantPast
+    /// Last uses not yet written to the file, by key name.
+    private var unwrittenUses: [String: Date] = [:]
+    private var lastWrite = Date.distantPast
+
+    /// Keys in `directory/api-keys.json` (the file need not exist yet).
+    public init(directory: URL) {
+        url = directory.appendingPathComponent("api-keys.json")
+    }
+
+    /// The caller a presented key names, or `nil` for an unknown or revoked one. The file is read again when it
+    /// changed (looked at most once a second); the last use is written at most once a minute.
+    func caller(presenting secret: String) -> Caller? {
+        let digest = Self.digest(secret)
+        let now = Date()
+        let record: Record? = lock.withLock {
+            if now.timeIntervalSince(lastChecked) >= 1 {
+                lastChecked = now
+                let modified =
+                    (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+                if modified != loaded.modified, let records = try? read() {
+                    loaded = (modified, Dictionary(uniqueKeysWithValues: records.map { ($0.sha256, $0) }))
+                }
+            }
+            guard let found = loaded.records[digest], found.revoked == nil else { return nil }
+            unwrittenUses[found.name] = now
+            return found
+        }
+        guard let record else { return nil }
+        if now.timeIntervalSince(lock.withLock { lastWrite }) >= 60 { writeUses() }
+        return Caller(name: record.name, scopes: record.scopes)
+    }
+
+    /// Creates a key with a name and scopes, and returns it: the only time it is shown.
+    ///
+    /// - Throws: ``APIKeyError`` for a name in use or empty, no scope, or a file that cannot be written.
+    public func create(name: String, scopes: [String], now: Date = Date()) throws(APIKeyError) -> String {
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+        else {
+            throw APIKeyError("a key's name is 1 to 64 letters, digits, '-', '_' or '.'")
+        }
+        guard !scopes.isEmpty else { throw APIKeyError("a key needs at least one scope, such as requests:card-create") }
+        for scope in scopes where !scope.hasPrefix("requests:") || scope.count == "requests:".count {
+            throw APIKeyError("'\(scope)' is not a scope: requests:SCHEMA or requests:*")
+        }
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let secret = "dce_" + Self.base64URL(bytes)
+        try change { records throws(APIKeyError) in
+            guard !records.contains(where: { $0.name == name }) else {
+                throw APIKeyError("a key named '\(name)' exists (revoked keys keep their name)")
+            }
+            records.append(Record(name: name, scopes: scopes, sha256: Self.digest(secret), created: now))
+        }
+        return secret
+    }
+
+    /// Every key, revoked or not, in the order created.
+    ///
+    /// - Throws: ``APIKeyError`` for a file that cannot be read.
+    public func list() throws(APIKeyError) -> [Record] { try read() }
+
+    /// Revokes the key named `name`: from the gateway's next look at the file on, it is refused.
+    ///
+    /// - Throws: ``APIKeyError`` when no key has the name, or the file cannot be written.
+    public func revoke(name: String, now: Date = Date()) throws(APIKeyError) {
+        try change { records throws(APIKeyError) in
+            guard let index = records.firstIndex(where: { $0.name == name }) else {
+                throw APIKeyError("no key is named '\(name)'")
+            }
+            if records[index].revoked == nil { records[index].revoked = now }
+        }
+    }
+
+    private func writeUses() {
+        let uses: [String: Date] = lock.withLock {
+            defer {
+                unwrittenUses = [:]
+                lastWrite = Date()
+            }
+            return unwrittenUses
+        }
+        guard !uses.isEmpty else { return }
+        try? change { records in
+            for index in records.indices {
+                if let used = uses[records[index].name] { records[index].lastUsed = used }
+            }
+        }
+    }
+
+    private func read() throws(APIKeyError) -> [Record] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(File.self, from: Data(contentsOf: url)).keys
+        } catch {
+            throw APIKeyError("\(url.path) cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads, changes and writes the file under an exclusive lock of the directory's `api-keys.lock`, so that
+    /// the commands and a running gateway never lose each other's changes; written to a temporary file and renamed.
+    private func change(_ body: (inout [Record]) throws(APIKeyError) -> Void) throws(APIKeyError) {
+        let lockPath = url.deletingLastPathComponent().appendingPathComponent("api-keys.lock").path
+        let descriptor = open(lockPath, O_CREAT | O_RDWR, 0o600)
+        guard descriptor >= 0 else {
+            throw APIKeyError("\(lockPath) cannot be opened: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
+        defer { flock(descriptor, LOCK_UN) }
+        var records = try read()
+        try body(&records)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            let data = try encoder.encode(File(keys: records))
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".api-keys.json.\(getpid())").path
+            let file = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+            guard file >= 0 else {
+                throw APIKeyError("\(temporary) cannot be written: \(String(cString: strerror(errno)))")
+            }
+            let written = data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            close(file)
+            guard written == data.count, rename(temporary, url.path) == 0 else {
+                throw APIKeyError("\(url.path) cannot be written: \(String(cString: strerror(errno)))")
+            }
+        } catch let error as APIKeyError {
+            throw error
+        } catch {
+            throw APIKeyError("\(url.path) cannot be written: \(error.localizedDescription)")
+        }
+    }
+
+    /// The SHA-256 of a key, in hexadecimal.
+    static func digest(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Why an API key could not be created, listed or revoked.
+public struct APIKeyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong; never a key.
+    public var message: String
+
+    init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

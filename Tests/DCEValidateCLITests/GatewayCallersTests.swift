@@ -1,0 +1,105 @@
+import DCETestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `dce-gateway --api-keys` and `dce-gateway keys create|list|revoke`, as an operator uses them: the gateway will not
+/// start without a choice of how callers are known, a key is shown once and never listed, and a revoked key is
+/// refused by the running gateway.
+struct GatewayCallersTests {
+    private var gateway: String { GatewayProcess.executable("dce-gateway").path }
+
+    @Test func withoutAChoiceOfAuthenticationTheGatewayDoesNotStart() throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keys = scratch.appendingPathComponent("keys").path
+        let none = try CLI.run(["--port", "0", "--keys", keys], executable: gateway)
+        #expect(none.status == 2)
+        #expect(none.err.contains("say how callers are known: --api-keys"), "\(none.err)")
+        let both = try CLI.run(["--port", "0", "--keys", keys, "--api-keys", "--no-auth"], executable: gateway)
+        #expect(both.status == 2 && both.err.contains("exclude each other"), "\(both.err)")
+    }
+
+    @Test func aKeyIsShownOnceAcceptedWithItsScopeAndRefusedOnceRevoked() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keys = scratch.appendingPathComponent("keys")
+        let created = try CLI.run(
+            ["keys", "create", "--name", "ci-batch", "--scopes", "requests:card-create", "--keys", keys.path],
+            executable: gateway)
+        #expect(created.status == 0, "\(created.err)")
+        let key = created.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.hasPrefix("dce_"))
+        let listed = try CLI.run(["keys", "list", "--keys", keys.path], executable: gateway)
+        #expect(listed.out.hasPrefix("ci-batch\trequests:card-create\tcreated "), "\(listed.out)")
+        #expect(!listed.out.contains(key))
+        let again = try CLI.run(
+            ["keys", "create", "--name", "ci-batch", "--scopes", "requests:*", "--keys", keys.path], executable: gateway
+        )
+        #expect(again.status == 2 && again.err.contains("a key named 'ci-batch' exists"), "\(again.err)")
+
+        let running = try GatewayProcess(keys: keys, in: scratch, arguments: ["--api-keys"])
+        defer { running.stop() }
+        func post(_ authorization: String?) async throws -> (Int, String?) {
+            var request = URLRequest(url: running.url.appendingPathComponent("v1/requests"))
+            request.httpMethod = "POST"
+            request.httpBody = Data("x".utf8)
+            // Not JSON: an authenticated caller gets 415, so the status says whether the key was taken.
+            request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (http.statusCode, http.value(forHTTPHeaderField: "WWW-Authenticate"))
+        }
+        #expect(try await post(nil) == (401, #"Bearer realm="dce-gateway""#))
+        #expect(try await post("Bearer \(key)").0 == 415)
+        let revoked = try CLI.run(["keys", "revoke", "--name", "ci-batch", "--keys", keys.path], executable: gateway)
+        #expect(revoked.status == 0, "\(revoked.err)")
+        try await Task.sleep(for: .milliseconds(1_100))
+        #expect(try await post("Bearer \(key)").0 == 401)
+        #expect(!running.output.contains(key))
+        #expect(running.output.contains("caller=ci-batch"), "\(running.output)")
+    }
+
+    /// `dce-validate send --credential-file` (or `DCE_GATEWAY_CREDENTIAL`) presents the key; without it, or with a
+    /// key lacking the schema's scope, the gateway's refusal is shown and nothing is accepted; the key is never
+    /// printed.
+    @Test func sendPresentsTheCredentialFromAFileOrTheEnvironment() throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keys = scratch.appendingPathComponent("keys")
+        func create(_ name: String, _ scopes: String) throws -> String {
+            let created = try CLI.run(
+                ["keys", "create", "--name", name, "--scopes", scopes, "--keys", keys.path], executable: gateway)
+            return created.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let key = try create("app", "requests:card-create")
+        let other = try create("tokenizer", "requests:card-tokenize")
+        let file = scratch.appendingPathComponent("credential")
+        try Data((key + "\n").utf8).write(to: file)
+        let running = try GatewayProcess(keys: keys, in: scratch, arguments: ["--api-keys"])
+        defer { running.stop() }
+        let send = [
+            "send", "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region=EU",
+            "--gateway", running.url.absoluteString, "--gateway-keys", keys.path,
+        ]
+        let accepted = try CLI.run(send + ["--credential-file", file.path])
+        #expect(accepted.status == 0, "\(accepted.err)")
+        #expect(accepted.out.contains(#""status":"accepted""#))
+        let anonymous = try CLI.run(send)
+        #expect(anonymous.status != 0)
+        #expect(anonymous.out.contains("[unauthenticated]"), "\(anonymous.out)")
+        let unscoped = try CLI.run(send, environment: ["DCE_GATEWAY_CREDENTIAL": other])
+        #expect(unscoped.out.contains("[missingScope]"), "\(unscoped.out) \(unscoped.err)")
+        let missing = try CLI.run(send + ["--credential-file", scratch.appendingPathComponent("none").path])
+        #expect(missing.status == 2 && missing.err.contains("cannot read the credential file"), "\(missing.err)")
+        for result in [accepted, anonymous, unscoped, missing] {
+            #expect(!result.out.contains(key) && !result.err.contains(key))
+            #expect(!result.out.contains(other) && !result.err.contains(other))
+        }
+        #expect(!running.output.contains(key) && running.output.contains("caller=app"))
+    }
+}
