@@ -11,6 +11,11 @@ function setup(thread)
     table.insert(threads, thread)
 end
 
+-- With API keys on (scripts/loadtest sets LOADTEST_KEY), every request presents the key.
+local headers = { ["Content-Type"] = "application/json" }
+local key = os.getenv("LOADTEST_KEY")
+if key ~= nil and key ~= "" then headers["Authorization"] = "Bearer " .. key end
+
 local function request_id(text)
     return string.match(text, '"requestId":"([^"]*)"')
 end
@@ -23,7 +28,7 @@ function init(args)
     kind_of = {}
     local path = os.getenv("LOADTEST_DIR") .. "/thread-" .. id .. ".ndjson"
     for line in io.lines(path) do
-        local built = wrk.format("POST", "/v1/requests", { ["Content-Type"] = "application/json" }, line)
+        local built = wrk.format("POST", "/v1/requests", headers, line)
         requests[#requests + 1] = built
         local rid = request_id(line)
         pending[rid] = (pending[rid] or 0) + 1
@@ -31,7 +36,7 @@ function init(args)
         kind_of[rid] = string.match(rid, "^(%a+)%-") or "sealed"
     end
     -- Sent once the file is through, while the last answers come in: answered with a replay, and not counted.
-    extra = wrk.format("POST", "/v1/requests", { ["Content-Type"] = "application/json" },
+    extra = wrk.format("POST", "/v1/requests", headers,
         (string.gsub(io.lines(path)(), '"requestId":"[^"]*"', '"requestId":"extra-' .. id .. '"', 1)))
     sent = 0
     answered = 0

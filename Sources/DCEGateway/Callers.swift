@@ -52,11 +52,18 @@ public struct Authentication: Sendable {
 
     /// The credential of an `Authorization: Bearer CREDENTIAL` field (RFC 6750; the scheme in any case).
     static func bearer(_ field: String) -> String? {
-        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let credential = parts[1].trimmingCharacters(in: .whitespaces)
-        return credential.isEmpty ? nil : credential
+        // By bytes, as every request asks: the scheme in any case, spaces, a credential without spaces, spaces.
+        let bytes = Array(field.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count, bytes[scheme.count] == 0x20,
+            zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let credential = bytes[(scheme.count + 1)...].drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        guard !credential.isEmpty, !credential.contains(where: isSpace) else { return nil }
+        return String(decoding: credential, as: UTF8.self)
     }
+
 }
 
 /// API keys for server-to-server callers, kept in a file of the gateway's key directory (`api-keys.json`, 0600).
@@ -226,9 +233,17 @@ public final class APIKeys: @unchecked Sendable {
         }
     }
 
-    /// The SHA-256 of a key, in hexadecimal.
+    /// The SHA-256 of a key, in hexadecimal (by table: `String(format:)` per byte cost a third of a request's time
+    /// under load).
     static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(secret.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     private static func base64URL(_ bytes: [UInt8]) -> String {

@@ -350,7 +350,10 @@ public final class Gateway: @unchecked Sendable {
     ///
     /// The work is done on the gateway's validation threads (``Limits/validationThreads``).
     ///
-    /// - Parameter body: The request body.
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - caller: Who sent it, as the embedding code authenticated it: its scopes must allow the schema (403
+    ///     otherwise), and its request ids are its own. ``authentication`` is not asked here.
     /// - Returns: The answer.
     public func handle(envelope body: [UInt8], caller: Caller = .anonymous) async -> Answer {
         let started = ContinuousClock.now

@@ -9,9 +9,9 @@ import NIOHTTPTypes
 ///
 /// And answers, then closes, a request answered before its body was read (413, 415): the answer says
 /// `Connection: close`, the gateway's side of the connection is shut once it is out, and what the client still
-/// sends is read and dropped (a *lingering close*, as nginx does) for at most `linger` between reads, so that a
-/// client that writes its whole body before it reads (Python's `urllib`) gets the answer at once instead of
-/// waiting for a timeout, and one that keeps sending is cut off.
+/// sends is read and dropped (a *lingering close*, as nginx does) for at most `linger` between reads and
+/// `lingerTotal` in all, so that a client that writes its whole body before it reads (Python's `urllib`) gets the
+/// answer at once instead of waiting for a timeout, and one that keeps sending, however slowly, is cut off.
 ///
 /// It sits after HTTP decoding, so it sees whole heads, body parts and ends; while a request is being answered no
 /// deadline runs.
@@ -25,7 +25,10 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private let body: TimeAmount
     private let idle: TimeAmount
     private let linger: TimeAmount
+    private let lingerTotal: TimeAmount
     private var deadline: Scheduled<Void>?
+    /// When a draining connection is closed however the client sends.
+    private var lingerEnd: Scheduled<Void>?
     /// A request's head was read and not yet its end.
     private var requestOpen = false
     /// The answer being written came before the end of its request.
@@ -33,11 +36,15 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     /// The answer to an unfinished request is out: what arrives now is dropped until the connection closes.
     private var draining = false
 
-    init(header: Duration, body: Duration, idle: Duration, linger: Duration = .seconds(2)) {
+    init(
+        header: Duration, body: Duration, idle: Duration, linger: Duration = .seconds(2),
+        lingerTotal: Duration = .seconds(30)
+    ) {
         self.header = TimeAmount(header)
         self.body = TimeAmount(body)
         self.idle = TimeAmount(idle)
         self.linger = TimeAmount(linger)
+        self.lingerTotal = TimeAmount(lingerTotal)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -51,11 +58,13 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        lingerEnd?.cancel()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        lingerEnd?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -107,6 +116,8 @@ final class RequestDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         draining = true
         context.close(mode: .output, promise: nil)
         arm(linger, context: context)
+        let channel = context.channel
+        lingerEnd = context.eventLoop.scheduleTask(in: lingerTotal) { channel.close(promise: nil) }
         context.read()
     }
 
