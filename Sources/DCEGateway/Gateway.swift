@@ -369,6 +369,7 @@ public final class Gateway: @unchecked Sendable {
         return answer
     }
 
+    /// ``respond(to:caller:)`` before the caller is noted.
     private func respondAs(_ caller: Caller, to body: [UInt8]) async -> Answer {
         let isLarge = body.count >= limits.largeBodyBytes
         let admission: Admission
@@ -459,10 +460,11 @@ public final class Gateway: @unchecked Sendable {
                     "the envelope's 'requestId' must have 1 to \(Self.maxRequestIDBytes) bytes"))
         }
         guard caller.mayPost(header.schema) else {
-            var answer = refuse(
-                403, requestID: requestID, .missingScope,
-                "this credential may not post '\(header.schema)': it needs the scope requests:\(header.schema)")
-            answer.note.schema = header.schema
+            // The schema is named only when the gateway knows it: the envelope's text is the client's.
+            let schema = knownSchema(header.schema) ?? "unknown"
+            let named = schema == "unknown" ? "this schema" : "'\(schema)': it needs the scope requests:\(schema)"
+            var answer = refuse(403, requestID: requestID, .missingScope, "this credential may not post \(named)")
+            answer.note.schema = schema
             return .refused(answer)
         }
         guard let created = header.createdAt else {

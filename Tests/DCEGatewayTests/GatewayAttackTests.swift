@@ -195,6 +195,15 @@ struct GatewayAttackTests {
                 try sealed(values, id: "scoped", at: server.clock.now), authorization: "Bearer \(reader)")
             #expect(scoped.status == 403)
             #expect(scoped.response.errors.map(\.rule) == [.missingScope])
+            // A schema the gateway does not know is not echoed, nor logged.
+            let made = String(repeating: "s", count: 2_000)
+            let known = String(decoding: try envelope("{}", id: "unknown-schema", at: server.clock.now), as: UTF8.self)
+            let unknown = try await server.post(
+                Array(known.replacingOccurrences(of: #""card-create""#, with: "\"\(made)\"").utf8),
+                authorization: "Bearer \(reader)")
+            #expect(unknown.status == 403)
+            #expect(unknown.response.errors.map(\.message) == ["this credential may not post this schema"])
+            #expect(!server.logs.contains { $0.contains(made.prefix(100)) })
             let accepted = try await server.post(
                 try sealed(values, id: "accepted", at: server.clock.now), authorization: "bearer \(creator)")
             #expect(accepted.status == 200)
