@@ -39,7 +39,7 @@ private final class FuzzedGateway: @unchecked Sendable {
         if gateway == nil || uses == 65_536 {
             gateway = try? Gateway(
                 keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() },
-                now: { fuzzNow })
+                now: { fuzzNow }, authentication: .none)
             uses = 0
         }
         uses += 1
