@@ -38,7 +38,7 @@ let package = Package(
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Field encryption (HPKE) and keyed fingerprints: only DCECrypto and what uses it.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // The redacting log handler: only DCELogging.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The gateway side and its reference server: only DCEGateway and dce-gateway.
@@ -52,6 +52,8 @@ let package = Package(
         // The gateway's shared store (idempotency answers and catalogues for several instances): only DCEGateway.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Bearer JWTs (signatures by JWKS keys): only DCEGateway.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // The gateway's metrics (GET /metrics): only DCEGateway.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -151,6 +153,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -260,6 +263,12 @@ let package = Package(
             // What several test targets share: a real dce-gateway process (started, killed, stopped) and where the
             // package's executables are built.
             name: "DCETestSupport",
+            dependencies: [
+                // An identity provider's keys and tokens, signed by hand so that the gateway's JWT checks (jwt-kit) are
+                // tested against an implementation of their own, forgeries included.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Tests/DCETestSupport",
             swiftSettings: strictSettings
         ),

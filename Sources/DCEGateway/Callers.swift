@@ -4,7 +4,8 @@ public import Foundation
 /// Who called the gateway, as its credential says: a name for the access log and the idempotency slot, and the
 /// scopes it holds. Never the credential itself.
 public struct Caller: Sendable, Hashable {
-    /// The key's name (an API key), or `anonymous` when the gateway runs without authentication.
+    /// The key's name (an API key), `sub:SUBJECT` (a JWT's subject), or `anonymous` when the gateway runs without
+    /// authentication.
     public var name: String
     /// What it may do: `requests:SCHEMA` posts that request schema, `requests:*` any.
     public var scopes: [String]
@@ -28,26 +29,44 @@ public struct Caller: Sendable, Hashable {
     }
 }
 
-/// How a gateway knows who calls `POST /v1/requests`.
+/// How a gateway knows who calls `POST /v1/requests`: API keys, bearer JWTs, both, or nobody.
 public struct Authentication: Sendable {
     fileprivate let keys: APIKeys?
+    fileprivate let tokens: BearerTokens?
+
+    /// Callers present an API key or a JWT as `Authorization: Bearer CREDENTIAL`: a credential of three dot-separated
+    /// parts is a token (``BearerTokens``), any other a key (``APIKeys``). Give neither for ``none``.
+    ///
+    /// - Parameters:
+    ///   - apiKeys: The API keys, if callers may present one.
+    ///   - tokens: The token verifier, if callers may present a JWT.
+    public init(apiKeys: APIKeys? = nil, tokens: BearerTokens? = nil) {
+        keys = apiKeys
+        self.tokens = tokens
+    }
 
     /// Every caller is ``Caller/anonymous``, with every scope: for a gateway behind a proxy that authenticates, or
     /// for tests. `dce-gateway` starts so only with `--no-auth`, and logs a warning.
-    public static let none = Authentication(keys: nil)
+    public static let none = Authentication()
 
     /// Callers present an API key as `Authorization: Bearer KEY` (``APIKeys``).
-    public static func apiKeys(_ keys: APIKeys) -> Authentication { Authentication(keys: keys) }
+    public static func apiKeys(_ keys: APIKeys) -> Authentication { Authentication(apiKeys: keys) }
+
+    /// Callers present a JWT as `Authorization: Bearer TOKEN` (``BearerTokens``).
+    public static func tokens(_ tokens: BearerTokens) -> Authentication { Authentication(tokens: tokens) }
 
     /// Whether requests are authenticated at all.
-    public var isOn: Bool { keys != nil }
+    public var isOn: Bool { keys != nil || tokens != nil }
 
-    /// Who the `Authorization` field's credential names; `nil` when it is missing, malformed, unknown or revoked
-    /// (what failed is not said: 401 is the whole answer).
-    func caller(authorization: String?) -> Caller? {
-        guard let keys else { return .anonymous }
-        guard let authorization, let secret = Self.bearer(authorization) else { return nil }
-        return keys.caller(presenting: secret)
+    /// Who the `Authorization` field's credential names; `nil` when it is missing, malformed, unknown, revoked,
+    /// expired or for someone else (what failed is not said: 401 is the whole answer).
+    func caller(authorization: String?) async -> Caller? {
+        guard isOn else { return .anonymous }
+        guard let authorization, let credential = Self.bearer(authorization) else { return nil }
+        if credential.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
+            return await tokens?.caller(presenting: credential)
+        }
+        return keys?.caller(presenting: credential)
     }
 
     /// The credential of an `Authorization: Bearer CREDENTIAL` field (RFC 6750; the scheme in any case).

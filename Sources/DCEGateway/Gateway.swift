@@ -631,10 +631,10 @@ public final class Gateway: @unchecked Sendable {
     /// Reads a request's body within the limits and answers it on a validation thread.
     private func answer(_ request: Request) async -> Answer {
         // Who calls is known before anything of the request is read; what failed is not said.
-        guard let caller = authentication.caller(authorization: request.headers[.authorization]) else {
+        guard let caller = await authentication.caller(authorization: request.headers[.authorization]) else {
             return refuse(
                 401, requestID: "", .unauthenticated,
-                "this request needs a valid credential: Authorization: Bearer KEY")
+                "this request needs a valid credential: Authorization: Bearer KEY_OR_TOKEN")
         }
         var answer = await answer(request, from: caller)
         answer.note.caller = caller.name

@@ -28,10 +28,12 @@ struct GatewayCommand: AsyncParsableCommand {
             access log line per request on standard output (method, path, status, duration, request id, schema, rule \
             codes; never a value).
 
-            Callers: with --api-keys, POST /v1/requests needs Authorization: Bearer KEY, a key made by 'dce-gateway \
-            keys create' (kept as a hash in --keys/api-keys.json) whose scopes name the schema posted (requests:SCHEMA \
-            or requests:*): 401 without a valid key, 403 without the scope. --no-auth serves every caller as \
-            'anonymous' with every scope, for a gateway behind a proxy that authenticates; one of the two is needed.
+            Callers: with --api-keys, POST /v1/requests takes Authorization: Bearer KEY, a key made by 'dce-gateway \
+            keys create' (kept as a hash in --keys/api-keys.json); with --jwks, --issuer and --audience, a JWT \
+            (RS256, ES256 or EdDSA, its kid a key of the JWKS, iss and aud as given, exp not past, scopes in its \
+            scope claim; the caller is sub:SUBJECT). Its scopes must name the schema posted (requests:SCHEMA or \
+            requests:*): 401 without a valid credential, 403 without the scope. --no-auth serves every caller as \
+            'anonymous' with every scope, for a gateway behind a proxy that authenticates; one of these is needed.
 
             Without a database, answers and the catalogue are kept in the process (one instance). With \
             --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
@@ -43,6 +45,26 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Flag(help: "Callers present an API key (Authorization: Bearer KEY) made by 'dce-gateway keys create'.")
     var apiKeys = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Callers may present a JWT (Authorization: Bearer TOKEN) signed by a key of this JWKS: a file, or an https URL.",
+            valueName: "file-or-url"))
+    var jwks: String?
+
+    @Option(help: ArgumentHelp("The iss a JWT must carry (with --jwks).", valueName: "issuer"))
+    var issuer: String?
+
+    @Option(help: ArgumentHelp("A value a JWT's aud must hold (with --jwks).", valueName: "audience"))
+    var audience: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How far a JWT's exp and nbf may be off this clock, in seconds (at most 300).", valueName: "seconds"))
+    var clockSkew = 60
+
+    @Option(help: ArgumentHelp("Seconds between fetches of a --jwks URL.", valueName: "seconds"))
+    var jwksRefresh = 300
 
     @Flag(help: "No authentication: every caller is 'anonymous' with every scope (behind a proxy that authenticates).")
     var noAuth = false
@@ -148,6 +170,16 @@ struct GatewayCommand: AsyncParsableCommand {
             ("--catalogue-refresh", catalogueRefresh),
         ]
         for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
+        if jwks != nil, issuer == nil || audience == nil {
+            throw ValidationError("--jwks needs --issuer and --audience: a token is checked for both.")
+        }
+        if jwks == nil, issuer != nil || audience != nil {
+            throw ValidationError("--issuer and --audience are a JWT's: give --jwks too.")
+        }
+        guard (0...Int(BearerTokens.Policy.maximumClockSkew)).contains(clockSkew) else {
+            throw ValidationError("--clock-skew takes 0 to \(Int(BearerTokens.Policy.maximumClockSkew)) seconds.")
+        }
+        if jwksRefresh < 1 { throw ValidationError("--jwks-refresh takes a positive number.") }
         if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
         if let url = databaseURLInEffect {
             do {
@@ -160,11 +192,12 @@ struct GatewayCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Here, not in validate(), which also runs before `dce-gateway keys`; after the options are checked.
-        guard apiKeys != noAuth else {
+        let authenticates = apiKeys || jwks != nil
+        guard authenticates != noAuth else {
             throw ValidationError(
-                apiKeys
-                    ? "--api-keys and --no-auth exclude each other."
-                    : "say how callers are known: --api-keys (keys from 'dce-gateway keys create') or --no-auth (every caller anonymous, behind a proxy that authenticates)."
+                noAuth
+                    ? "--no-auth excludes --api-keys and --jwks."
+                    : "say how callers are known: --api-keys (keys from 'dce-gateway keys create'), --jwks with --issuer and --audience (JWTs), both, or --no-auth (every caller anonymous, behind a proxy that authenticates)."
             )
         }
         let keys = try KeyFiles.loadOrCreate(in: URL(fileURLWithPath: self.keys))
@@ -194,10 +227,12 @@ struct GatewayCommand: AsyncParsableCommand {
         let store = try databaseURLInEffect.map {
             try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
         }
+        let tokens = try await bearerTokens()
         let gateway = try Gateway(
             keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400,
             limits: limits, store: store,
-            authentication: apiKeys ? .apiKeys(APIKeys(directory: URL(fileURLWithPath: self.keys))) : .none)
+            authentication: Authentication(
+                apiKeys: apiKeys ? APIKeys(directory: URL(fileURLWithPath: self.keys)) : nil, tokens: tokens))
         if noAuth {
             Logger(label: "dce-gateway").warning(
                 "authentication is off (--no-auth): every caller is 'anonymous', with every scope")
@@ -217,6 +252,25 @@ struct GatewayCommand: AsyncParsableCommand {
         } catch let error as GatewayStoreError {
             Diagnostics.error(error.message)
             throw ExitStatus.unavailable
+        }
+    }
+}
+
+extension GatewayCommand {
+    /// The JWT verifier `--jwks` asks for, its keys read once (a gateway that cannot read them does not start).
+    private func bearerTokens() async throws -> BearerTokens? {
+        guard let jwks, let issuer, let audience else { return nil }
+        do {
+            let policy = BearerTokens.Policy(
+                issuer: issuer, audience: audience, clockSkew: TimeInterval(clockSkew),
+                refreshInterval: TimeInterval(jwksRefresh))
+            let (tokens, setAside) = try await BearerTokens.load(try BearerTokens.Source(jwks), policy: policy)
+            let logger = Logger(label: "dce-gateway")
+            logger.info("JWTs: \(tokens.keyCount) keys from \(tokens.source), issuer \(issuer), audience \(audience)")
+            for reason in setAside { logger.notice("JWKS key set aside: \(reason)") }
+            return tokens
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 }

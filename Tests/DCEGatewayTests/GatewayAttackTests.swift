@@ -225,7 +225,7 @@ struct GatewayAttackTests {
     }
 
     /// API keys in a new temporary directory.
-    private static func keyDirectory() throws -> APIKeys {
+    static func keyDirectory() throws -> APIKeys {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return APIKeys(directory: directory)
@@ -550,7 +550,7 @@ struct GatewayAttackTests {
         var response: PDResponse { (try? PDResponse(json: body)) ?? PDResponse(requestID: "", status: .rejected) }
     }
 
-    private func withGateway(
+    func withGateway(
         limits: Gateway.Limits = Gateway.Limits(), authentication: Authentication = .none,
         _ body: (Server) async throws -> Void
     ) async throws {
@@ -573,7 +573,7 @@ struct GatewayAttackTests {
     }
 
     /// An envelope with clear values only, built by hand as a client that skips validation would.
-    private func envelope(_ values: String, id: String, schema: String = "card-create", at time: Date = Date()) throws
+    func envelope(_ values: String, id: String, schema: String = "card-create", at time: Date = Date()) throws
         -> [UInt8]
     {
         let version = try #require(validator.schema(schema)).version
@@ -584,7 +584,7 @@ struct GatewayAttackTests {
     }
 
     /// The envelope of a valid card-create request, its PIN sealed, as the package's client builds it.
-    private func sealed(_ json: String, id: String, at time: Date) throws -> [UInt8] {
+    func sealed(_ json: String, id: String, at time: Date) throws -> [UInt8] {
         let sealer = try HPKEFieldSealer(gatewayPublicKey: try keys.encryptionPublicKey, keyID: keys.encryptionKeyID)
         let built = try validator.prepare("card-create", context: ["region": "EU"]).makeRequest(
             json: Array(json.utf8), requestID: id, sealer: sealer, createdAt: time)

@@ -20,8 +20,8 @@ public final class GatewayProcess: @unchecked Sendable {
     /// Everything it wrote, standard output and standard error.
     public var output: String { String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) }
 
-    /// Starts `dce-gateway --port 0 --keys KEYS` (with `--no-auth` unless `arguments` has `--api-keys`) with `arguments`, its output in a file of `directory`, and (unless
-    /// told not to) waits until it listens.
+    /// Starts `dce-gateway --port 0 --keys KEYS` (with `--no-auth` unless `arguments` has `--api-keys` or `--jwks`)
+    /// with `arguments`, its output in a file of `directory`, and (unless told not to) waits until it listens.
     ///
     /// - Throws: When it cannot start, or exits or does not listen within 60 s.
     public init(keys: URL, in directory: URL, arguments: [String] = [], waitUntilListening: Bool = true) throws {
@@ -31,8 +31,8 @@ public final class GatewayProcess: @unchecked Sendable {
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         process.executableURL = Self.executable("dce-gateway")
-        // Without authentication unless the test turns API keys on.
-        let callers = arguments.contains("--api-keys") ? [] : ["--no-auth"]
+        // Without authentication unless the test turns API keys or JWTs on.
+        let callers = arguments.contains("--api-keys") || arguments.contains("--jwks") ? [] : ["--no-auth"]
         process.arguments = ["--port", "0", "--keys", keys.path] + callers + arguments
         process.standardOutput = handle
         process.standardError = handle

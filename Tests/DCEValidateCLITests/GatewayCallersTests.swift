@@ -20,7 +20,49 @@ struct GatewayCallersTests {
         #expect(none.status == 2)
         #expect(none.err.contains("say how callers are known: --api-keys"), "\(none.err)")
         let both = try CLI.run(["--port", "0", "--keys", keys, "--api-keys", "--no-auth"], executable: gateway)
-        #expect(both.status == 2 && both.err.contains("exclude each other"), "\(both.err)")
+        #expect(both.status == 2 && both.err.contains("--no-auth excludes --api-keys and --jwks"), "\(both.err)")
+        let half = try CLI.run(
+            ["--port", "0", "--keys", keys, "--jwks", "jwks.json", "--issuer", "i"], executable: gateway)
+        #expect(half.status == 2 && half.err.contains("--jwks needs --issuer and --audience"), "\(half.err)")
+        let symmetric = scratch.appendingPathComponent("jwks.json")
+        try Data(#"{"keys": [{"kty": "oct", "kid": "h", "k": "c2VjcmV0"}]}"#.utf8).write(to: symmetric)
+        let hmac = try CLI.run(
+            ["--port", "0", "--keys", keys, "--jwks", symmetric.path, "--issuer", "i", "--audience", "a"],
+            executable: gateway)
+        #expect(hmac.status == 2 && hmac.err.contains("key 0 is a symmetric key"), "\(hmac.err)")
+    }
+
+    /// `dce-gateway --jwks FILE --issuer ISS --audience AUD` beside `--api-keys`: `dce-validate send` presents a JWT
+    /// from its credential file, and the access log names the token's subject; an expired token is refused.
+    @Test func aJWTFromTheConfiguredIssuerIsAcceptedBesideAPIKeys() throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keys = scratch.appendingPathComponent("keys")
+        let issuer = try TokenIssuer()
+        let jwks = scratch.appendingPathComponent("jwks.json")
+        try issuer.jwks().write(to: jwks)
+        let running = try GatewayProcess(
+            keys: keys, in: scratch,
+            arguments: ["--api-keys", "--jwks", jwks.path, "--issuer", issuer.issuer, "--audience", issuer.audience])
+        defer { running.stop() }
+        let send = [
+            "send", "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--context", "region=EU",
+            "--gateway", running.url.absoluteString, "--gateway-keys", keys.path,
+        ]
+        let token = try issuer.token(
+            issuer.claims(subject: "checkout-7", scope: "requests:card-create"), algorithm: "ES256")
+        let file = scratch.appendingPathComponent("token")
+        try Data(token.utf8).write(to: file)
+        let accepted = try CLI.run(send + ["--credential-file", file.path])
+        #expect(accepted.status == 0, "\(accepted.err)")
+        let expired = try issuer.token(issuer.claims(subject: "checkout-7", scope: "requests:*", lifetime: -120))
+        let refused = try CLI.run(send, environment: ["DCE_GATEWAY_CREDENTIAL": expired])
+        #expect(refused.out.contains("[unauthenticated]"), "\(refused.out) \(refused.err)")
+        #expect(running.output.contains("caller=sub:checkout-7"), "\(running.output)")
+        #expect(running.output.contains("JWTs: 3 keys from \(jwks.path)"))
+        for text in [running.output, accepted.out, accepted.err, refused.out, refused.err] {
+            #expect(!text.contains(token.suffix(40)) && !text.contains(expired.suffix(40)))
+        }
     }
 
     @Test func aKeyIsShownOnceAcceptedWithItsScopeAndRefusedOnceRevoked() async throws {
