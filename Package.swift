@@ -144,7 +144,9 @@ let package = Package(
         .target(
             name: "DCEGateway",
             dependencies: [
-                "DCEEngine", "DCEEnvelope", "DCECrypto", .product(name: "Crypto", package: "swift-crypto"),
+                // DCEFingerprint: the cards' fingerprints for the card-testing limits.
+                "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

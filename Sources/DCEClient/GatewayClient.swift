@@ -105,7 +105,7 @@ public struct GatewayClient: Sendable {
     /// Sends a request. Retries are safe: every attempt sends the same envelope (same request id, same bytes), and
     /// the gateway answers a request it has processed with the same answer instead of processing it again. Server
     /// errors, 429 and 503 (after its `Retry-After`, up to the backoff's own length when longer) are retried, as is
-    /// 409 `requestInProgress`; the envelope's creation time is sealed, so retries must stay within the gateway's
+    /// 409 `requestInProgress`, but not a 429 `cardVelocity` (a card-testing limit: a rejection); the envelope's creation time is sealed, so retries must stay within the gateway's
     /// replay window (five minutes by default).
     ///
     /// - Parameter request: The envelope (only a valid request has one).
@@ -150,7 +150,9 @@ public struct GatewayClient: Sendable {
                 if failure == .cancelled || Task.isCancelled { throw .transport(.cancelled) }
                 continue
             }
-            if status >= 500 || status == 429 || (status == 409 && Self.isInProgress(data)) {
+            if status >= 500 || (status == 429 && !Self.says(data, "cardVelocity"))
+                || (status == 409 && Self.says(data, "requestInProgress"))
+            {
                 failure = .status(status)
                 continue
             }
@@ -159,15 +161,17 @@ public struct GatewayClient: Sendable {
         throw .transport(failure)
     }
 
-    /// Whether a 409 says the same request is being processed (worth retrying), not that its id is taken.
-    private static func isInProgress(_ data: Data) -> Bool {
-        (try? PDResponse(json: [UInt8](data)))?.errors.first?.rule.rawValue == "requestInProgress"
+    /// Whether an answer's first error has the rule code `rule`: a 409 `requestInProgress` is worth retrying (not
+    /// that its id is taken), a 429 `cardVelocity` is not (the card-testing limits hold for minutes: the caller sees
+    /// the rejection and its `Retry-After` instead).
+    private static func says(_ data: Data, _ rule: String) -> Bool {
+        (try? PDResponse(json: [UInt8](data)))?.errors.first?.rule.rawValue == rule
     }
 
-    /// Checks what the gateway answered: 200 accepted; 422, 409, 413, 415, 401 (no valid credential) or 403 (no
-    /// scope for the schema) rejected, with the gateway's reason.
+    /// Checks what the gateway answered: 200 accepted; 422, 409, 413, 415, 401 (no valid credential), 403 (no
+    /// scope for the schema) or 429 (a card-testing limit) rejected, with the gateway's reason.
     private func answer(_ data: Data, status: Int, to request: PDRequest) throws(GatewayError) -> PDResponse {
-        guard [200, 401, 403, 409, 413, 415, 422].contains(status) else {
+        guard [200, 401, 403, 409, 413, 415, 422, 429].contains(status) else {
             throw .invalidResponse("the gateway answered HTTP \(status)", nil)
         }
         let response: PDResponse

@@ -2,6 +2,7 @@ import Crypto
 import DCECrypto
 public import DCEEngine
 import DCEEnvelope
+import DCEFingerprint
 public import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -152,6 +153,9 @@ public final class Gateway: @unchecked Sendable {
     public let authentication: Authentication
     private let keys: Keys
     private let opener: HPKEFieldOpener
+    /// Fingerprints the card numbers requests present, for the card-testing limits: an HMAC under a key derived from
+    /// the encryption key, so every instance with the same keys gives a card the same fingerprint.
+    private let cardFingerprinter: HMACFingerprinter
     private let backend: Backend
     private let logger: Logger
     private let now: @Sendable () -> Date
@@ -196,6 +200,10 @@ public final class Gateway: @unchecked Sendable {
         self.keys = keys
         self.authentication = authentication
         self.opener = try HPKEFieldOpener(privateKey: keys.encryption, keyID: keys.encryptionKeyID)
+        let cardKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: keys.encryption), info: Data("dce-gateway card fingerprints".utf8),
+            outputByteCount: 32)
+        self.cardFingerprinter = try HMACFingerprinter(key: cardKey.withUnsafeBytes { Data($0) })
         self.backend = backend
         self.limits = limits
         self.logger = logger
@@ -389,7 +397,10 @@ public final class Gateway: @unchecked Sendable {
         do {
             outcome = try await store.once(request) {
                 do {
-                    return try await self.pool.run(isLarge: isLarge) { self.process(incoming) }
+                    let checked = try await self.pool.run(isLarge: isLarge) { self.check(incoming) }
+                    guard case .valid(let valid) = checked.verdict else { return checked.answer }
+                    if let refusal = await self.limitCardTesting(valid, caller: caller) { return refusal }
+                    return self.serve(valid, checked: checked.answer)
                 } catch {
                     return self.saturated()
                 }
@@ -503,18 +514,34 @@ public final class Gateway: @unchecked Sendable {
         refuse(503, requestID: "", .overloaded, "the gateway is saturated: retry shortly", retryAfter: 1)
     }
 
-    /// Opens, validates and, when valid, answers a request whose id is claimed.
-    private func process(_ incoming: IncomingRequest) -> Answer {
+    /// A request opened and validated, ready for the backend.
+    private struct ValidRequest: Sendable {
+        var header: EnvelopeHeader
+        var document: JSONDocument
+        /// The fingerprints of the card numbers it presents.
+        var cards: [String]
+    }
+
+    /// What opening and validating a request whose id is claimed came to: its answer when refused, else the request
+    /// for the backend (with the answer's note so far: schema, version, validation time).
+    private func check(_ incoming: IncomingRequest) -> (answer: Answer, verdict: CheckVerdict) {
         let started = ContinuousClock.now
-        var answer = answerProcessed(incoming)
+        let verdict = checkUntimed(incoming)
+        var answer: Answer
+        if case .refused(let refusal) = verdict { answer = refusal } else { answer = Answer(status: 200, body: []) }
         answer.note.schema = incoming.header.schema
         answer.note.schemaVersion = incoming.header.schemaVersion
         answer.note.validation = ContinuousClock.now - started
-        return answer
+        return (answer, verdict)
     }
 
-    /// ``process(_:)`` without the timing.
-    private func answerProcessed(_ incoming: IncomingRequest) -> Answer {
+    private enum CheckVerdict: Sendable {
+        case refused(Answer)
+        case valid(ValidRequest)
+    }
+
+    /// ``check(_:)`` without the timing.
+    private func checkUntimed(_ incoming: IncomingRequest) -> CheckVerdict {
         let header = incoming.header
         let validator = lock.withLock { self.validator }
         let report: ValidationReport
@@ -522,7 +549,8 @@ public final class Gateway: @unchecked Sendable {
         do {
             (report, payload) = try validator.accept(incoming, opener: opener, maxErrors: limits.maxErrorsPerAnswer)
         } catch {
-            return refuse(422, requestID: header.requestID, ViolationCode(rawValue: error.code.rawValue), error.message)
+            return .refused(
+                refuse(422, requestID: header.requestID, ViolationCode(rawValue: error.code.rawValue), error.message))
         }
         guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
             // The report keeps at most the answer's limit of violations; it counts the rest.
@@ -532,12 +560,48 @@ public final class Gateway: @unchecked Sendable {
             var answer = Answer(status: 422, body: response.json)
             answer.note = Note(
                 requestID: header.requestID, rules: report.errors.map(\.rule.rawValue), refusal: "invalid")
-            return answer
+            return .refused(answer)
         }
-        let result = backend(header.schema, SchemaValue(document: document, at: document.root))
+        let cards = (validator.schema(header.schema)?.cardNumbers(in: document) ?? []).map { digits in
+            digits.withUnsafeBufferPointer { cardFingerprinter.fingerprint($0) }
+        }
+        return .valid(ValidRequest(header: header, document: document, cards: cards))
+    }
+
+    /// The 429 for a request whose cards meet a card-testing limit, or the store's 503; `nil` when it may be served.
+    private func limitCardTesting(_ request: ValidRequest, caller: Caller) async -> Answer? {
+        guard !request.cards.isEmpty else { return nil }
+        let verdict: CardVerdict
+        do {
+            verdict = try await store.present(
+                cards: request.cards, caller: caller.name, at: now(), limits: limits.cardVelocity)
+        } catch {
+            logger.error(
+                "store unavailable",
+                metadata: ["requestId": .string(request.header.requestID), "reason": .string(error.message)])
+            return refuse(
+                503, requestID: request.header.requestID, .storeUnavailable,
+                "the gateway cannot reach its database: retry shortly", retryAfter: 1)
+        }
+        guard case .refused(let reason, let retryAfter) = verdict else { return nil }
+        // The same words whichever limit was met: a caller learns nothing of what others presented.
+        var answer = refuse(
+            429, requestID: request.header.requestID, .cardVelocity,
+            "too many card numbers presented in a short time: retry after \(retryAfter) s", retryAfter: retryAfter)
+        answer.note.refusal = reason.rawValue
+        answer.note.schema = request.header.schema
+        answer.note.schemaVersion = request.header.schemaVersion
+        return answer
+    }
+
+    /// Answers a valid request from the backend, keeping the note ``check(_:)`` began.
+    private func serve(_ request: ValidRequest, checked: Answer) -> Answer {
+        let result = backend(request.header.schema, SchemaValue(document: request.document, at: request.document.root))
         var answer = Answer(
-            status: 200, body: PDResponse(requestID: header.requestID, status: .accepted, payload: result).json)
-        answer.note.requestID = header.requestID
+            status: 200,
+            body: PDResponse(requestID: request.header.requestID, status: .accepted, payload: result).json)
+        answer.note = checked.note
+        answer.note.requestID = request.header.requestID
         return answer
     }
 
@@ -567,11 +631,16 @@ public final class Gateway: @unchecked Sendable {
         if let schema = note.schema { metadata["schema"] = .string(schema) }
         if let version = note.schemaVersion { metadata["schemaVersion"] = .string(version) }
         if !note.rules.isEmpty { metadata["rules"] = .array(note.rules.map { .string($0) }) }
+        // A reason the rule code does not say (which card-testing limit was met): for operations, never the answer.
+        if let refusal = note.refusal, refusal != "invalid", !note.rules.contains(refusal) {
+            metadata["refusal"] = .string(refusal)
+        }
         logger.log(
             level: answer.status < 400 ? .info : answer.status < 500 ? .notice : .warning, "request answered",
             metadata: metadata)
         let schema = note.schema.flatMap(knownSchema)
         metrics.answered(path: path, status: answer.status, schema: schema)
+        if let caller = note.caller { metrics.answered(caller: caller, status: answer.status) }
         if let seconds = note.validation, let schema { metrics.validated(schema: schema, in: seconds) }
         if let outcome = note.idempotency { metrics.idempotency(outcome) }
         if let reason = note.refusal { metrics.refused(reason) }
@@ -764,6 +833,10 @@ extension ViolationCode {
     public static let bodyTooLarge = ViolationCode(rawValue: "bodyTooLarge")
     /// The gateway is saturated; retry after the `Retry-After` seconds (HTTP 503).
     public static let overloaded = ViolationCode(rawValue: "overloaded")
+    /// The request presents a card number while its caller has presented too many different cards in a minute, or
+    /// the card has been presented by too many callers in an hour (card testing); retry after the `Retry-After`
+    /// seconds (HTTP 429). The answer does not say which.
+    public static let cardVelocity = ViolationCode(rawValue: "cardVelocity")
     /// The gateway cannot reach its store (its database); retry after the `Retry-After` seconds (HTTP 503). Nothing
     /// was recorded.
     public static let storeUnavailable = ViolationCode(rawValue: "storeUnavailable")

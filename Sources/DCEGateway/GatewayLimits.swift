@@ -42,6 +42,9 @@ extension Gateway {
         /// How often a gateway on a shared store (``PostgresStore``) looks for a catalogue published through another
         /// instance; it also looks whenever a client asks for the catalogue. Default 5 s.
         public var catalogueRefresh: Duration
+        /// The card-testing limits: different cards per caller per minute (20) and callers per card per hour (5);
+        /// 429 with `Retry-After` beyond either.
+        public var cardVelocity = CardVelocity()
 
         /// Creates limits; every argument has the documented default.
         ///

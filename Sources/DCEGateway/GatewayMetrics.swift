@@ -7,14 +7,23 @@ import Prometheus
 ///
 /// - `dce_gateway_requests_total{path, status, schema}`: every answer (`schema` only for known schemas, else
 ///   `unknown`, and empty where there is none: a client cannot add series at will);
+/// - `dce_gateway_caller_requests_total{caller, status}`: every answer to a known caller (its key's name, `sub:` and
+///   its token's subject, or `anonymous`): the first ``maxCallerSeries`` callers by name, the rest as `other`, so
+///   that subjects without number cannot add series without end; never a credential;
 /// - `dce_gateway_validation_duration_seconds{schema}`: opening, validating and answering, as a histogram;
 /// - `dce_gateway_idempotency_total{outcome}`: `replayed`, `conflict`, `inProgress`, `full`;
 /// - `dce_gateway_refusals_total{reason}`: a refusal's rule code, or `invalid` for a request validation rejected;
 /// - `dce_gateway_catalogue_info{version}` (1 for the version served, 0 for those served before) and
 ///   `dce_gateway_catalogue_expiry_timestamp_seconds`, so that an alert can fire before clients stop using it.
-final class GatewayMetrics: Sendable {
+///
+/// `@unchecked Sendable`: `callers` is read and written only under `lock`.
+final class GatewayMetrics: @unchecked Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    private let lock = NSLock()
+    private var callers: Set<String> = []
+    /// The most callers counted by name.
+    static let maxCallerSeries = 200
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -32,6 +41,19 @@ final class GatewayMetrics: Sendable {
         Counter(
             label: "dce_gateway_requests_total",
             dimensions: [("path", path), ("status", String(status)), ("schema", schema ?? "")],
+            factory: factory
+        ).increment()
+    }
+
+    func answered(caller: String, status: Int) {
+        let label = lock.withLock {
+            if callers.contains(caller) { return caller }
+            guard callers.count < Self.maxCallerSeries else { return "other" }
+            callers.insert(caller)
+            return caller
+        }
+        Counter(
+            label: "dce_gateway_caller_requests_total", dimensions: [("caller", label), ("status", String(status))],
             factory: factory
         ).increment()
     }

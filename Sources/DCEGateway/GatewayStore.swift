@@ -22,6 +22,18 @@ public protocol GatewayStore: Sendable {
         async throws(GatewayStoreError)
         -> IdempotencyOutcome
 
+    /// Judges the cards a request presents against the card-testing limits and, when it may be served, notes them
+    /// under its caller (``CardVelocity``): atomically, so that two requests at once cannot both take the last slot.
+    ///
+    /// - Parameters:
+    ///   - cards: The cards' fingerprints.
+    ///   - caller: Who presents them (``Caller/name``).
+    ///   - now: The gateway's clock.
+    ///   - limits: The limits.
+    /// - Returns: Whether the request may be served, or which limit it met and when to try again.
+    /// - Throws: ``GatewayStoreError`` when the store cannot be reached; nothing is noted then.
+    func present(cards: [String], caller: String, at now: Date, limits: CardVelocity) async throws(GatewayStoreError)
+        -> CardVerdict
     /// Keeps `catalogue` as the latest, if it is newer than the latest kept.
     ///
     /// - Parameter catalogue: A signed catalogue.

@@ -1,5 +1,5 @@
 import DCEEnvelope
-import Foundation
+public import Foundation
 
 /// The gateway's store in the process, for a single instance (the default): each accepted request's answer under
 /// its request id and the digest of the request's body, long enough that no envelope can be processed twice, and
@@ -31,6 +31,7 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
     private var order: [(id: String, expires: Date)] = []
     private var head = 0
     private var bytes = 0
+    private var cards = CardLedger()
     /// What an entry costs beyond its id and answer: the digest, the dictionary's and the queue's storage.
     private static let overhead = 160
 
@@ -62,6 +63,10 @@ public final class MemoryStore: GatewayStore, @unchecked Sendable {
             release(Self.slot(request))
         }
         return .processed(answer)
+    }
+
+    public func present(cards: [String], caller: String, at now: Date, limits: CardVelocity) -> CardVerdict {
+        lock.withLock { self.cards.present(cards, caller: caller, at: now, limits: limits) }
     }
 
     public func publish(_ catalogue: Gateway.Catalogue) throws {

@@ -25,6 +25,9 @@ public import ServiceLifecycle
 /// recorded in `dce_migrations`), so several instances may start at once.
 public final class PostgresStore: GatewayStore, Service {
     private let client: PostgresClient
+    /// The card-testing limits' own pool: a request holds a connection of `client` for its transaction while it
+    /// asks them, and must never wait for a second connection of the same pool (all held, none would come back).
+    private let limiter: PostgresClient
     private let address: DatabaseAddress
     /// The settings every connection starts with: the statement, lock and idle-transaction timeouts.
     private let parameters: [(String, String)]
@@ -35,6 +38,8 @@ public final class PostgresStore: GatewayStore, Service {
     public let location: String
     /// Claims since expired answers were last deleted; every 1,024th claim deletes them.
     private let claims = ClaimCounter()
+    /// Card presentations since card uses past every window were last deleted; every 256th deletes them.
+    private let presentations = ClaimCounter()
 
     /// Connects to the database a URL names: `postgres://user:password@host:port/database`, with
     /// `?sslmode=disable|prefer|require` (default `prefer`) and `?host=/path` for a Unix socket directory.
@@ -66,6 +71,8 @@ public final class PostgresStore: GatewayStore, Service {
         var poolLogger = logger
         poolLogger.logLevel = max(logger.logLevel, .warning)
         self.client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
+        configuration.options.maximumConnections = 8
+        self.limiter = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.address = address
         self.location = address.location
         self.logger = logger
@@ -76,7 +83,10 @@ public final class PostgresStore: GatewayStore, Service {
     /// Runs the connection pool until the task is cancelled; nothing reaches the database without it.
     /// ``Gateway/application(router:address:serverName:logger:onServerRunning:)`` runs it.
     public func run() async {
-        await client.run()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.limiter.run() }
+        }
     }
 
     /// Creates or migrates the gateway's tables, on a connection of its own (so that what prevents it — a refused
@@ -202,6 +212,60 @@ public final class PostgresStore: GatewayStore, Service {
         return .processed(answer)
     }
 
+    public func present(cards: [String], caller: String, at now: Date, limits: CardVelocity)
+        async throws(GatewayStoreError) -> CardVerdict
+    {
+        let sweep = presentations.next() % 256 == 0
+        let fingerprints = Array(Set(cards)).sorted()
+        return try await bounded("count the cards presented", timeout: timeout, on: limiter) { client, logger in
+            try await client.withConnection { connection in
+                try await Self.transaction(on: connection, logger: logger) {
+                    // One caller's requests, and one card's, are judged one at a time on every instance, locks taken in
+                    // one order (the caller, then the cards sorted) so that none waits for another in a circle.
+                    for key in ["caller:" + caller] + fingerprints.map({ "card:" + $0 }) {
+                        try await connection.query(
+                            "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 7103431046913))", logger: logger)
+                    }
+                    var callerCards: [String: Date] = [:]
+                    for try await (card, seen) in try await connection.query(
+                        """
+                        SELECT card, last_seen FROM dce_card_uses
+                        WHERE caller = \(caller) AND last_seen > \(now - CardVelocity.callerWindow)
+                        """, logger: logger
+                    ).decode((String, Date).self) {
+                        callerCards[card] = seen
+                    }
+                    var cardCallers: [String: [String: Date]] = [:]
+                    for try await (card, presenter, seen) in try await connection.query(
+                        """
+                        SELECT card, caller, last_seen FROM dce_card_uses
+                        WHERE card = ANY(\(fingerprints)) AND last_seen > \(now - CardVelocity.cardWindow)
+                        """, logger: logger
+                    ).decode((String, String, Date).self) {
+                        cardCallers[card, default: [:]][presenter] = seen
+                    }
+                    let verdict = limits.judge(
+                        cards: fingerprints, caller: caller, callerCards: callerCards, cardCallers: cardCallers,
+                        now: now)
+                    guard verdict == .allowed else { return (verdict, commit: false) }
+                    for card in fingerprints {
+                        try await connection.query(
+                            """
+                            INSERT INTO dce_card_uses (caller, card, last_seen) VALUES (\(caller), \(card), \(now))
+                            ON CONFLICT (caller, card) DO UPDATE SET last_seen = EXCLUDED.last_seen
+                            """, logger: logger)
+                    }
+                    if sweep {
+                        try await connection.query(
+                            "DELETE FROM dce_card_uses WHERE last_seen <= \(now - CardVelocity.cardWindow)",
+                            logger: logger)
+                    }
+                    return (verdict, commit: true)
+                }
+            }
+        }
+    }
+
     public func publish(_ catalogue: Gateway.Catalogue) async throws {
         let instance = instance
         let refused: String? = try await bounded("publish a catalogue", timeout: timeout) { client, logger in
@@ -281,10 +345,10 @@ public final class PostgresStore: GatewayStore, Service {
     /// The operation is not waited for past the deadline: a query already sent finishes (or fails) on its own, its
     /// transaction rolled back or committed as if the answer had been sent; a retry then finds what it left.
     private func bounded<Result: Sendable>(
-        _ what: String, timeout: Duration,
+        _ what: String, timeout: Duration, on pool: PostgresClient? = nil,
         _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> Result
     ) async throws(GatewayStoreError) -> Result {
-        let client = client
+        let client = pool ?? client
         let logger = logger
         let location = location
         let race = DeadlineRace<Result>()

@@ -134,6 +134,18 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most different card numbers one caller may present in a minute (429 with Retry-After beyond; 0: no limit).",
+            valueName: "n"))
+    var maxCardsPerCallerPerMinute = CardVelocity().maxCardsPerCallerPerMinute
+
+    @Option(
+        help: ArgumentHelp(
+            "The most different callers that may present one card number in an hour (429 with Retry-After beyond; 0: no limit).",
+            valueName: "n"))
+    var maxCallersPerCardPerHour = CardVelocity().maxCallersPerCardPerHour
+
+    @Option(
+        help: ArgumentHelp(
             "Keep answers and catalogues in PostgreSQL, shared by every instance: postgres://user:password@host:port/database[?sslmode=disable] (default: $DCE_DATABASE_URL; without either, in the process).",
             valueName: "url"))
     var databaseURL: String?
@@ -181,6 +193,10 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         if jwksRefresh < 1 { throw ValidationError("--jwks-refresh takes a positive number.") }
         if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
+        if maxCardsPerCallerPerMinute < 0 || maxCallersPerCardPerHour < 0 {
+            throw ValidationError(
+                "--max-cards-per-caller-per-minute and --max-callers-per-card-per-hour take zero (no limit) or more.")
+        }
         if let url = databaseURLInEffect {
             do {
                 _ = try PostgresStore(url: url)
@@ -224,6 +240,8 @@ struct GatewayCommand: AsyncParsableCommand {
         limits.idleTimeout = .seconds(idleTimeout)
         limits.maxConnections = maxConnections
         limits.catalogueRefresh = .seconds(catalogueRefresh)
+        limits.cardVelocity = CardVelocity(
+            maxCardsPerCallerPerMinute: maxCardsPerCallerPerMinute, maxCallersPerCardPerHour: maxCallersPerCardPerHour)
         let store = try databaseURLInEffect.map {
             try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
         }

@@ -15,10 +15,7 @@ extension GatewayAttackTests {
         let issuer = try TokenIssuer()
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let jwks = directory.appendingPathComponent("jwks.json")
-        try issuer.jwks().write(to: jwks)
-        let (tokens, setAside) = try await BearerTokens.load(
-            .file(jwks), policy: .init(issuer: issuer.issuer, audience: issuer.audience, clockSkew: 30))
+        let (tokens, setAside) = try await Self.verifier(of: issuer, in: directory, clockSkew: 30)
         #expect(setAside.isEmpty && tokens.keyCount == 3)
         let now = Date()
         let honest = issuer.claims(subject: "shop-42", scope: "requests:card-tokenize requests:card-create", now: now)
@@ -194,6 +191,16 @@ extension GatewayAttackTests {
                 }
             }
         }
+    }
+
+    /// A verifier of `issuer`'s tokens, its JWKS written in `directory`.
+    static func verifier(of issuer: TokenIssuer, in directory: URL, clockSkew: TimeInterval = 60) async throws -> (
+        tokens: BearerTokens, setAside: [String]
+    ) {
+        let jwks = directory.appendingPathComponent("jwks.json")
+        try issuer.jwks().write(to: jwks)
+        return try await BearerTokens.load(
+            .file(jwks), policy: .init(issuer: issuer.issuer, audience: issuer.audience, clockSkew: clockSkew))
     }
 
     static func temporaryDirectory() throws -> URL {

@@ -138,6 +138,51 @@ struct PostgresStoreTests {
         }
     }
 
+    /// The card-testing limits hold across instances: cards presented at A count at B, and eight requests at once
+    /// over both never take more slots than the limit.
+    @Test func theCardTestingLimitsAreSharedByEveryInstance() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            defer { try? FileManager.default.removeItem(at: keyFolder) }
+            let apiKeys = APIKeys(directory: keyFolder)
+            let secrets = try (0..<4).map { try apiKeys.create(name: "caller-\($0)", scopes: ["requests:*"]) }
+            let arguments = [
+                "--api-keys", "--max-cards-per-caller-per-minute", "4", "--max-callers-per-card-per-hour", "2",
+            ]
+            let (a, b) = (
+                try GatewayProcess(database: url, keys: keyFolder, arguments: arguments),
+                try GatewayProcess(database: url, keys: keyFolder, arguments: arguments)
+            )
+            defer {
+                a.stop()
+                b.stop()
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<8 {
+                    let envelope = try CardRequests.sealed(
+                        card: CardRequests.number(index), id: "many-\(index)", at: Date(), validator: validator,
+                        keys: keys)
+                    group.addTask { try await self.post(envelope, to: index % 2 == 0 ? a : b, key: secrets[0]).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [200, 200, 200, 200, 429, 429, 429, 429])
+            let card = CardRequests.number(100)
+            var shared: [Answer] = []
+            for (caller, gateway) in [(1, a), (2, b), (3, a)] {
+                let envelope = try CardRequests.sealed(
+                    card: card, id: "shared-\(caller)", at: Date(), validator: validator, keys: keys)
+                shared.append(try await post(envelope, to: gateway, key: secrets[caller]))
+            }
+            #expect(shared.map(\.status) == [200, 200, 429])
+            #expect(shared.last?.retryAfter.flatMap { Int($0) }.map { (3_590...3_600).contains($0) } == true)
+            for gateway in [a, b] {
+                #expect(!gateway.output.contains(card) && !gateway.output.contains(CardRequests.number(0)))
+                for secret in secrets { #expect(!gateway.output.contains(secret)) }
+            }
+        }
+    }
+
     @Test func aGatewayThatCannotReachItsDatabaseExitsWithAClearMessage() throws {
         let keyFolder = try writeKeys()
         defer { try? FileManager.default.removeItem(at: keyFolder) }
@@ -207,10 +252,11 @@ struct PostgresStoreTests {
         var retryAfter: String?
     }
 
-    private func post(_ envelope: [UInt8], to gateway: GatewayProcess) async throws -> Answer {
+    private func post(_ envelope: [UInt8], to gateway: GatewayProcess, key: String? = nil) async throws -> Answer {
         var request = URLRequest(url: gateway.url.appendingPathComponent("v1/requests"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(key.map { "Bearer \($0)" }, forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 30
         let (body, response) = try await URLSession.shared.upload(for: request, from: Data(envelope))
         let http = try #require(response as? HTTPURLResponse)

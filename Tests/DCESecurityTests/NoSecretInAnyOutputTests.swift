@@ -194,6 +194,32 @@ struct NoSecretInAnyOutputTests {
         for (index, line) in gatewayLog.lines.enumerated() { outputs.append(("gateway log line \(index)", line)) }
         outputs.append(("gateway metrics", gateway.metricsText))
 
+        // The card-testing limit refusing the PAN from a second caller: its answer, log line and metrics.
+        let limitedLog = Captured()
+        var limits = Gateway.Limits()
+        limits.cardVelocity = CardVelocity(maxCallersPerCardPerHour: 1)
+        let limited = try Gateway(
+            keys: gatewayKeys, version: "1", limits: limits,
+            logger: Logger(label: "gateway") { _ in CapturingHandler(captured: limitedLog) }, authentication: .none)
+        let accountSealer = try HPKEFieldSealer(
+            gatewayPublicKey: try gatewayKeys.encryptionPublicKey, keyID: gatewayKeys.encryptionKeyID)
+        for caller in ["first", "second"] {
+            let built = try validator.prepare("payment-account", tenderType: "credit").makeRequest(
+                json: Array(Self.payloads[0].json.utf8), requestID: "limit-\(caller)", sealer: accountSealer,
+                createdAt: Date())
+            guard case .valid(let request) = built else { throw CancellationError() }
+            let answer = await limited.handle(
+                envelope: request.json, caller: Caller(name: caller, scopes: ["requests:*"]))
+            #expect(answer.status == (caller == "first" ? 200 : 429))
+            outputs.append(
+                ("gateway answer to \(caller) caller of one card", String(decoding: answer.body, as: UTF8.self)))
+        }
+        for (index, line) in limitedLog.lines.enumerated() {
+            outputs.append(("limited gateway log line \(index)", line))
+        }
+        #expect(limitedLog.lines.contains { $0.contains("callersPerCard") })
+        outputs.append(("limited gateway metrics", limited.metricsText))
+
         for format in ReportFormat.allCases {
             var text = ""
             var writer = ReportWriter(format: format, schema: "mixed") { text += $0 }

@@ -144,4 +144,35 @@ struct GatewayCallersTests {
         }
         #expect(!running.output.contains(key) && running.output.contains("caller=app"))
     }
+
+    /// `--max-cards-per-caller-per-minute`: a second card within the minute is a rejection `send` shows (exit 1, rule
+    /// `cardVelocity`), not a failure it retries; the card numbers reach no output.
+    @Test func aCardOverTheCallersLimitIsARejectionSendShows() throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keys = scratch.appendingPathComponent("keys")
+        let running = try GatewayProcess(
+            keys: keys, in: scratch, arguments: ["--max-cards-per-caller-per-minute", "1"])
+        defer { running.stop() }
+        let example = try String(contentsOfFile: "Examples/payment-account/valid-credit.json", encoding: .utf8)
+            .replacingOccurrences(of: "01/20", with: "12/39")
+        var results: [CLI.Result] = []
+        for card in ["4111111111111111", "4012888888881881"] {
+            let file = scratch.appendingPathComponent("\(card).json")
+            try Data(example.replacingOccurrences(of: "4111111111111111", with: card).utf8).write(to: file)
+            results.append(
+                try CLI.run([
+                    "send", file.path, "--schema", "payment-account", "--tender-type", "credit", "--gateway",
+                    running.url.absoluteString, "--gateway-keys", keys.path,
+                ]))
+        }
+        #expect(results[0].status == 0, "\(results[0].err)")
+        #expect(results[1].status == 1, "\(results[1].err)")
+        #expect(
+            results[1].out.contains("[cardVelocity]") && results[1].out.contains("retry after"), "\(results[1].out)")
+        #expect(running.output.contains("refusal=cardsPerCaller"))
+        for text in [running.output] + results.flatMap({ [$0.out, $0.err] }) {
+            #expect(!text.contains("4111111111111111") && !text.contains("4012888888881881"))
+        }
+    }
 }
