@@ -66,7 +66,7 @@ public struct Authentication: Sendable {
         if credential.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
             return await tokens?.caller(presenting: credential)
         }
-        return keys?.caller(presenting: credential)
+        return await keys?.caller(presenting: credential)
     }
 
     /// The credential of an `Authorization: Bearer CREDENTIAL` field (RFC 6750; the scheme in any case).
@@ -85,14 +85,15 @@ public struct Authentication: Sendable {
 
 }
 
-/// API keys for server-to-server callers, kept in a file of the gateway's key directory (`api-keys.json`, 0600).
+/// API keys for server-to-server callers, kept in a file of the gateway's key directory (`api-keys.json`, 0600), or in
+/// the gateway's PostgreSQL database (`dce_api_keys`) where every instance on it reads them.
 ///
-/// A key is 32 random bytes, shown once when it is created (`dce_` and base64url); the file keeps only its SHA-256,
-/// with the key's name, scopes, creation and last use, and when it was revoked. `dce-gateway keys create|list|revoke`
-/// changes the file under a lock; a running gateway reads it again when it changes, so a revoked key is refused
-/// from the next request on.
+/// A key is 32 random bytes, shown once when it is created (`dce_` and base64url); only its SHA-256 is kept, with
+/// the key's name, scopes, creation and last use, and when it was revoked. `dce-gateway keys create|list|revoke`
+/// changes them (the file under a lock); a running gateway reads them again when they change (looked at most once a
+/// second), so a revoked key is refused from then on.
 public final class APIKeys: @unchecked Sendable {
-    /// One key as the file keeps it: never the key itself.
+    /// One key as it is kept: never the key itself.
     public struct Record: Codable, Sendable, Hashable {
         /// Its name, unique: what logs, metrics and idempotency know the caller by.
         public var name: String
@@ -112,47 +113,88 @@ public final class APIKeys: @unchecked Sendable {
         var keys: [Record]
     }
 
-    /// The file.
-    public let url: URL
+    private enum Backing {
+        case file(URL)
+        case database(PostgresStore)
+    }
+
+    private let backing: Backing
+    /// The file, for keys kept in one (`nil` in a database).
+    public var url: URL? {
+        if case .file(let url) = backing { return url }
+        return nil
+    }
+    /// Where the keys are kept, for messages: the file's path, or the database's location.
+    public var location: String {
+        switch backing {
+        case .file(let url): url.path
+        case .database(let store): "the database at \(store.location)"
+        }
+    }
     private let lock = NSLock()
-    private var loaded: (modified: Date?, records: [String: Record]) = (nil, [:])
+    private var loaded: (version: Date?, records: [String: Record])?
     private var lastChecked = Date.distantPast
-    /// Last uses not yet written to the file, by key name.
+    /// Last uses not yet written, by key name.
     private var unwrittenUses: [String: Date] = [:]
     private var lastWrite = Date.distantPast
 
     /// Keys in `directory/api-keys.json` (the file need not exist yet).
     public init(directory: URL) {
-        url = directory.appendingPathComponent("api-keys.json")
+        backing = .file(directory.appendingPathComponent("api-keys.json"))
     }
 
-    /// The caller a presented key names, or `nil` for an unknown or revoked one. The file is read again when it
-    /// changed (looked at most once a second); the last use is written at most once a minute.
-    func caller(presenting secret: String) -> Caller? {
+    /// Keys in the database of `store` (its table `dce_api_keys`, created when the store is prepared).
+    public init(database store: PostgresStore) {
+        backing = .database(store)
+    }
+
+    /// The caller a presented key names, or `nil` for an unknown or revoked one. The keys are read again when they
+    /// changed (looked at most once a second: the file's date, or the database's rows); the last use is written at
+    /// most once a minute.
+    func caller(presenting secret: String) async -> Caller? {
         let digest = Self.digest(secret)
         let now = Date()
+        let (due, empty): (Bool, Bool) = lock.withLock {
+            guard now.timeIntervalSince(lastChecked) >= 1 else { return (false, loaded == nil) }
+            lastChecked = now
+            return (true, loaded == nil)
+        }
+        // The one request that looks waits for the look (a file's date, or one query); the others meanwhile use the
+        // keys as they were, unless none were read yet.
+        if due || empty { await reload() }
         let record: Record? = lock.withLock {
-            if now.timeIntervalSince(lastChecked) >= 1 {
-                lastChecked = now
-                let modified =
-                    (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-                if modified != loaded.modified, let records = try? read() {
-                    loaded = (modified, Dictionary(uniqueKeysWithValues: records.map { ($0.sha256, $0) }))
-                }
-            }
-            guard let found = loaded.records[digest], found.revoked == nil else { return nil }
+            guard let found = loaded?.records[digest], found.revoked == nil else { return nil }
             unwrittenUses[found.name] = now
             return found
         }
         guard let record else { return nil }
-        if now.timeIntervalSince(lock.withLock { lastWrite }) >= 60 { writeUses() }
+        if now.timeIntervalSince(lock.withLock { lastWrite }) >= 60 { await writeUses() }
         return Caller(name: record.name, scopes: record.scopes)
+    }
+
+    /// Reads the keys again when they changed; on failure the keys read before stay.
+    private func reload() async {
+        switch backing {
+        case .file(let url):
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            guard lock.withLock({ loaded == nil || modified != loaded?.version }), let records = try? readFile(url)
+            else { return }
+            install(records, version: modified)
+        case .database(let store):
+            guard let records = try? await store.keyRecords() else { return }
+            install(records, version: nil)
+        }
+    }
+
+    private func install(_ records: [Record], version: Date?) {
+        let byDigest = Dictionary(records.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+        lock.withLock { loaded = (version, byDigest) }
     }
 
     /// Creates a key with a name and scopes, and returns it: the only time it is shown.
     ///
-    /// - Throws: ``APIKeyError`` for a name in use or empty, no scope, or a file that cannot be written.
-    public func create(name: String, scopes: [String], now: Date = Date()) throws(APIKeyError) -> String {
+    /// - Throws: ``APIKeyError`` for a name in use or empty, no scope, or keys that cannot be written.
+    public func create(name: String, scopes: [String], now: Date = Date()) async throws(APIKeyError) -> String {
         guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
         else {
             throw APIKeyError("a key's name is 1 to 64 letters, digits, '-', '_' or '.'")
@@ -164,33 +206,65 @@ public final class APIKeys: @unchecked Sendable {
         var random = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
         let secret = "dce_" + Self.base64URL(bytes)
-        try change { records throws(APIKeyError) in
-            guard !records.contains(where: { $0.name == name }) else {
-                throw APIKeyError("a key named '\(name)' exists (revoked keys keep their name)")
+        let record = Record(name: name, scopes: scopes, sha256: Self.digest(secret), created: now)
+        let exists = APIKeyError("a key named '\(name)' exists (revoked keys keep their name)")
+        switch backing {
+        case .file(let url):
+            try change(url) { records throws(APIKeyError) in
+                guard !records.contains(where: { $0.name == name }) else { throw exists }
+                records.append(record)
             }
-            records.append(Record(name: name, scopes: scopes, sha256: Self.digest(secret), created: now))
+        case .database(let store):
+            guard try await databaseStep({ () throws(GatewayStoreError) in try await store.insertKey(record) }) else {
+                throw exists
+            }
         }
         return secret
     }
 
     /// Every key, revoked or not, in the order created.
     ///
-    /// - Throws: ``APIKeyError`` for a file that cannot be read.
-    public func list() throws(APIKeyError) -> [Record] { try read() }
-
-    /// Revokes the key named `name`: from the gateway's next look at the file on, it is refused.
-    ///
-    /// - Throws: ``APIKeyError`` when no key has the name, or the file cannot be written.
-    public func revoke(name: String, now: Date = Date()) throws(APIKeyError) {
-        try change { records throws(APIKeyError) in
-            guard let index = records.firstIndex(where: { $0.name == name }) else {
-                throw APIKeyError("no key is named '\(name)'")
-            }
-            if records[index].revoked == nil { records[index].revoked = now }
+    /// - Throws: ``APIKeyError`` for keys that cannot be read.
+    public func list() async throws(APIKeyError) -> [Record] {
+        switch backing {
+        case .file(let url): return try readFile(url)
+        case .database(let store):
+            return try await databaseStep { () throws(GatewayStoreError) in try await store.keyRecords() }
         }
     }
 
-    private func writeUses() {
+    /// Revokes the key named `name`: from the gateway's next look at the keys on, it is refused.
+    ///
+    /// - Throws: ``APIKeyError`` when no key has the name, or the keys cannot be written.
+    public func revoke(name: String, now: Date = Date()) async throws(APIKeyError) {
+        let missing = APIKeyError("no key is named '\(name)'")
+        switch backing {
+        case .file(let url):
+            try change(url) { records throws(APIKeyError) in
+                guard let index = records.firstIndex(where: { $0.name == name }) else { throw missing }
+                if records[index].revoked == nil { records[index].revoked = now }
+            }
+        case .database(let store):
+            guard
+                try await databaseStep({ () throws(GatewayStoreError) in
+                    try await store.revokeKey(named: name, at: now)
+                })
+            else { throw missing }
+        }
+    }
+
+    /// A database operation, its failure as an ``APIKeyError``.
+    private func databaseStep<Value>(_ step: () async throws(GatewayStoreError) -> Value) async throws(APIKeyError)
+        -> Value
+    {
+        do {
+            return try await step()
+        } catch {
+            throw APIKeyError(error.message)
+        }
+    }
+
+    private func writeUses() async {
         let uses: [String: Date] = lock.withLock {
             defer {
                 unwrittenUses = [:]
@@ -199,14 +273,19 @@ public final class APIKeys: @unchecked Sendable {
             return unwrittenUses
         }
         guard !uses.isEmpty else { return }
-        try? change { records in
-            for index in records.indices {
-                if let used = uses[records[index].name] { records[index].lastUsed = used }
+        switch backing {
+        case .file(let url):
+            try? change(url) { records in
+                for index in records.indices {
+                    if let used = uses[records[index].name] { records[index].lastUsed = used }
+                }
             }
+        case .database(let store):
+            try? await store.noteKeyUses(uses)
         }
     }
 
-    private func read() throws(APIKeyError) -> [Record] {
+    private func readFile(_ url: URL) throws(APIKeyError) -> [Record] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
             let decoder = JSONDecoder()
@@ -219,7 +298,7 @@ public final class APIKeys: @unchecked Sendable {
 
     /// Reads, changes and writes the file under an exclusive lock of the directory's `api-keys.lock`, so that
     /// the commands and a running gateway never lose each other's changes; written to a temporary file and renamed.
-    private func change(_ body: (inout [Record]) throws(APIKeyError) -> Void) throws(APIKeyError) {
+    private func change(_ url: URL, _ body: (inout [Record]) throws(APIKeyError) -> Void) throws(APIKeyError) {
         let lockPath = url.deletingLastPathComponent().appendingPathComponent("api-keys.lock").path
         let descriptor = open(lockPath, O_CREAT | O_RDWR, 0o600)
         guard descriptor >= 0 else {
@@ -228,7 +307,7 @@ public final class APIKeys: @unchecked Sendable {
         defer { close(descriptor) }
         flock(descriptor, LOCK_EX)
         defer { flock(descriptor, LOCK_UN) }
-        var records = try read()
+        var records = try readFile(url)
         try body(&records)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

@@ -33,7 +33,7 @@ public final class PostgresStore: GatewayStore, Service {
     private let parameters: [(String, String)]
     private let logger: Logger
     private let instance: String
-    private let timeout: Duration
+    let timeout: Duration
     /// Where the database is, for messages: host, port and database, never the password.
     public let location: String
     /// Claims since expired answers were last deleted; every 1,024th claim deletes them.
@@ -344,7 +344,7 @@ public final class PostgresStore: GatewayStore, Service {
     ///
     /// The operation is not waited for past the deadline: a query already sent finishes (or fails) on its own, its
     /// transaction rolled back or committed as if the answer had been sent; a retry then finds what it left.
-    private func bounded<Result: Sendable>(
+    func bounded<Result: Sendable>(
         _ what: String, timeout: Duration, on pool: PostgresClient? = nil,
         _ operation: @escaping @Sendable (PostgresClient, Logger) async throws -> Result
     ) async throws(GatewayStoreError) -> Result {

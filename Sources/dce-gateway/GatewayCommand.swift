@@ -151,7 +151,7 @@ struct GatewayCommand: AsyncParsableCommand {
     var databaseURL: String?
 
     /// `--database-url`, or else `DCE_DATABASE_URL`.
-    private var databaseURLInEffect: String? { databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"] }
+    var databaseURLInEffect: String? { databaseURL ?? ProcessInfo.processInfo.environment["DCE_DATABASE_URL"] }
 
     @Option(
         help: ArgumentHelp(
@@ -246,11 +246,12 @@ struct GatewayCommand: AsyncParsableCommand {
             try PostgresStore(url: $0, timeout: .seconds(databaseTimeout))
         }
         let tokens = try await bearerTokens()
+        // API keys are where the rest of the gateway's state is: in the database when there is one.
+        let apiKeyStore = store.map { APIKeys(database: $0) } ?? APIKeys(directory: URL(fileURLWithPath: self.keys))
         let gateway = try Gateway(
             keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400,
             limits: limits, store: store,
-            authentication: Authentication(
-                apiKeys: apiKeys ? APIKeys(directory: URL(fileURLWithPath: self.keys)) : nil, tokens: tokens))
+            authentication: Authentication(apiKeys: apiKeys ? apiKeyStore : nil, tokens: tokens))
         if noAuth {
             Logger(label: "dce-gateway").warning(
                 "authentication is off (--no-auth): every caller is 'anonymous', with every scope")
@@ -326,15 +327,44 @@ struct KeysCommand: ParsableCommand {
         abstract: "Create, list and revoke the API keys callers present (Authorization: Bearer KEY).",
         discussion: """
             A key is shown once, when it is created; the gateway keeps only its SHA-256, with its name, scopes, \
-            creation, last use and revocation, in --keys/api-keys.json. A running gateway reads the file again when \
-            it changes: a revoked key is refused from its next request on.
+            creation, last use and revocation, in --keys/api-keys.json, or with --database-url (or DCE_DATABASE_URL) \
+            in the database's dce_api_keys, where every instance on it reads them. A running gateway reads them again \
+            when they change (within a second): a revoked key is refused from then on. Exit status: 0 done; 2 a \
+            usage error, a name in use or unknown; 3 the database cannot be reached.
             """,
         subcommands: [Create.self, List.self, Revoke.self])
 
-    /// The keys of the gateway whose `--keys` (and `--database-url`) the command was given, as the server takes them.
-    static func store(_ gateway: GatewayCommand) -> APIKeys { APIKeys(directory: URL(fileURLWithPath: gateway.keys)) }
+    /// Runs `body` with the keys of the gateway whose `--keys` and `--database-url` the command was given, as the
+    /// server takes them: in the database (its tables migrated first, its connections run meanwhile) or the file.
+    static func withKeys(_ gateway: GatewayCommand, _ body: (APIKeys) async throws(APIKeyError) -> Void) async throws {
+        guard let url = gateway.databaseURLInEffect else {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: gateway.keys), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            do {
+                try await body(APIKeys(directory: URL(fileURLWithPath: gateway.keys)))
+            } catch {
+                throw ValidationError(error.message)
+            }
+            return
+        }
+        let store = try PostgresStore(url: url, timeout: .seconds(gateway.databaseTimeout))
+        let pool = Task { await store.run() }
+        defer { pool.cancel() }
+        do {
+            try await store.prepare()
+        } catch {
+            Diagnostics.error(error.message)
+            throw ExitStatus.unavailable
+        }
+        do {
+            try await body(APIKeys(database: store))
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a key and print it, once, on standard output.")
 
@@ -349,33 +379,23 @@ struct KeysCommand: ParsableCommand {
 
         @ParentCommand var gateway: GatewayCommand
 
-        func run() throws {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: gateway.keys), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            do {
-                let key = try KeysCommand.store(gateway).create(
-                    name: name, scopes: scopes.split(separator: " ").map(String.init))
-                print(key)
-            } catch {
-                throw ValidationError(error.message)
+        func run() async throws {
+            let scopes = scopes.split(separator: " ").map(String.init)
+            try await KeysCommand.withKeys(gateway) { keys throws(APIKeyError) in
+                print(try await keys.create(name: name, scopes: scopes))
             }
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the keys: name, scopes, creation, last use and revocation (never a key).")
 
         @ParentCommand var gateway: GatewayCommand
 
-        func run() throws {
-            let records: [APIKeys.Record]
-            do {
-                records = try KeysCommand.store(gateway).list()
-            } catch {
-                throw ValidationError(error.message)
-            }
+        func run() async throws {
+            var records: [APIKeys.Record] = []
+            try await KeysCommand.withKeys(gateway) { keys throws(APIKeyError) in records = try await keys.list() }
             let format = ISO8601DateFormatter()
             for record in records {
                 var line =
@@ -387,7 +407,7 @@ struct KeysCommand: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key: the gateway refuses it from then on.")
 
         @Option(help: "The key's name.")
@@ -395,12 +415,8 @@ struct KeysCommand: ParsableCommand {
 
         @ParentCommand var gateway: GatewayCommand
 
-        func run() throws {
-            do {
-                try KeysCommand.store(gateway).revoke(name: name)
-            } catch {
-                throw ValidationError(error.message)
-            }
+        func run() async throws {
+            try await KeysCommand.withKeys(gateway) { keys throws(APIKeyError) in try await keys.revoke(name: name) }
         }
     }
 }

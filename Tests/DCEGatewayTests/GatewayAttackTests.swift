@@ -176,11 +176,11 @@ struct GatewayAttackTests {
     /// a revoked key is refused from the next request on, and no log line holds a key.
     @Test func onlyAKeyWithTheSchemasScopeMayPostAndARevokedKeyIsRefused() async throws {
         let keys = try Self.keyDirectory()
-        defer { try? FileManager.default.removeItem(at: keys.url.deletingLastPathComponent()) }
-        let creator = try keys.create(name: "issuer", scopes: ["requests:card-create"])
-        let reader = try keys.create(name: "reader", scopes: ["requests:card-tokenize"])
+        defer { try? FileManager.default.removeItem(at: keys.url!.deletingLastPathComponent()) }
+        let creator = try await keys.create(name: "issuer", scopes: ["requests:card-create"])
+        let reader = try await keys.create(name: "reader", scopes: ["requests:card-tokenize"])
         #expect(creator.hasPrefix("dce_") && creator.count > 40 && creator != reader)
-        #expect(try String(contentsOf: keys.url, encoding: .utf8).contains(creator) == false)
+        #expect(try String(contentsOf: keys.url!, encoding: .utf8).contains(creator) == false)
         try await withGateway(authentication: .apiKeys(keys)) { server in
             let values = #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#
             for authorization in [nil, "Bearer", "Bearer dce_unknown", "Basic \(creator)", creator] as [String?] {
@@ -207,7 +207,7 @@ struct GatewayAttackTests {
             let accepted = try await server.post(
                 try sealed(values, id: "accepted", at: server.clock.now), authorization: "bearer \(creator)")
             #expect(accepted.status == 200)
-            try keys.revoke(name: "issuer")
+            try await keys.revoke(name: "issuer")
             // The gateway looks at the file again at most once a second.
             try await Task.sleep(for: .milliseconds(1_100))
             let revoked = try await server.post(
@@ -216,12 +216,12 @@ struct GatewayAttackTests {
             #expect(server.backendCalls == 1)
             #expect(server.logs.contains { $0.contains("caller: issuer") || $0.contains("\"caller\": issuer") })
             #expect(!server.logs.contains { $0.contains(creator) || $0.contains(reader) })
-            #expect(try keys.list().map { "\($0.name) \($0.revoked != nil)" } == ["issuer true", "reader false"])
+            #expect(try await keys.list().map { "\($0.name) \($0.revoked != nil)" } == ["issuer true", "reader false"])
         }
-        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "reader", scopes: ["requests:*"]) }
-        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "bad name", scopes: ["requests:*"]) }
-        #expect(throws: APIKeyError.self) { _ = try keys.create(name: "x", scopes: ["card-create"]) }
-        #expect(throws: APIKeyError.self) { try keys.revoke(name: "nobody") }
+        await #expect(throws: APIKeyError.self) { _ = try await keys.create(name: "reader", scopes: ["requests:*"]) }
+        await #expect(throws: APIKeyError.self) { _ = try await keys.create(name: "bad name", scopes: ["requests:*"]) }
+        await #expect(throws: APIKeyError.self) { _ = try await keys.create(name: "x", scopes: ["card-create"]) }
+        await #expect(throws: APIKeyError.self) { try await keys.revoke(name: "nobody") }
     }
 
     /// API keys in a new temporary directory.
@@ -234,9 +234,9 @@ struct GatewayAttackTests {
     /// A request id is one caller's: the same id and body from two callers are two requests, each processed once.
     @Test func theSameRequestIDFromTwoCallersIsTwoRequests() async throws {
         let keys = try Self.keyDirectory()
-        defer { try? FileManager.default.removeItem(at: keys.url.deletingLastPathComponent()) }
-        let first = try keys.create(name: "first", scopes: ["requests:*"])
-        let second = try keys.create(name: "second", scopes: ["requests:card-create"])
+        defer { try? FileManager.default.removeItem(at: keys.url!.deletingLastPathComponent()) }
+        let first = try await keys.create(name: "first", scopes: ["requests:*"])
+        let second = try await keys.create(name: "second", scopes: ["requests:card-create"])
         try await withGateway(authentication: .apiKeys(keys)) { server in
             let body = try sealed(
                 #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#, id: "shared",

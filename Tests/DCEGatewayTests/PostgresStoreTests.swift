@@ -144,8 +144,11 @@ struct PostgresStoreTests {
         try await PostgresServer.withDatabase { url in
             let keyFolder = try writeKeys()
             defer { try? FileManager.default.removeItem(at: keyFolder) }
-            let apiKeys = APIKeys(directory: keyFolder)
-            let secrets = try (0..<4).map { try apiKeys.create(name: "caller-\($0)", scopes: ["requests:*"]) }
+            let secrets = try (0..<4).map { index in
+                try keysCommand(
+                    ["create", "--name", "caller-\(index)", "--scopes", "requests:*"], database: url, keys: keyFolder
+                ).out.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             let arguments = [
                 "--api-keys", "--max-cards-per-caller-per-minute", "4", "--max-callers-per-card-per-hour", "2",
             ]
@@ -180,6 +183,46 @@ struct PostgresStoreTests {
                 #expect(!gateway.output.contains(card) && !gateway.output.contains(CardRequests.number(0)))
                 for secret in secrets { #expect(!gateway.output.contains(secret)) }
             }
+        }
+    }
+
+    /// With `--database-url`, API keys live in the database: `dce-gateway keys` creates one there, every instance
+    /// takes it, and a revocation reaches every instance within a second or two.
+    @Test func apiKeysInTheDatabaseAreTakenAndRevokedOnEveryInstance() async throws {
+        try await PostgresServer.withDatabase { url in
+            let keyFolder = try writeKeys()
+            defer { try? FileManager.default.removeItem(at: keyFolder) }
+            func keys(_ arguments: [String]) throws -> (status: Int32, out: String) {
+                try keysCommand(arguments, database: url, keys: keyFolder)
+            }
+            let created = try keys(["create", "--name", "shared", "--scopes", "requests:card-create"])
+            #expect(created.status == 0)
+            let secret = created.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(secret.hasPrefix("dce_"))
+            #expect(!FileManager.default.fileExists(atPath: keyFolder.appendingPathComponent("api-keys.json").path))
+            let listed = try keys(["list"])
+            #expect(listed.out.hasPrefix("shared\trequests:card-create\t") && !listed.out.contains(secret))
+            #expect(try keys(["create", "--name", "shared", "--scopes", "requests:*"]).status == 2)
+            let (a, b) = (
+                try GatewayProcess(database: url, keys: keyFolder, arguments: ["--api-keys"]),
+                try GatewayProcess(database: url, keys: keyFolder, arguments: ["--api-keys"])
+            )
+            defer {
+                a.stop()
+                b.stop()
+            }
+            #expect(try await post(try card(requestID: "key-a"), to: a, key: secret).status == 200)
+            #expect(try await post(try card(requestID: "key-b"), to: b, key: secret).status == 200)
+            #expect(try await post(try card(requestID: "no-key"), to: b).status == 401)
+            #expect(try keys(["revoke", "--name", "shared"]).status == 0)
+            // Each instance looks again at most once a second, beside a request; the next one is refused.
+            try await Task.sleep(for: .milliseconds(1_100))
+            for gateway in [a, b] { _ = try await post(try card(requestID: "nudge"), to: gateway, key: secret) }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await post(try card(requestID: "revoked-a"), to: a, key: secret).status == 401)
+            #expect(try await post(try card(requestID: "revoked-b"), to: b, key: secret).status == 401)
+            #expect(try keys(["list"]).out.contains("\trevoked "))
+            #expect(!a.output.contains(secret) && !b.output.contains(secret))
         }
     }
 
@@ -231,6 +274,21 @@ struct PostgresStoreTests {
         try keys.encryption.write(to: folder.appendingPathComponent("encryption.key"))
         try keys.signing.write(to: folder.appendingPathComponent("signing.key"))
         return folder
+    }
+
+    /// `dce-gateway keys ARGUMENTS` on the database and key folder: its exit status and standard output.
+    private func keysCommand(_ arguments: [String], database url: String, keys keyFolder: URL) throws -> (
+        status: Int32, out: String
+    ) {
+        let process = Process()
+        process.executableURL = GatewayProcess.executable("dce-gateway")
+        process.arguments = ["keys"] + arguments + ["--database-url", url, "--keys", keyFolder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     private func writeSchemas(_ documents: [String: [UInt8]]) throws -> URL {
