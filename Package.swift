@@ -59,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // A self-signed certificate for the TLS tests (already built for jwt-kit).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // The documentation (scripts/docs): a command plugin, linked into no target.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -150,6 +152,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // --tls-cert / --tls-key: the gateway's own TLS where no proxy terminates it.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
@@ -270,6 +274,7 @@ let package = Package(
                 // tested against an implementation of their own, forgeries included.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/DCETestSupport",
             swiftSettings: strictSettings

@@ -7,8 +7,10 @@ public import Foundation
 import HTTPTypes
 public import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 public import NIOCore
+import NIOSSL
 import ServiceLifecycle
 
 /// The gateway side of the envelope protocol: serves the signed schema catalogue and validates incoming
@@ -763,17 +765,49 @@ public final class Gateway: @unchecked Sendable {
         router: Router<Context>, address: BindAddress, serverName: String? = "dce-gateway", logger: Logger? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
-        addRoutes(to: router)
+        application(
+            router: router, server: plainHTTP(), address: address, serverName: serverName, logger: logger,
+            onServerRunning: onServerRunning)
+    }
+
+    /// ``application(router:address:serverName:logger:onServerRunning:)`` over TLS (1.2 or 1.3), for a gateway that
+    /// no proxy stands in front of.
+    ///
+    /// - Parameters:
+    ///   - router: The application's router; the gateway adds its routes.
+    ///   - address: Where to listen.
+    ///   - tls: The certificate chain and private key (``TLS``).
+    ///   - serverName: The `Server` field of answers.
+    ///   - logger: The application's logger.
+    ///   - onServerRunning: Called once the server listens.
+    /// - Throws: When the TLS server cannot be built.
+    public func application<Context: RequestContext>(
+        router: Router<Context>, address: BindAddress, tls: TLS, serverName: String? = "dce-gateway",
+        logger: Logger? = nil, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
+        application(
+            router: router, server: try .tls(plainHTTP(), tlsConfiguration: tls.configuration), address: address,
+            serverName: serverName, logger: logger, onServerRunning: onServerRunning)
+    }
+
+    /// HTTP/1.1 with the gateway's deadlines.
+    private func plainHTTP() -> HTTPServerBuilder {
         let limits = limits
+        return .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestDeadlines(header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
+                ],
+                idleTimeout: TimeAmount(limits.idleTimeout)))
+    }
+
+    private func application<Context: RequestContext>(
+        router: Router<Context>, server: HTTPServerBuilder, address: BindAddress, serverName: String?,
+        logger: Logger?, onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) -> some ApplicationProtocol where Context.Source == ApplicationRequestContextSource {
+        addRoutes(to: router)
         var application = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [
-                        RequestDeadlines(
-                            header: limits.headerTimeout, body: limits.bodyTimeout, idle: limits.idleTimeout)
-                    ],
-                    idleTimeout: TimeAmount(limits.idleTimeout))),
+            router: router, server: server,
             configuration: .init(
                 address: address, serverName: serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
@@ -811,6 +845,62 @@ public final class Gateway: @unchecked Sendable {
             }
         }
     }
+}
+
+extension Gateway {
+    /// The gateway's own TLS, where no proxy terminates it: a certificate chain and its private key, read from PEM
+    /// files once; TLS 1.2 and 1.3 only (`dce-gateway --tls-cert --tls-key`).
+    public struct TLS: Sendable {
+        let configuration: TLSConfiguration
+
+        /// Reads the certificate chain (the server's certificate first) and its private key.
+        ///
+        /// - Parameters:
+        ///   - certificateChain: A PEM file of certificates.
+        ///   - privateKey: A PEM file of the first certificate's private key.
+        /// - Throws: ``GatewayTLSError`` naming the file that cannot be read or used, or a key that does not match.
+        public init(certificateChain: String, privateKey: String) throws(GatewayTLSError) {
+            let chain: [NIOSSLCertificate]
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(certificateChain)
+            } catch {
+                throw GatewayTLSError("\(certificateChain) is not a PEM certificate chain: \(error)")
+            }
+            guard !chain.isEmpty else {
+                throw GatewayTLSError("\(certificateChain) holds no certificate")
+            }
+            let key: NIOSSLPrivateKey
+            do {
+                key = try NIOSSLPrivateKey(file: privateKey, format: .pem)
+            } catch {
+                throw GatewayTLSError("\(privateKey) is not a PEM private key: \(error)")
+            }
+            var configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+            configuration.minimumTLSVersion = .tlsv12
+            // The context is built here once, so that a key that is not the certificate's is found at start, not at
+            // the first handshake.
+            do {
+                _ = try NIOSSLContext(configuration: configuration)
+            } catch {
+                throw GatewayTLSError(
+                    "\(privateKey) and \(certificateChain) do not make a TLS server (is the key the certificate's?): \(error)"
+                )
+            }
+            self.configuration = configuration
+        }
+    }
+}
+
+/// Why the gateway's TLS files cannot be used.
+public struct GatewayTLSError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the file.
+    public var message: String
+
+    init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
 }
 
 /// The rule codes only the gateway answers with.

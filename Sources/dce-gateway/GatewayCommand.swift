@@ -72,6 +72,15 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS (TLS 1.2 or 1.3) with this PEM certificate chain, the server's certificate first (with --tls-key).",
+            valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert's certificate.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
@@ -182,6 +191,9 @@ struct GatewayCommand: AsyncParsableCommand {
             ("--catalogue-refresh", catalogueRefresh),
         ]
         for (name, value) in positive where value < 1 { throw ValidationError("\(name) takes a positive number.") }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: the certificate chain and its private key.")
+        }
         if jwks != nil, issuer == nil || audience == nil {
             throw ValidationError("--jwks needs --issuer and --audience: a token is checked for both.")
         }
@@ -258,14 +270,26 @@ struct GatewayCommand: AsyncParsableCommand {
         }
         let host = self.host
         let kept = store.map { "PostgreSQL at \($0.location)" } ?? "memory"
-        let app = gateway.application(
-            router: Router(), address: .hostname(host, port: port),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                let line =
-                    "dce-gateway: listening on http://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID), answers kept in \(kept))\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            })
+        let scheme = tlsCert == nil ? "http" : "https"
+        let announce: @Sendable (any Channel) async -> Void = { channel in
+            let port = channel.localAddress?.port ?? 0
+            let line =
+                "dce-gateway: listening on \(scheme)://\(host):\(port) (catalogue \(gateway.catalogue.version), key id \(keys.encryptionKeyID), answers kept in \(kept))\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        }
+        let app: any ApplicationProtocol
+        if let tlsCert, let tlsKey {
+            let tls: Gateway.TLS
+            do {
+                tls = try Gateway.TLS(certificateChain: tlsCert, privateKey: tlsKey)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            app = try gateway.application(
+                router: Router(), address: .hostname(host, port: port), tls: tls, onServerRunning: announce)
+        } else {
+            app = gateway.application(router: Router(), address: .hostname(host, port: port), onServerRunning: announce)
+        }
         do {
             try await app.runService()
         } catch let error as GatewayStoreError {

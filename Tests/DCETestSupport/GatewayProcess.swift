@@ -46,7 +46,7 @@ public final class GatewayProcess: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 60)
         while true {
             let text = output
-            if let range = text.range(of: #"listening on (http://127\.0\.0\.1:\d+)"#, options: .regularExpression),
+            if let range = text.range(of: #"listening on (https?://127\.0\.0\.1:\d+)"#, options: .regularExpression),
                 let found = URL(string: String(text[range].dropFirst("listening on ".count)))
             {
                 url = found
