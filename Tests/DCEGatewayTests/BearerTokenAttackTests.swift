@@ -24,32 +24,7 @@ extension GatewayAttackTests {
             for (name, value) in changes { claims[name] = value }
             return claims
         }
-        let stranger = try TokenIssuer(issuer: issuer.issuer, audience: issuer.audience)
-        let parts = try issuer.token(honest).split(separator: ".")
-        let otherClaims = try issuer.token(with(["sub": "someone-else"])).split(separator: ".")
-        let refused: [(String, String)] = [
-            ("expired beyond the skew", try issuer.token(with(["exp": Int(now.timeIntervalSince1970) - 31]))),
-            ("not yet valid beyond the skew", try issuer.token(with(["nbf": Int(now.timeIntervalSince1970) + 40]))),
-            ("no exp", try issuer.token(with(["exp": nil]))),
-            ("another audience", try issuer.token(with(["aud": "another-gateway"]))),
-            ("other audiences only", try issuer.token(with(["aud": ["a", "b"]]))),
-            ("another issuer", try issuer.token(with(["iss": "https://evil.example.test/"]))),
-            ("no subject", try issuer.token(with(["sub": nil]))),
-            ("a subject with a control character", try issuer.token(with(["sub": "shop\n42"]))),
-            ("a bad signature: another key with the same kid", try stranger.token(honest)),
-            ("a bad signature: claims swapped", "\(parts[0]).\(otherClaims[1]).\(parts[2])"),
-            ("a bad signature: ES256", try stranger.token(honest, algorithm: "ES256")),
-            ("a bad signature: EdDSA", try stranger.token(honest, algorithm: "EdDSA")),
-            ("alg none", try issuer.unsignedToken(honest)),
-            ("HS256 with the public key (modulus)", try issuer.hmacWithPublicKey(honest)[0]),
-            ("HS256 with the public key (DER)", try issuer.hmacWithPublicKey(honest)[1]),
-            ("RS256 naming the EC key", try issuer.token(honest, header: ["kid": TokenIssuer.keyIDs["ES256"]!])),
-            ("an unknown kid", try issuer.token(honest, header: ["kid": "rsa-2"])),
-            ("no kid", try issuer.token(honest, header: ["kid": NSNull()])),
-            ("a crit extension", try issuer.token(honest, header: ["crit": ["b64"], "b64": false])),
-            ("ES384, not accepted", try issuer.token(honest, header: ["alg": "ES384"])),
-            ("not a JWT", "a.b.c"),
-        ]
+        let refused = try Self.forgeries(of: issuer, honest: honest, now: now)
         try await withGateway(authentication: .tokens(tokens)) { server in
             var accepted = 0
             for algorithm in ["RS256", "ES256", "EdDSA"] {
@@ -191,6 +166,43 @@ extension GatewayAttackTests {
                 }
             }
         }
+    }
+
+    /// Every token a gateway for `issuer` with a clock skew of 30 s must refuse, named: expired, not yet valid, for
+    /// another audience or issuer, without a subject, signed by another key, `alg: none`, HS256 with the public key,
+    /// a key of another family, an unknown or missing kid, a `crit` header, an algorithm not accepted.
+    static func forgeries(of issuer: TokenIssuer, honest: [String: Any], now: Date) throws -> [(String, String)] {
+        func with(_ changes: [String: Any?]) -> [String: Any] {
+            var claims = honest
+            for (name, value) in changes { claims[name] = value }
+            return claims
+        }
+        let stranger = try TokenIssuer(issuer: issuer.issuer, audience: issuer.audience)
+        let parts = try issuer.token(honest).split(separator: ".")
+        let otherClaims = try issuer.token(with(["sub": "someone-else"])).split(separator: ".")
+        return [
+            ("expired beyond the skew", try issuer.token(with(["exp": Int(now.timeIntervalSince1970) - 31]))),
+            ("not yet valid beyond the skew", try issuer.token(with(["nbf": Int(now.timeIntervalSince1970) + 40]))),
+            ("no exp", try issuer.token(with(["exp": nil]))),
+            ("another audience", try issuer.token(with(["aud": "another-gateway"]))),
+            ("other audiences only", try issuer.token(with(["aud": ["a", "b"]]))),
+            ("another issuer", try issuer.token(with(["iss": "https://evil.example.test/"]))),
+            ("no subject", try issuer.token(with(["sub": nil]))),
+            ("a subject with a control character", try issuer.token(with(["sub": "shop\n42"]))),
+            ("a bad signature: another key with the same kid", try stranger.token(honest)),
+            ("a bad signature: claims swapped", "\(parts[0]).\(otherClaims[1]).\(parts[2])"),
+            ("a bad signature: ES256", try stranger.token(honest, algorithm: "ES256")),
+            ("a bad signature: EdDSA", try stranger.token(honest, algorithm: "EdDSA")),
+            ("alg none", try issuer.unsignedToken(honest)),
+            ("HS256 with the public key (modulus)", try issuer.hmacWithPublicKey(honest)[0]),
+            ("HS256 with the public key (DER)", try issuer.hmacWithPublicKey(honest)[1]),
+            ("RS256 naming the EC key", try issuer.token(honest, header: ["kid": TokenIssuer.keyIDs["ES256"]!])),
+            ("an unknown kid", try issuer.token(honest, header: ["kid": "rsa-2"])),
+            ("no kid", try issuer.token(honest, header: ["kid": NSNull()])),
+            ("a crit extension", try issuer.token(honest, header: ["crit": ["b64"], "b64": false])),
+            ("ES384, not accepted", try issuer.token(honest, header: ["alg": "ES384"])),
+            ("not a JWT", "a.b.c"),
+        ]
     }
 
     /// A verifier of `issuer`'s tokens, its JWKS written in `directory`.
