@@ -60,7 +60,10 @@ struct GatewayProcessAttackTests {
         }
         #expect(try await post(try account(8_999, id: "honest"), try issuer.token(honest)).status == 200)
 
+        // 1,000 cards as fast as the gateway answers: within a minute in a normal build, 20 served; a build under a
+        // sanitizer is slower, and each minute the window slides lets 20 more through, never more.
         var statuses: [Int: Int] = [:]
+        let started = Date()
         for index in 0..<1_000 {
             let answer = try await post(try account(index, id: "test-\(index)"), key)
             statuses[answer.status, default: 0] += 1
@@ -68,7 +71,10 @@ struct GatewayProcessAttackTests {
                 #expect(answer.retryAfter.flatMap { Int($0) }.map { (1...60).contains($0) } == true)
             }
         }
-        #expect(statuses == [200: 20, 429: 980])
+        let minutes = Int(Date().timeIntervalSince(started) / 60) + 1
+        let served = statuses[200] ?? 0
+        #expect(Set(statuses.keys) == [200, 429])
+        #expect(served >= 20 && served <= 20 * minutes, "\(served) served in \(minutes) minute(s)")
 
         var shared: [Int] = []
         for caller in 0..<50 {
@@ -79,7 +85,7 @@ struct GatewayProcessAttackTests {
 
         let (metrics, _) = try await URLSession.shared.data(from: gateway.url.appendingPathComponent("metrics"))
         let exposition = String(decoding: metrics, as: UTF8.self)
-        #expect(exposition.contains(#"dce_gateway_refusals_total{reason="cardsPerCaller"} 980"#))
+        #expect(exposition.contains(#"dce_gateway_refusals_total{reason="cardsPerCaller"} \#(1_000 - served)"#))
         #expect(exposition.contains(#"dce_gateway_refusals_total{reason="callersPerCard"} 45"#))
         #expect(exposition.contains(#"dce_gateway_refusals_total{reason="unauthenticated"} \#(forgeries.count)"#))
         let output = gateway.output
