@@ -357,6 +357,27 @@ public struct Card: ValidatableRequest, Codable, Hashable {
     public let tokenizations: [MobileWalletTokenization]?
 }
 
+/// A program the customer may have a card of (an element of seed 002's `getPrograms()` `programs`).
+public struct CardProgram: Codable, Sendable, Hashable {
+    /// What ``CardRequest/programName`` takes (`SKRILL-VIRTUAL-MC-EEA`).
+    public let programName: String
+    /// The program type the list can be filtered by.
+    public let cardType: CardType?
+    /// The ISO 4217 currency code.
+    public let currency: String?
+    /// How many more cards of the program may be issued: 0 for none.
+    public let allowableCards: Int
+}
+
+/// The customer's eligible prepaid card programs (seed 002, `cardService.getPrograms()`), validated by
+/// `card-programs-response`: empty when the customer is eligible for none.
+public struct CardProgramsResponse: ValidatableRequest, Codable, Hashable {
+    /// `card-programs-response`.
+    public static let schemaID = "card-programs-response"
+    /// The programs.
+    public let programs: [CardProgram]
+}
+
 /// Paging information of a card list (`PagingResultMeta`).
 public struct PagingResultMeta: Codable, Sendable, Hashable {
     /// The total number of records.

@@ -34,6 +34,7 @@ struct ResponseModelTests {
         "gift-cards-response": model(GiftCardsResponse.self), "card-arts-response": model(CardArtsResponse.self),
         "transaction-history-response": model(CardEntity.self), "virtual-card-response": model(VirtualCard.self),
         "provisional-card-response": model(ProvisionalVirtualCard.self),
+        "card-programs-response": model(CardProgramsResponse.self),
     ]
 
     /// A valid example of a response schema, from `Examples/manifest.json`.

@@ -26,6 +26,7 @@ struct CatalogueModelTests {
         "provisional-card-response": check(ProvisionalVirtualCard.self),
         "virtual-card-response": check(VirtualCard.self), "gift-cards-response": check(GiftCardsResponse.self),
         "card-arts-response": check(CardArtsResponse.self), "transaction-history-response": check(CardEntity.self),
+        "card-programs-response": check(CardProgramsResponse.self),
         "payment-account": check(PaymentAccount.self), "address": check(Address.self),
         "customer-profile": check(CustomerProfile.self),
     ]
@@ -89,7 +90,7 @@ struct CatalogueModelTests {
         let result = try CLI.run(["schemas"])
         #expect(result.status == 0)
         let lines = result.out.split(separator: "\n")
-        #expect(lines.count == 20)
+        #expect(lines.count == 21)
         #expect(lines.contains { $0.hasPrefix("virtual-card-update ") && $0.hasSuffix("Update a virtual card") })
     }
 }

@@ -54,7 +54,7 @@ import Testing
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(stdout)\n\(stderr)")
-        #expect(stdout.contains("differential: 32000 payloads"))
+        #expect(stdout.contains("differential: 33000 payloads"))
         #expect(stdout.contains(", 0 mismatches,"))
     }
 }

@@ -23,6 +23,25 @@ struct RelatedDocumentTests {
         #expect(unchecked.status == 0)
     }
 
+    /// Seed 002: a card is created "based on the provided programName", a program retrieved from the customer's
+    /// eligible programs; given those (`--with card-programs-response=FILE`), a program not among them is refused.
+    @Test func aCardOfAProgramTheCustomerIsNotEligibleForFails() throws {
+        let programs = "card-programs-response=Examples/card-programs-response/valid-eligible.json"
+        let eligible = try CLI.run([
+            "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--with", programs,
+        ])
+        #expect(eligible.status == 0, "\(eligible.out)")
+        let none = try CLI.run([
+            "Examples/card-create/valid-eu-virtual.json", "--schema", "card-create", "--with",
+            "card-programs-response=Examples/card-programs-response/valid-not-eligible.json",
+        ])
+        #expect(none.status == 1)
+        #expect(
+            none.out.hasPrefix(
+                "Examples/card-create/valid-eu-virtual.json:2:18: error: /programName: Program name has no match in card-programs-response at /programs/*/programName [existsIn]"
+            ), "\(none.out)")
+    }
+
     @Test func aBadOtherDocumentExitsTwo() throws {
         let unknown = try CLI.run([
             "Examples/gift-cards-response/valid-minimal.json", "--schema", "gift-cards-response",
