@@ -133,7 +133,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         var copy = self
         for reference in references {
             guard let document = documents[reference.schema] else { continue }
-            copy.related.byReference[reference.key] = RelatedValues.values(in: document, at: reference.tokens)
+            let (found, failing) = RelatedValues.values(
+                in: document, at: reference.tokens, condition: reference.condition)
+            copy.related.byReference[reference.key] = found
+            if reference.condition != nil { copy.related.failingCondition[reference.key] = failing }
         }
         return copy
     }

@@ -113,6 +113,85 @@ struct DocumentReferenceTests {
                 ])
     }
 
+    /// `where`: seed 002's programs say how many more cards each allows (`allowableCards`); a program found with none
+    /// left is refused with its own message, one not found with the usual one, in each language.
+    @Test func aProgramWithNoCardsLeftIsRefusedWithItsOwnMessage() throws {
+        let validator = try Validator(source: .bundled, schemaIDs: ["card-create"])
+        let programs = try JSONDocument(
+            bytes: Array(
+                #"""
+                {"programs": [{"programName": "SKRILL-VIRTUAL-MC-EEA", "allowableCards": 2},
+                              {"programName": "SKRILL-PHYSICAL-MC-EEA", "allowableCards": 0},
+                              {"programName": "SKRILL-VIRTUAL-MC-US", "allowableCards": "1"},
+                              {"programName": "SKRILL-VIRTUAL-MC-EEA", "allowableCards": 0}]}
+                """#.utf8))
+        func errors(_ program: String, language: String = "en") throws -> [String] {
+            let prepared = try validator.prepare(
+                "card-create", context: ["region": "EU"], messages: .bundled(language: language)
+            ).relating(["card-programs-response": programs])
+            let payload = #"{"programName": "\#(program)", "currency": "EUR", "cardPin": "8264"}"#
+            return prepared.validate(json: Array(payload.utf8)).errors.filter { $0.rule == .existsIn }.map(\.message)
+        }
+        // Listed twice, once with cards left: it may be issued.
+        #expect(try errors("SKRILL-VIRTUAL-MC-EEA") == [])
+        #expect(
+            try errors("SKRILL-PHYSICAL-MC-EEA") == [
+                "Program name is in card-programs-response at /programs/*/programName, but there its allowableCards is less than 1"
+            ])
+        #expect(
+            try errors("SKRILL-PHYSICAL-MC-EEA", language: "de") == [
+                "Programmname steht in card-programs-response unter /programs/*/programName, dort ist allowableCards aber kleiner als 1"
+            ])
+        // Not a number where a number is asked: the entry does not allow it either.
+        #expect(try errors("SKRILL-VIRTUAL-MC-US").first?.contains("less than 1") == true)
+        #expect(
+            try errors("SKRILL-UNKNOWN") == [
+                "Program name has no match in card-programs-response at /programs/*/programName"
+            ])
+    }
+
+    @Test func aConditionOnAMemberThatIsNotThereIsASchemaError() throws {
+        let programs =
+            #"{"id": "programs", "fields": [{"key": "programs", "dataType": "Array", "items": {"fields": [{"key": "name", "dataType": "String"}, {"key": "left", "dataType": "Integer"}]}}]}"#
+        func problems(_ existsIn: String) -> [String] {
+            do {
+                _ = try Fixtures.validator([
+                    "programs": programs,
+                    "s": #"{"id": "s", "fields": [{"key": "v", "dataType": "String", "existsIn": \#(existsIn)}]}"#,
+                ])
+                return []
+            } catch let error as SchemaError {
+                return error.problems.map { "\($0.location.pointer) \($0.code): \($0.message)" }
+            } catch {
+                return ["\(error)"]
+            }
+        }
+        #expect(
+            problems(
+                #"{"schema": "programs", "pointer": "/programs/*/name", "where": {"member": "left", "minimum": 1}}"#)
+                == [])
+        #expect(
+            problems(
+                #"{"schema": "programs", "pointer": "/programs/*/name", "where": {"member": "lft", "minimum": 1}}"#)
+                == [
+                    "/fields/0/existsIn unknownField: 'existsIn' has a 'where' on 'lft', which is not a member beside the matched value in 'programs' (did you mean 'left'?)"
+                ])
+        #expect(
+            problems(#"{"schema": "programs", "pointer": "/programs/*", "where": {"member": "left", "minimum": 1}}"#)
+                .count
+                == 1)
+        #expect(
+            problems(#"{"schema": "programs", "pointer": "/programs/*/name", "where": {"member": "left"}}"#)
+                == [
+                    "/fields/0/existsIn/where/minimum invalidAttribute: expected 'minimum': the least number the member may be"
+                ])
+        #expect(
+            problems(
+                #"{"schema": "programs", "pointer": "/programs/*/name", "where": {"member": "left", "minimum": "1"}}"#
+            ).first?
+            .hasPrefix("/fields/0/existsIn/where/minimum invalidAttribute: expected a number") == true)
+    }
+
     @Test func theExportSaysWhatItCannotCheck() throws {
         let validator = try Validator(source: .bundled, schemaIDs: ["gift-cards-response"])
         let export = try #require(validator.schema("gift-cards-response")).exportJSONSchema()

@@ -36,6 +36,15 @@ struct RelatedDocumentTests {
             "card-programs-response=Examples/card-programs-response/valid-not-eligible.json",
         ])
         #expect(none.status == 1)
+        // Eligible, but with no card of the program left to issue (allowableCards 0).
+        let exhausted = try CLI.run([
+            "Examples/card-create/valid-eu-physical.json", "--schema", "card-create", "--with", programs,
+        ])
+        #expect(exhausted.status == 1)
+        #expect(
+            exhausted.out.contains(
+                "/programName: Program name is in card-programs-response at /programs/*/programName, but there its allowableCards is less than 1 [existsIn]"
+            ), "\(exhausted.out)")
         #expect(
             none.out.hasPrefix(
                 "Examples/card-create/valid-eu-virtual.json:2:18: error: /programName: Program name has no match in card-programs-response at /programs/*/programName [existsIn]"

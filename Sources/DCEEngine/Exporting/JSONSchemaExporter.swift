@@ -162,7 +162,9 @@ struct JSONSchemaExporter {
     {
         if let reference = field.existsIn {
             note(
-                "'\(field.key ?? field.name)' must be found in a '\(reference.schema)' document at \(reference.pointer) (existsIn), when one is given."
+                "'\(field.key ?? field.name)' must be found in a '\(reference.schema)' document at \(reference.pointer)"
+                    + (reference.condition.map { ", where \($0.member) is at least \($0.minimum.lexeme)" } ?? "")
+                    + " (existsIn), when one is given."
             )
         }
         let allowNull = attributes.presence.acceptsNull

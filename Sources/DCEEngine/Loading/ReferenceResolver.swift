@@ -103,6 +103,7 @@ struct ReferenceResolver {
             return nil
         }
         var field = target.root
+        var holder: FieldDefinition?
         var walked = ""
         var document = target
         for token in reference.tokens {
@@ -114,6 +115,7 @@ struct ReferenceResolver {
             }
             if let token {
                 walked += "/" + token
+                holder = field
                 guard let next = field.fields?.first(where: { $0.key == token }) else {
                     let hint = Suggestion.hint(for: token, in: (field.fields ?? []).compactMap(\.key))
                     problems.append(
@@ -127,11 +129,12 @@ struct ReferenceResolver {
                 field = next
             } else {
                 walked += "/*"
+                holder = nil
                 if let next = field.items?.first {
                     field = next
                 } else if field.fields != nil || field.rules.dataType == .object {
                     // '*' over an object's members, which the schema does not list: nothing more to check
-                    return reference
+                    return checkedCondition(of: reference, holder: nil)
                 } else {
                     problems.append(
                         SchemaProblem(
@@ -142,6 +145,34 @@ struct ReferenceResolver {
                     return nil
                 }
             }
+        }
+        return checkedCondition(of: reference, holder: holder)
+    }
+
+    /// The reference when its `where` names a member of the object that holds the matched value (`holder`, `nil`
+    /// when the pointer ends in `*`), or when it has none; otherwise `nil`, after reporting what is wrong.
+    private mutating func checkedCondition(of reference: DocumentReference, holder: FieldDefinition?)
+        -> DocumentReference?
+    {
+        guard let condition = reference.condition else { return reference }
+        guard let holder else {
+            problems.append(
+                SchemaProblem(
+                    code: .invalidAttribute,
+                    message:
+                        "'existsIn' has a 'where' but its pointer ends in '*': the matched value must be a member of an object",
+                    location: reference.location))
+            return nil
+        }
+        let members = (holder.fields ?? []).compactMap(\.key)
+        guard members.contains(condition.member) else {
+            problems.append(
+                SchemaProblem(
+                    code: .unknownField,
+                    message:
+                        "'existsIn' has a 'where' on '\(condition.member)', which is not a member beside the matched value in '\(reference.schema)'\(Suggestion.hint(for: condition.member, in: members))",
+                    location: reference.location))
+            return nil
         }
         return reference
     }

@@ -1,11 +1,13 @@
 extension SchemaDecoder {
     // MARK: - Document references, object rules and context bindings
 
-    /// `existsIn`: the schema id of another document and a pointer pattern into it.
+    /// `existsIn`: the schema id of another document and a pointer pattern into it, and what the entry holding a
+    /// match must also say (`where`).
     mutating func documentReference(_ entry: Entry) -> DocumentReference? {
         guard
             let members = object(
-                at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer"], what: "a document reference"),
+                at: entry.index, pointer: entry.pointer, allowed: ["schema", "pointer", "where"],
+                what: "a document reference"),
             let schema = string(
                 members["schema"], required: true, pointer: entry.pointer + "/schema", parent: entry.index),
             let pointer = string(
@@ -17,8 +19,27 @@ extension SchemaDecoder {
                 members["pointer"]?.index ?? entry.index, entry.pointer + "/pointer")
             return nil
         }
+        var condition: ReferenceCondition?
+        if let whereEntry = members["where"] {
+            guard
+                let parts = object(
+                    at: whereEntry.index, pointer: whereEntry.pointer, allowed: ["member", "minimum"],
+                    what: "a condition on the matched entry"),
+                let member = string(
+                    parts["member"], required: true, pointer: whereEntry.pointer + "/member", parent: whereEntry.index)
+            else { return nil }
+            guard let minimumEntry = parts["minimum"] else {
+                report(
+                    .invalidAttribute, "expected 'minimum': the least number the member may be", whereEntry.index,
+                    whereEntry.pointer + "/minimum")
+                return nil
+            }
+            guard let minimum = number(minimumEntry) else { return nil }
+            condition = ReferenceCondition(member: member, minimum: minimum)
+        }
         return DocumentReference(
-            location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens)
+            location: location(entry.index, entry.pointer), schema: schema, pointer: pointer, tokens: tokens,
+            condition: condition)
     }
 
     /// The object rules written on a field (`postalAddress`), each read by its kind, in the kinds' order.

@@ -41,9 +41,11 @@ struct DocumentReference: Sendable, Hashable {
     var pointer: String
     /// The pointer's tokens, unescaped; `nil` for `*`.
     var tokens: [String?]
+    /// What the entry holding a match must also say for the match to count (`where`), if anything.
+    var condition: ReferenceCondition? = nil
 
-    /// One reference per schema and pointer, wherever it is written.
-    var key: String { schema + "#" + pointer }
+    /// One reference per schema, pointer and condition, wherever it is written.
+    var key: String { schema + "#" + pointer + (condition.map { "?" + $0.member + ">=" + $0.minimum.lexeme } ?? "") }
 
     static func == (lhs: DocumentReference, rhs: DocumentReference) -> Bool { lhs.key == rhs.key }
     func hash(into hasher: inout Hasher) { hasher.combine(key) }
@@ -54,6 +56,16 @@ struct DocumentReference: Sendable, Hashable {
         guard pointer.hasPrefix("/"), let tokens = JSONPointer.tokens(of: pointer) else { return nil }
         return tokens.map { $0 == "*" ? nil : $0 }
     }
+}
+
+/// `existsIn`'s `where`: a match counts only when the object holding it has a member `member` that is a number of at
+/// least `minimum` (a program with `allowableCards` left, seed 002). A value matched only where this fails has its
+/// own message.
+struct ReferenceCondition: Sendable, Hashable {
+    /// A member of the object that holds the matched value.
+    var member: String
+    /// The least number it may be.
+    var minimum: DecimalNumber
 }
 
 /// An object rule as the schema writes it (`"postalAddress": {...}`), read by its kind and compiled once the object's
