@@ -25,6 +25,8 @@ public final class CompiledSchema: Sendable {
     let program: RuleProgram
     /// Whether a format depends on the date (so evaluation reads the clock only then).
     let usesDate: Bool
+    /// Whether a `pciEncryptionRequired` field holds card numbers (so ``cardNumbers(in:)`` walks a payload only then).
+    let holdsCardNumbers: Bool
     /// Whether `Boolean` fields also accept the numbers 0 and 1 (converted to `false` / `true` in what is sent).
     let numericBooleans: Bool
     /// The schema a gateway's answer to this request follows, when the schema names one.
@@ -65,11 +67,17 @@ public final class CompiledSchema: Sendable {
         self.program = RuleProgram(root: root, contexts: contexts)
         self.usesDate = Self.usesDate(root)
         self.hasBindings = Self.hasBindings(root)
+        self.holdsCardNumbers = Self.holdsCardNumbers(root)
         self.warnings = warnings
     }
 
     private static func hasBindings(_ field: CompiledField) -> Bool {
         !field.bindings.isEmpty || field.fields.contains(where: hasBindings) || field.items.map(hasBindings) == true
+    }
+
+    private static func holdsCardNumbers(_ field: CompiledField) -> Bool {
+        (field.sensitivity.contains(.pciEncryptionRequired) && field.isCardNumber)
+            || field.fields.contains(where: holdsCardNumbers) || (field.items.map(holdsCardNumbers) ?? false)
     }
 
     private static func usesDate(_ field: CompiledField) -> Bool {

@@ -49,16 +49,22 @@ extension CompiledSchema {
     /// any override) is a card number (`card-number`, `card-number-with-separators` or `luhn`). What a gateway counts
     /// to notice card testing; the values never leave the caller's memory.
     package func cardNumbers(in document: JSONDocument) -> [[UInt8]] {
+        guard holdsCardNumbers else { return [] }
         let (_, sealed) = partition(document, removing: .pciEncryptionRequired, keepUnknown: false)
         return sealed.compactMap { place in
-            guard let field = field(at: place.pointer),
-                ([field.base] + field.overrides.map(\.patch)).contains(where: {
-                    $0.formatList.contains { $0.isCardNumber || $0 == .luhn }
-                }),
+            guard field(at: place.pointer)?.isCardNumber == true,
                 let value = try? JSONDocument(bytes: place.json), value.kind(of: value.root) == .string
             else { return nil }
             let digits = value.string(at: value.root).utf8.filter { $0 &- 0x30 < 10 }
             return digits.isEmpty ? nil : Array(digits)
         }
+    }
+}
+
+extension CompiledField {
+    /// Whether the field's format, under any override, is a card number (`card-number`,
+    /// `card-number-with-separators` or `luhn`).
+    var isCardNumber: Bool {
+        ([base] + overrides.map(\.patch)).contains { $0.formatList.contains { $0.isCardNumber || $0 == .luhn } }
     }
 }
