@@ -115,6 +115,9 @@ struct CheckInputCommand: ParsableCommand {
                     #""securityCode":{"name":\#(Self.quoted(brand.securityCodeName)),"length":\#(brand.securityCodeLength)}"#
                 )
             }
+            if let candidates = feedback.cardBrands {
+                members.append(#""brands":["# + candidates.map { Self.quoted($0.id) }.joined(separator: ",") + "]")
+            }
             if let masked = feedback.masked { members.append(#""masked":\#(Self.quoted(masked))"#) }
             try StandardOutput.write("{" + members.joined(separator: ",") + "}\n")
         case .text:

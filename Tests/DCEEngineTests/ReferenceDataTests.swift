@@ -65,8 +65,9 @@ import Testing
         #expect(format.accepts("378282246310005"))
         #expect(!format.accepts("3782822463100050"))  // American Express has 15
         #expect(format.accepts("6200000000000005") && format.accepts("6200000000000006"))  // UnionPay: no Luhn check
-        // no known brand: 12 to 19 digits, check digit
-        #expect(format.accepts("123456789015") && !format.accepts("123456789012"))
+        // no known brand: refused, whatever its length and check digit (a form shows it invalid from its first digit)
+        #expect(!format.accepts("123456789015") && !format.accepts("1234567812345670"))
+        #expect(format.accepts("62000000000000"))  // UnionPay has 14 to 19 digits
         #expect(!format.accepts("4111 1111 1111 1111"))
         #expect(Format.cardNumberWithSeparators.accepts("4111 1111 1111 1111"))
         #expect(Format.cardNumberWithSeparators.accepts("4111-1111-1111-1111"))

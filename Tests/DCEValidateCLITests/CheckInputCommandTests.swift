@@ -26,7 +26,8 @@ import Testing
         arguments: [
             ("41", "incomplete", "visa"), ("34", "incomplete", "american-express"),
             ("2221", "incomplete", "mastercard"),
-            ("22", "incomplete", nil), ("43", "incomplete", nil), ("4111111111111112", "incomplete", "visa"),
+            ("22", "incomplete", nil), ("43", "incomplete", "visa"), ("4", "incomplete", "visa"),
+            ("27", "incomplete", "mastercard"), ("123", "invalid", nil), ("4111111111111112", "incomplete", "visa"),
             ("41111111111111111112", "invalid", "visa"), ("4111 1111 1111 1111", "valid", "visa"),
             ("4111-1111-1111-1111", "valid", "visa"),
             ("3782 822463 10005", "valid", "american-express"), ("6011111111111117", "valid", "discover"),
@@ -81,10 +82,10 @@ import Testing
         #expect(json.status == 0)
         #expect(
             json.out
-                == #"{"field":"/cardNumber","state":"valid","brand":"visa","securityCode":{"name":"CVV","length":3},"masked":"•••• •••• •••• 1111"}"#
+                == #"{"field":"/cardNumber","state":"valid","brand":"visa","securityCode":{"name":"CVV","length":3},"brands":["visa"],"masked":"•••• •••• •••• 1111"}"#
                 + "\n")
         let invalid = try CLI.run(card + ["--format", "json", "-"], stdin: Data("41x1\r\n".utf8))
-        #expect(invalid.out == #"{"field":"/cardNumber","state":"invalid","rule":"format"}"# + "\n")
+        #expect(invalid.out == #"{"field":"/cardNumber","state":"invalid","rule":"format","brands":[]}"# + "\n")
         let binary = try CLI.run(card + ["-"], stdin: Data([0xFF, 0x34]))
         #expect(binary.status == 2 && binary.err.contains("standard input is not UTF-8 text"))
     }

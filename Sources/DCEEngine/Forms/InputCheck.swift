@@ -68,14 +68,14 @@ extension PreparedSchema {
         String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
     }
 
-    /// The feedback for a card number: the verdict, and for digits the brand they decide and the masked form.
+    /// The feedback for a card number: the verdict, and for digits the brand to show, the brands still possible and
+    /// the masked form.
     func cardFeedback(_ verdict: InputVerdict, digits: String) -> InputFeedback {
         let brands = schema.reference.cardBrands
         let onlyDigits = digits.utf8.allSatisfy { $0 &- 0x30 < 10 }
-        let brand: CardBrands.Brand? =
-            if onlyDigits, case .brand(let index) = brands.detect(digits) { brands.brands[index] } else { nil }
+        let typing = onlyDigits ? brands.typing(digits) : CardBrands.Typing(brand: nil, candidates: [])
         return InputFeedback(
-            verdict: verdict, cardBrand: brand,
+            verdict: verdict, cardBrand: typing.brand, cardBrands: typing.candidates,
             masked: onlyDigits && !digits.isEmpty ? Masking.maskCardNumber(digits, brands: brands) : nil)
     }
 
@@ -149,16 +149,24 @@ extension PreparedSchema {
 public struct InputFeedback: Hashable, Sendable {
     /// Valid, incomplete, or invalid with the rule.
     public let verdict: InputVerdict
-    /// For a card number: its brand, once the digits typed decide it.
+    /// For a card number: the brand to show (``CardBrands/typing(_:)``): the only brand still possible, or the one
+    /// whose prefix the digits typed wholly hold (`4`: Visa).
     public let cardBrand: CardBrands.Brand?
+    /// For a card number: every brand a number starting with the digits typed can be (all before the first digit,
+    /// none once no brand's ranges can match); `nil` for any other field.
+    public let cardBrands: [CardBrands.Brand]?
     /// For a card number of digits (and spaces or dashes): the masked form every output shows
     /// (``Masking/maskCardNumber(_:brands:)``), in its brand's groups, every digit but the last four hidden
     /// (`•••• •••• •••• 1111`); every digit hidden while fewer than 12 are typed.
     public let masked: String?
 
-    init(verdict: InputVerdict, cardBrand: CardBrands.Brand? = nil, masked: String? = nil) {
+    init(
+        verdict: InputVerdict, cardBrand: CardBrands.Brand? = nil, cardBrands: [CardBrands.Brand]? = nil,
+        masked: String? = nil
+    ) {
         self.verdict = verdict
         self.cardBrand = cardBrand
+        self.cardBrands = cardBrands
         self.masked = masked
     }
 }

@@ -151,16 +151,87 @@ public final class CardBrands: Sendable {
 }
 
 extension CardBrands {
+    /// What a form shows of a card number while it is typed: the brand to show and every brand it may still be.
+    public struct Typing: Sendable, Hashable {
+        /// The brand to show: the only brand a number starting with these digits can be (`27`: Mastercard, whose
+        /// 2221–2720 is the only range there); else, when the digits wholly match one brand's prefix and only part of
+        /// other brands' longer ones, that brand (`4`: Visa, though Elo's 401178 also starts with 4), as the longest
+        /// prefix held decides; `nil` while no prefix is whole (`3`, `6`) or no brand is possible.
+        public let brand: Brand?
+        /// Every brand a number starting with these digits can be, in the data's order: all of them before a digit is
+        /// typed, none once the digits fit no brand's ranges (`123`: no complete number of a known brand starts so).
+        public let candidates: [Brand]
+    }
+
+    /// What the digits typed so far say of a card number's brand, as braintree's credit-card-type and Stripe
+    /// Elements show it: the brand to show, and every brand still possible.
+    ///
+    /// ```swift
+    /// CardBrands.bundled.typing("27").brand?.id        // "mastercard"
+    /// CardBrands.bundled.typing("4").candidates.count  // Visa and the brands with longer prefixes inside 4
+    /// CardBrands.bundled.typing("123").candidates      // []: no brand's range can match
+    /// ```
+    ///
+    /// - Parameter number: Digits typed so far; spaces and dashes between them are skipped.
+    /// - Returns: The brand to show and the candidates; no candidate for anything but digits, spaces and dashes.
+    public func typing(_ number: String) -> Typing {
+        var number = number
+        return number.withUTF8 { bytes in
+            var prefix = 0
+            var count = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { continue }
+                guard byte &- 0x30 < 10 else { return Typing(brand: nil, candidates: []) }
+                if count < longestPrefix { prefix = prefix * 10 + Int(byte - 0x30) }
+                count += 1
+            }
+            let (shown, possible) = typing(prefix: prefix, digits: min(count, longestPrefix))
+            return Typing(brand: shown.map { brands[$0] }, candidates: possible.map { brands[$0] })
+        }
+    }
+
+    /// ``typing(_:)`` on the first `digits` digits of a number (at most ``longestPrefix``), as places in ``brands``.
+    func typing(prefix: Int, digits: Int) -> (shown: Int?, possible: [Int]) {
+        // The complete numbers starting with the digits are those whose first longestPrefix digits lie in low...high;
+        // the runs overlapping that interval are the brands they can be.
+        let scale = Self.power(longestPrefix - digits)
+        let low = prefix * scale
+        let high = low + scale - 1
+        var first = 0
+        var last = runs.count
+        while last - first > 1 {
+            let middle = (first + last) / 2
+            if runs[middle].start <= low { first = middle } else { last = middle }
+        }
+        var possible = Set<Int>()
+        var run = first
+        while run < runs.count && runs[run].start <= high {
+            if runs[run].brand >= 0 { possible.insert(runs[run].brand) }
+            run += 1
+        }
+        let ordered = possible.sorted()
+        if ordered.count <= 1 { return (ordered.first, ordered) }
+        // Several are possible: the brand of the longest range the digits wholly fill, if it is still possible.
+        let whole = ranges.first { range in
+            range.digits <= digits && (range.low...range.high).contains(prefix / Self.power(digits - range.digits))
+        }
+        return (whole.map(\.brand).flatMap { possible.contains($0) ? $0 : nil }, ordered)
+    }
+
     /// The most digits a card number of no known brand may have, and the fewest (ISO/IEC 7812-1).
     static let unknownBrandLengths = 12...19
 
     /// Whether a complete card number fits its brand: as many digits as the brand allows and, where the brand uses
-    /// one, a valid Luhn check digit; a number of no known brand needs 12 to 19 digits and a valid check digit.
+    /// one, a valid Luhn check digit. A number of no known brand is refused by the format `card-number` (what a
+    /// form shows as invalid while it is typed, validation refuses too); to find card numbers in any text, where a
+    /// brand the data does not know yet must not slip through, `unknownBrands` accepts one of 12 to 19 digits with a
+    /// valid check digit.
     ///
     /// - Parameters:
     ///   - bytes: The number's UTF-8 bytes.
     ///   - separators: Whether single spaces or dashes may stand between digits (`4111 1111 1111 1111`).
-    func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool) -> Bool {
+    ///   - unknownBrands: Whether a number of no known brand counts (by its length and check digit alone).
+    func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool, unknownBrands: Bool = false) -> Bool {
         // One pass, no allocation: the digits' count, their Luhn sum from the right, and the first digits. (The
         // Luhn sum is the one `Format.luhnChecksumHolds` computes; calling it over the digits filtered lazily from
         // the bytes made a valid payment-account payload 7 % slower, dce-benchmark parsed.)
@@ -193,26 +264,31 @@ extension CardBrands {
             let brand = brands[index]
             return brand.lengths.contains(count) && (!brand.luhn || sum % 10 == 0)
         case .undecided, .unknown:
-            return Self.unknownBrandLengths.contains(count) && sum % 10 == 0
+            return unknownBrands && Self.unknownBrandLengths.contains(count) && sum % 10 == 0
         }
     }
 
-    /// What a card number still being typed is: its brand once known, and whether it is complete for that brand,
-    /// may still become so with more digits, or cannot. Spaces and dashes are formatting here, wherever they are.
-    func judge(partial text: String) -> (verdict: InputVerdict, detection: Detection) {
+    /// What a card number still being typed is (``typing(_:)``): invalid as soon as no brand can start with its
+    /// digits; valid when its brand is decided and it has one of the brand's lengths and, where the brand uses one, a
+    /// valid check digit; incomplete while a candidate brand allows more digits. Spaces and dashes are formatting
+    /// here, wherever they are.
+    func judge(partial text: String) -> (verdict: InputVerdict, typing: Typing) {
         var text = text
         guard let digits = text.withUTF8({ Self.digits(of: $0, separators: true, partial: true) }) else {
-            return (.invalid(.format), .unknown)
+            return (.invalid(.format), Typing(brand: nil, candidates: []))
         }
-        let detection = digits.withUnsafeBufferPointer { detect(digitsOf: $0) }
-        let lengths: [Int]
-        let luhn: Bool
-        switch detection {
-        case .brand(let index): (lengths, luhn) = (brands[index].lengths, brands[index].luhn)
-        case .undecided, .unknown: (lengths, luhn) = (Array(Self.unknownBrandLengths), true)
+        var prefix = 0
+        for digit in digits.prefix(longestPrefix) { prefix = prefix * 10 + Int(digit - 0x30) }
+        let (shown, possible) = typing(prefix: prefix, digits: min(digits.count, longestPrefix))
+        let typing = Typing(brand: shown.map { brands[$0] }, candidates: possible.map { brands[$0] })
+        guard !possible.isEmpty else { return (digits.isEmpty ? .incomplete : .invalid(.format), typing) }
+        if digits.count >= longestPrefix, let brand = shown.map({ brands[$0] }), brand.lengths.contains(digits.count),
+            !brand.luhn || Self.luhn(digits)
+        {
+            return (.valid, typing)
         }
-        if lengths.contains(digits.count) && (!luhn || Self.luhn(digits)) { return (.valid, detection) }
-        return (digits.count < (lengths.last ?? 0) ? .incomplete : .invalid(.format), detection)
+        let longest = possible.map { brands[$0].lengths.last ?? 0 }.max() ?? 0
+        return (digits.count < longest ? .incomplete : .invalid(.format), typing)
     }
 
     /// The digits of a number: `nil` when it holds anything but digits (and, when `separators`, single spaces or

@@ -35,7 +35,8 @@ public enum Masking {
     static func isCardNumber(utf8 bytes: UnsafeBufferPointer<UInt8>, brands: CardBrands) -> Bool {
         var digits = 0
         for byte in bytes where byte &- 0x30 < 10 { digits += 1 }
-        return CardBrands.unknownBrandLengths.contains(digits) && brands.accepts(number: bytes, separators: true)
+        return CardBrands.unknownBrandLengths.contains(digits)
+            && brands.accepts(number: bytes, separators: true, unknownBrands: true)
     }
 
     /// The masked form of a card number, the one every output shows: every digit but the last four replaced by `•`,
