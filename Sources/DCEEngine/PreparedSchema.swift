@@ -212,6 +212,18 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     var contextSlotValues: [String?] { slots }
 
+    /// The context as the caller gave it.
+    var contextValues: [String: String] { context }
+
+    /// What is sent for a payload, valid or not: absent fields with their `defaultValue`, and with the context
+    /// `operation=provision` the fields marked `ignoreForProvisioning` left out.
+    func resolvedPayload(_ document: JSONDocument) -> [UInt8] {
+        let resolver = RequestResolver(
+            document: document, provisioning: provisioning, tenderType: tenderType,
+            numericBooleans: schema.numericBooleans, boundTenderTypes: plan.tenderTypesInForce(in: document))
+        return Array(resolver.resolve(schema.root).json.utf8)
+    }
+
     /// The current month (`year × 12 + month − 1`, UTC) by the prepared clock.
     var currentMonth: Int { Self.month(of: now()) }
 
@@ -270,10 +282,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         guard let document = try? JSONDocument(bytes: json, limits: limits) else {
             return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
         }
-        let resolver = RequestResolver(
-            document: document, provisioning: provisioning, tenderType: tenderType,
-            numericBooleans: schema.numericBooleans, boundTenderTypes: plan.tenderTypesInForce(in: document))
-        let resolved = Array(resolver.resolve(schema.root).json.utf8)
+        let resolved = resolvedPayload(document)
         let report = validate(json: resolved, limits: limits)
         return ResolvedRequest(report: report, payload: report.valid ? resolved : nil)
     }

@@ -32,7 +32,7 @@ import Testing
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
         "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
         "ReferenceData",
-        "CodeList", "CardBrands", "AddressFormats", "InputFeedback",
+        "CodeList", "CardBrands", "AddressFormats", "InputFeedback", "FormSession",
     ]
 
     static func engineSources() throws -> [SourceFile] {

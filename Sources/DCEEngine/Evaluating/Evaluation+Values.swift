@@ -45,6 +45,26 @@ extension Evaluation {
             field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType, context: work.context)
     }
 
+    /// Records the rules in force at a member of the object being checked, present (`value` ≥ 0) or missing, by its
+    /// JSON Pointer, when the walk records every field's (kept out of line: only a form's draft asks).
+    @inline(never)
+    mutating func record(member field: Int, value: JSONDocument.Index, ignored: Bool = false) {
+        guard let recorder, recorder.recordsFields else { return }
+        work.path.append(value >= 0 ? .member(value - 1) : .missing(field))
+        let start = work.pathArena.count
+        work.pathArena.append(contentsOf: work.path)
+        let pointer = pointer(start..<work.pathArena.count)
+        work.pathArena.removeSubrange(start...)
+        work.path.removeLast()
+        if ignored {
+            recorder.ignored.insert(pointer)
+        } else {
+            recorder.fields[pointer] = RulesInForce(
+                field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType,
+                context: work.context)
+        }
+    }
+
     /// The attribute set behind a record, for what a violation says.
     mutating func attributeSet(_ attributes: Attributes, of field: Int) -> AttributeSet {
         attributes.pointee.object >= 0
@@ -249,7 +269,10 @@ extension Evaluation {
     @inline(__always)
     mutating func checkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
         if tables.fields[child].hasBindings { return checkBindingMember(child, value: value, in: object) }
-        if provisioning && ignoredForProvisioning(child) { return }
+        if provisioning && ignoredForProvisioning(child) {
+            if recorder != nil { record(member: child, value: value, ignored: true) }
+            return
+        }
         withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
     }
 
@@ -257,7 +280,10 @@ extension Evaluation {
     @inline(never)
     mutating func checkBindingMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
         withBindings(of: child, value: value) { evaluation in
-            if evaluation.provisioning && evaluation.ignoredForProvisioning(child) { return }
+            if evaluation.provisioning && evaluation.ignoredForProvisioning(child) {
+                if evaluation.recorder != nil { evaluation.record(member: child, value: value, ignored: true) }
+                return
+            }
             evaluation.withAttributes(of: child) { $0.checkMember(child, value: value, in: object, attributes: $1) }
         }
     }
@@ -312,6 +338,7 @@ extension Evaluation {
     mutating func checkMember(
         _ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index, attributes: Attributes
     ) {
+        if recorder != nil { record(member: child, value: value) }
         if value >= 0 {
             work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: attributes)

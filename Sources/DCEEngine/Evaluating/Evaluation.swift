@@ -76,8 +76,18 @@ struct Evaluation: ConditionReader {
         /// the value's node; what the payload sent and the update check read, so that they follow the tender type
         /// validation follows.
         var scopes: [JSONDocument.Index: String?] = [:]
+        /// Whether the walk records the rules in force at every member it meets (``fields``): what a form shows now.
+        let recordsFields: Bool
+        /// When ``recordsFields``: the rules in force at each member of each present object the walk checked, present
+        /// or missing, by the member's JSON Pointer (list items by index).
+        var fields: [String: RulesInForce] = [:]
+        /// When ``recordsFields``: the members the walk skipped as ignored for provisioning, by JSON Pointer.
+        var ignored: Set<String> = []
 
-        init(recordsScopes: Bool) { self.recordsScopes = recordsScopes }
+        init(recordsScopes: Bool, recordsFields: Bool = false) {
+            self.recordsScopes = recordsScopes
+            self.recordsFields = recordsFields
+        }
     }
     /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
     /// runs (see ``EvaluationScratch``).
@@ -244,6 +254,28 @@ extension EvaluationPlan {
                         $0.writeViolations()
                     }, finish: { _ in })
                 return (evaluation.violations, recorder.probed)
+            }
+        }
+    }
+
+    /// Checks a whole request as ``evaluate(_:probing:month:)`` does, and records the rules in force at every member
+    /// of every present object, present or missing, and which members it skipped as ignored for provisioning: what a
+    /// form shows of each field for the draft as it stands (``FormSession``). One of the places an ``Evaluation`` is
+    /// made.
+    func evaluateForm(_ document: JSONDocument, month: Int)
+        -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
+    {
+        withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
+                var evaluation = Evaluation(
+                    document: document, plan: self, tables: tables, positions: false, month: month, recorder: recorder)
+                evaluation.withDocument(
+                    {
+                        $0.evaluate()
+                        $0.writeViolations()
+                    }, finish: { _ in })
+                return (evaluation.violations, recorder.fields, recorder.ignored)
             }
         }
     }

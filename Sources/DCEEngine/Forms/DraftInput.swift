@@ -71,12 +71,24 @@ extension PreparedSchema {
         -> InputVerdict
     {
         let own = outcome.violations.filter { $0.path == check.pointer && DraftCheck.ownRules.contains($0.rule) }
-        guard let first = own.first, let inForce = outcome.probed else { return .valid }
+        guard let inForce = outcome.probed else { return .valid }
+        return draftVerdict(for: text, own: own, inForce: inForce, at: check.tokens, month: month) {
+            outcome.strings()
+        }
+    }
+
+    /// The verdict on a value of a draft as text, from the violations of its own that validating the draft found at
+    /// it and the rules in force there: what ``inputFeedback(_:at:draft:)`` and ``FormSession`` show.
+    func draftVerdict(
+        for text: String, own: [Violation], inForce: RulesInForce, at tokens: [String], month: Int,
+        strings: () -> [[String]: String]
+    ) -> InputVerdict {
+        guard let first = own.first else { return .valid }
         if inForce.rules.presence.mustBeAbsent { return .invalid(.forbidden) }
         let partial = inForce.rules.judge(
             partial: text, as: inForce.field.dataType, patterns: schema.patterns, month: month,
             reference: schema.reference
-        ).and(objectRuleVerdict(text, at: check.tokens, given: outcome.strings()))
+        ).and(objectRuleVerdict(text, at: tokens, given: strings()))
         switch partial {
         case .incomplete: return .incomplete
         case .invalid(let rule) where own.contains(where: { $0.rule == rule }): return .invalid(rule)
@@ -86,7 +98,7 @@ extension PreparedSchema {
 }
 
 /// A form's draft with a typed value placed at one pointer, validated whole.
-private struct DraftCheck {
+struct DraftCheck {
     /// The rules of a value's own that a typed value can break (not `required`, `unknownField` or rules of other
     /// values): what the draft's verdict at the typed field reads.
     static let ownRules: Set<ViolationCode> = [
@@ -141,7 +153,7 @@ private struct DraftCheck {
     /// Validates the draft with `text` at the pointer, as the field's data type reads it.
     func run(_ text: String, as dataType: DataType, plan: EvaluationPlan, month: Int) throws(ValidatorError) -> Outcome
     {
-        let placed = try placing(Self.value(text, as: dataType), at: 0, in: draft, path: schema.fields(along: tokens))
+        let placed = try schema.placing(SchemaValue.typed(text, as: dataType), at: tokens, in: draft)
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: Array(placed.json.utf8))
@@ -172,9 +184,27 @@ private struct DraftCheck {
         return Outcome(violations: result.violations, probed: result.probed, placed: placed)
     }
 
+    /// Every string of a value, by its pointer's tokens.
+    static func collectStrings(
+        _ value: SchemaValue, at tokens: [String], into strings: inout [[String]: String]
+    ) {
+        switch value {
+        case .string(let text): strings[tokens] = text
+        case .object(let members):
+            for member in members { collectStrings(member.value, at: tokens + [member.key], into: &strings) }
+        case .array(let items):
+            for (offset, item) in items.enumerated() {
+                collectStrings(item, at: tokens + [String(offset)], into: &strings)
+            }
+        default: break
+        }
+    }
+}
+
+extension SchemaValue {
     /// The JSON value typed text stands for in a field of a data type: a number or boolean when it reads as one,
     /// else the text as a string (which validation then finds of the wrong type, as a payload would).
-    static func value(_ text: String, as dataType: DataType) -> SchemaValue {
+    static func typed(_ text: String, as dataType: DataType) -> SchemaValue {
         switch dataType {
         case .integer, .number:
             guard let document = try? JSONDocument(bytes: Array(text.utf8)),
@@ -187,15 +217,26 @@ private struct DraftCheck {
             return .string(text)
         }
     }
+}
 
-    /// `container` with `value` at the tokens from `depth` on, adding the objects and lists on the way that the
-    /// draft does not hold yet (`path` is the schema's field for each token).
-    private func placing(_ value: SchemaValue, at depth: Int, in container: SchemaValue?, path: [CompiledField])
-        throws(ValidatorError) -> SchemaValue
+extension CompiledSchema {
+    /// `draft` with `value` at the pointer's tokens, adding the objects and lists on the way that the draft does not
+    /// hold yet, as the schema's fields describe them (an index may be the list's length: the item after the last).
+    ///
+    /// - Throws: ``ValidatorError`` (`invalidDraft`) when a value on the way is not the object or list the schema has
+    ///   there, or an index is past the end.
+    func placing(_ value: SchemaValue, at tokens: [String], in draft: SchemaValue?) throws(ValidatorError)
+        -> SchemaValue
     {
+        try placing(value, at: tokens, depth: 0, in: draft, path: fields(along: tokens))
+    }
+
+    private func placing(
+        _ value: SchemaValue, at tokens: [String], depth: Int, in container: SchemaValue?, path: [CompiledField]
+    ) throws(ValidatorError) -> SchemaValue {
         guard depth < tokens.count else { return value }
         let token = tokens[depth]
-        let holder = depth == 0 ? schema.root : path[depth - 1]
+        let holder = depth == 0 ? root : path[depth - 1]
         let here = "/" + tokens.prefix(depth).map(JSONPointer.escape).joined(separator: "/")
         let shown = depth == 0 ? "the draft's root" : "'\(here)'"
         if holder.dataType == .array {
@@ -211,7 +252,7 @@ private struct DraftCheck {
                     message: "the draft's list at \(shown) has \(items.count) items: '\(token)' is past its end")
             }
             let existing = offset < items.count ? items[offset] : nil
-            let placed = try placing(value, at: depth + 1, in: existing, path: path)
+            let placed = try placing(value, at: tokens, depth: depth + 1, in: existing, path: path)
             if offset < items.count { items[offset] = placed } else { items.append(placed) }
             return .array(items)
         }
@@ -222,30 +263,16 @@ private struct DraftCheck {
         default: throw Self.notA("object", at: shown)
         }
         if let position = members.lastIndex(where: { $0.key == token }) {
-            members[position].value = try placing(value, at: depth + 1, in: members[position].value, path: path)
+            members[position].value = try placing(
+                value, at: tokens, depth: depth + 1, in: members[position].value, path: path)
         } else {
-            members.append(.init(key: token, value: try placing(value, at: depth + 1, in: nil, path: path)))
+            members.append(
+                .init(key: token, value: try placing(value, at: tokens, depth: depth + 1, in: nil, path: path)))
         }
         return .object(members)
     }
 
     private static func notA(_ kind: String, at place: String) -> ValidatorError {
         ValidatorError(code: .invalidDraft, message: "the draft holds no \(kind) at \(place), where the schema has one")
-    }
-
-    /// Every string of a value, by its pointer's tokens.
-    private static func collectStrings(
-        _ value: SchemaValue, at tokens: [String], into strings: inout [[String]: String]
-    ) {
-        switch value {
-        case .string(let text): strings[tokens] = text
-        case .object(let members):
-            for member in members { collectStrings(member.value, at: tokens + [member.key], into: &strings) }
-        case .array(let items):
-            for (offset, item) in items.enumerated() {
-                collectStrings(item, at: tokens + [String(offset)], into: &strings)
-            }
-        default: break
-        }
     }
 }

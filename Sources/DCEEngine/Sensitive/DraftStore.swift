@@ -113,7 +113,7 @@ public struct DraftStore: Sendable {
     }
 
     /// The value without any string that looks like a card number, whose places are added to `omitted`.
-    private static func withoutCardNumbers(
+    static func withoutCardNumbers(
         _ value: SchemaValue, pointer: String, brands: CardBrands, omitted: inout [String]
     ) -> SchemaValue {
         switch value {

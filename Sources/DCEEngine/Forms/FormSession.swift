@@ -1,0 +1,387 @@
+/// The state of a form being filled in, answered from the rules in force for the draft as it stands: what an app binds
+/// its SwiftUI or UIKit form to, and what `dce-validate preview` renders.
+///
+/// A session holds the draft. Each edit (``set(_:at:)``, ``remove(at:)``, ``addItem(to:)``) validates the draft whole,
+/// as the request will be validated, and the session then says of every field of the form, in `order` and grouped
+/// by `dataGroup` (``groups``): its state (empty, incomplete, valid, invalid with the message), whether it is
+/// required, forbidden (with the reason) or ignored *now*, given what the draft holds (a physical program requires a
+/// delivery address; a US context the consents), a card number's brand and candidates, and a masked field's masked
+/// form. ``violations`` are the draft's, as a Validate button lists them; ``request`` is what would be sent, with
+/// sensitive values masked; ``example`` the draft without them.
+///
+/// ```swift
+/// var form = try FormSession(validator.prepare("card-create", context: ["region": "EU"]))
+/// try form.set("physical", at: "/cardType")
+/// form.field(at: "/deliveryAddress")?.required      // true: a physical card is delivered
+/// try form.set("4", at: "/paymentAccounts/0/cardNumber")   // after addItem(to: "/paymentAccounts")
+/// ```
+///
+/// A value type: copy it to keep a state, compare two states, or hand one to another task.
+public struct FormSession: Sendable {
+    /// The prepared schema: the context, tender type and language the form is for.
+    public let schema: PreparedSchema
+    /// The draft as the edits made it.
+    private var draft: SchemaValue = .object([])
+    /// The draft read as a document, as validation last read it.
+    private var document: JSONDocument?
+    /// The groups of fields, in the order of their first field, each field of each list item by its index.
+    public private(set) var groups: [Group] = []
+    /// Every violation of the draft as a whole, in the schema's language: what a Validate button lists (required
+    /// fields not filled in yet among them).
+    public private(set) var violations: [Violation] = []
+
+    /// One `dataGroup` of the form.
+    public struct Group: Sendable, Hashable {
+        /// The data group (`CARD_INFORMATION`), `nil` for fields without one.
+        public var dataGroup: String?
+        /// The group's title in the form's language (`Card information`), from the message catalogue's
+        /// `group.NAME`, or made from the name when the catalogue has none.
+        public var title: String
+        /// The fields, in `order`; a nested object's members follow it, a list's items follow the list.
+        public var fields: [Field]
+    }
+
+    /// What a field's value is now.
+    public enum State: String, Sendable, Hashable {
+        /// Nothing is given.
+        case empty
+        /// Not valid yet, but more characters can make it valid.
+        case incomplete
+        /// Valid under the rules in force.
+        case valid
+        /// Invalid: no continuation can make it valid.
+        case invalid
+    }
+
+    /// One field of the form, or one field of one item of a list.
+    public struct Field: Sendable, Hashable {
+        /// The JSON Pointer of the value (`/paymentAccounts/0/cardNumber`).
+        public var path: String
+        /// What the form shows for it: label, type, input hint, lengths, options, sensitivity.
+        public var description: FormDescription.Field
+        /// Its state now.
+        public var state: State
+        /// For an invalid or incomplete value: the rule it breaks now.
+        public var rule: ViolationCode?
+        /// For an invalid or incomplete value: validation's message, in the form's language (never the value).
+        public var message: String?
+        /// Whether it must be given now, given the draft (for a member of an object not given yet: once it is).
+        public var required: Bool
+        /// Whether it must not be given now.
+        public var forbidden: Bool
+        /// Why it must not be given, in the form's language, while it is forbidden.
+        public var forbiddenReason: String?
+        /// Whether validation skips it now (`ignoreForProvisioning` with `operation=provision`).
+        public var ignored: Bool
+        /// For a card number: the brand to show (``CardBrands/typing(_:)``).
+        public var cardBrand: CardBrands.Brand?
+        /// For a card number: the brands it can still be; `nil` for any other field.
+        public var cardBrands: [CardBrands.Brand]?
+        /// For a value of a field marked `maskingRequired`: its masked form (``Masking/mask(_:brands:)``), what a
+        /// form shows once the field loses focus.
+        public var masked: String?
+        /// For a list: how many items it holds.
+        public var itemCount: Int?
+    }
+
+    /// Starts a session on an empty form, or on a draft.
+    ///
+    /// - Parameters:
+    ///   - schema: The prepared schema (context, tender type and language).
+    ///   - draft: What the form holds to begin with, as JSON (an object); `nil` for an empty form.
+    /// - Throws: ``ValidatorError`` (`invalidDraft`) when the draft is not a JSON object.
+    public init(_ schema: PreparedSchema, draft: [UInt8]? = nil) throws(ValidatorError) {
+        self.schema = schema
+        if let draft {
+            let document: JSONDocument
+            do {
+                document = try JSONDocument(bytes: draft)
+            } catch {
+                throw ValidatorError(code: .invalidDraft, message: "the draft is not JSON: \(error)", cause: error)
+            }
+            guard document.kind(of: document.root) == .object else {
+                throw ValidatorError(code: .invalidDraft, message: "the draft is not a JSON object")
+            }
+            self.draft = SchemaValue(document: document, at: document.root)
+        }
+        refresh()
+    }
+
+    // MARK: - Edits
+
+    /// Sets a field's value to text as typed: a number or `true`/`false` where the field wants one, else the text.
+    /// Empty text removes the value (a form sends no empty field). The objects and lists on the way are added.
+    ///
+    /// - Parameters:
+    ///   - text: The text typed (a card number without the spaces a form shows between groups).
+    ///   - pointer: The field's JSON Pointer; a list item by its index.
+    /// - Throws: ``ValidatorError``: `unknownField` when the pointer names no field; `invalidDraft` when an index is
+    ///   past the end of its list.
+    public mutating func set(_ text: String, at pointer: String) throws(ValidatorError) {
+        guard !text.isEmpty else { return try remove(at: pointer) }
+        let (field, tokens) = try field(named: pointer)
+        draft = try schema.schema.placing(SchemaValue.typed(text, as: field.dataType), at: tokens, in: draft)
+        refresh()
+    }
+
+    /// Removes the value at a pointer, a list's item among them (the items after it move up). Removing what the
+    /// draft does not hold changes nothing.
+    ///
+    /// - Throws: ``ValidatorError`` (`unknownField`) when the pointer names no field.
+    public mutating func remove(at pointer: String) throws(ValidatorError) {
+        let (_, tokens) = try field(named: pointer)
+        guard !tokens.isEmpty else {
+            draft = .object([])
+            return refresh()
+        }
+        draft = Self.removing(tokens[...], from: draft)
+        refresh()
+    }
+
+    /// Adds an empty item at the end of a list (an empty object for a list of objects).
+    ///
+    /// - Parameter list: The list's JSON Pointer (`/paymentAccounts`).
+    /// - Returns: The new item's JSON Pointer (`/paymentAccounts/0`).
+    /// - Throws: ``ValidatorError`` (`unknownField`) when the pointer names no list.
+    @discardableResult
+    public mutating func addItem(to list: String) throws(ValidatorError) -> String {
+        let (field, tokens) = try field(named: list)
+        guard field.dataType == .array, let items = field.items else {
+            throw ValidatorError(
+                code: .unknownField, message: "'\(list)' is not a list of schema '\(schema.schema.id)'")
+        }
+        let count = if case .array(let existing) = value(at: tokens) { existing.count } else { 0 }
+        let empty: SchemaValue = items.dataType == .object ? .object([]) : items.dataType == .array ? .array([]) : .null
+        draft = try schema.schema.placing(empty, at: tokens + [String(count)], in: draft)
+        refresh()
+        return JSONPointer.appending(String(count), to: list)
+    }
+
+    // MARK: - Reading
+
+    /// Every field, group after group.
+    public var fields: [Field] { groups.flatMap(\.fields) }
+
+    /// The field at a pointer (a list item's field by its index), as the form shows it now.
+    public func field(at pointer: String) -> Field? {
+        for group in groups { if let field = group.fields.first(where: { $0.path == pointer }) { return field } }
+        return nil
+    }
+
+    /// Whether the draft is valid as it stands.
+    public var isValid: Bool { violations.isEmpty }
+
+    /// What would be sent for the draft as it stands (defaults applied, fields ignored for provisioning left out),
+    /// with every sensitive value masked or withheld as ``PreparedSchema/masked(json:limits:)`` shows a payload.
+    public var request: [UInt8] {
+        guard let document else { return Array("{}".utf8) }
+        return (try? schema.masked(json: schema.resolvedPayload(document))) ?? Array("{}".utf8)
+    }
+
+    /// The draft as an example file would keep it: the values of fields marked `pciEncryptionRequired`,
+    /// `storageRestricted` or `maskingRequired` left out (and card numbers anywhere), members the schema does not
+    /// know dropped; pretty-printed JSON.
+    public var example: [UInt8] {
+        guard let document else { return Array("{}\n".utf8) }
+        let (kept, _) = schema.schema.partition(
+            document, removing: [.pciEncryptionRequired, .storageRestricted, .maskingRequired], keepUnknown: false)
+        var omitted: [String] = []
+        let clean = DraftStore.withoutCardNumbers(
+            kept, pointer: "", brands: schema.schema.reference.cardBrands, omitted: &omitted)
+        return Array((clean.prettyJSON(indent: "") + "\n").utf8)
+    }
+
+    /// The draft with every value as given, sensitive ones too: what an app validates, seals and sends when the form
+    /// is submitted. Never log or store it.
+    public var payload: [UInt8] { Array(draft.json.utf8) }
+
+    // MARK: - Working it out
+
+    private func field(named pointer: String) throws(ValidatorError) -> (CompiledField, [String]) {
+        guard let field = schema.schema.field(at: pointer), let tokens = JSONPointer.tokens(of: pointer),
+            !tokens.contains("-")
+        else { throw schema.schema.noField(at: pointer) }
+        return (field, tokens)
+    }
+
+    private func value(at tokens: [String]) -> SchemaValue? {
+        var current: SchemaValue? = draft
+        for token in tokens {
+            switch current {
+            case .object(let members)?: current = members.last { $0.key == token }?.value
+            case .array(let items)?: current = Int(token).flatMap { $0 >= 0 && $0 < items.count ? items[$0] : nil }
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    private static func removing(_ tokens: ArraySlice<String>, from value: SchemaValue) -> SchemaValue {
+        guard let token = tokens.first else { return value }
+        let rest = tokens.dropFirst()
+        switch value {
+        case .object(var members):
+            guard let position = members.lastIndex(where: { $0.key == token }) else { return value }
+            if rest.isEmpty {
+                members.remove(at: position)
+            } else {
+                members[position].value = removing(rest, from: members[position].value)
+            }
+            return .object(members)
+        case .array(var items):
+            guard let offset = Int(token), offset >= 0, offset < items.count else { return value }
+            if rest.isEmpty { items.remove(at: offset) } else { items[offset] = removing(rest, from: items[offset]) }
+            return .array(items)
+        default:
+            return value
+        }
+    }
+
+    /// Validates the draft and works out every field's state from what the walk found.
+    private mutating func refresh() {
+        // The draft is made of JSON values only, so it reads back; were it not to, the form would show no field.
+        document = try? JSONDocument(bytes: Array(draft.json.utf8))
+        guard let document else {
+            (groups, violations) = ([], [])
+            return
+        }
+        let month = schema.currentMonth
+        let found = schema.wholePlan().evaluateForm(document, month: month)
+        violations = found.violations
+        var strings: [[String]: String] = [:]
+        DraftCheck.collectStrings(draft, at: [], into: &strings)
+        var given: [String: String] = [:]
+        for (tokens, text) in strings {
+            let pointer = tokens.reduce("") { JSONPointer.appending($1, to: $0) }
+            if schema.schema.field(at: pointer) != nil { given[pointer] = text }
+        }
+        let language = schema.messages.language
+        let description =
+            (try? schema.schema.describeForm(
+                context: schema.contextValues, tenderType: schema.tenderType, given: given, language: language))
+            ?? (try? schema.schema.describeForm(
+                context: schema.contextValues, tenderType: schema.tenderType, language: language))
+        var byPath: [String: [Violation]] = [:]
+        for violation in violations { byPath[violation.path, default: []].append(violation) }
+        groups = (description?.groups ?? []).map { group in
+            var fields: [Field] = []
+            for described in group.fields {
+                guard let tokens = JSONPointer.tokens(of: described.path) else { continue }
+                for instance in instances(of: tokens[...], prefix: []) {
+                    fields.append(
+                        state(of: described, at: instance, found: found, violations: byPath, strings: strings))
+                }
+            }
+            return Group(dataGroup: group.dataGroup, title: title(of: group.dataGroup), fields: fields)
+        }
+    }
+
+    /// The tokens of every instance of a form field: each `-` replaced by the index of each item the draft's list
+    /// holds there (none while the list is empty).
+    private func instances(of tokens: ArraySlice<String>, prefix: [String]) -> [[String]] {
+        guard let dash = tokens.firstIndex(of: "-") else { return [prefix + tokens] }
+        let list = prefix + tokens[..<dash]
+        guard case .array(let items)? = value(at: list) else { return [] }
+        return items.indices.flatMap { instances(of: tokens[(dash + 1)...], prefix: list + [String($0)]) }
+    }
+
+    private func state(
+        of described: FormDescription.Field, at tokens: [String],
+        found: (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>),
+        violations: [String: [Violation]], strings: [[String]: String]
+    ) -> Field {
+        let pointer = tokens.reduce("") { JSONPointer.appending($1, to: $0) }
+        var instance = described
+        instance.path = pointer
+        let inForce = found.fields[pointer]
+        let here = violations[pointer] ?? []
+        let ignored = (1...tokens.count).contains { depth in
+            found.ignored.contains(tokens.prefix(depth).reduce("") { JSONPointer.appending($1, to: $0) })
+        }
+        let rules = inForce?.rules
+        let required =
+            (rules?.presence.mustBePresent ?? described.required) || here.contains { $0.rule == .required }
+        let forbidden = rules?.presence.mustBeAbsent ?? described.forbidden
+        var field = Field(
+            path: pointer, description: instance, state: .empty, required: required && !ignored,
+            forbidden: forbidden && !ignored, ignored: ignored)
+        if field.forbidden { field.forbiddenReason = forbiddenReason(rules, described: described) }
+        let value = value(at: tokens)
+        if case .array(let items)? = value { field.itemCount = items.count }
+        let text: String? =
+            switch value {
+            case .string(let text)?: text
+            case .number(let number)?: number.description
+            case .boolean(let flag)?: flag ? "true" : "false"
+            default: nil
+            }
+        let own = here.filter { DraftCheck.ownRules.contains($0.rule) }
+        switch value {
+        case nil, .null?:
+            field.state = .empty
+        case .object?, .array?:
+            field.state = own.isEmpty ? .valid : .invalid
+            field.rule = own.first?.rule
+            field.message = own.first?.message
+        case .string?, .number?, .boolean?:
+            let text = text ?? ""
+            let verdict: InputVerdict =
+                if let inForce {
+                    schema.draftVerdict(for: text, own: own, inForce: inForce, at: tokens, month: schema.currentMonth) {
+                        strings
+                    }
+                } else {
+                    own.isEmpty ? .valid : .invalid(own[0].rule)
+                }
+            switch verdict {
+            case .valid: field.state = .valid
+            case .incomplete:
+                field.state = .incomplete
+                field.rule = own.first?.rule
+                field.message = own.first?.message
+            case .invalid(let rule):
+                field.state = .invalid
+                field.rule = rule
+                field.message = own.first { $0.rule == rule }?.message ?? own.first?.message
+            }
+            if described.masked, case .string(let string)? = value {
+                field.masked = Masking.mask(string, brands: schema.schema.reference.cardBrands)
+            }
+        }
+        if let rules = inForce?.rules ?? described.cardRules(in: schema.schema),
+            rules.formatList.contains(where: \.isCardNumber)
+        {
+            let feedback = schema.cardFeedback(.valid, digits: PreparedSchema.cardDigits(text ?? ""))
+            field.cardBrand = feedback.cardBrand
+            field.cardBrands = feedback.cardBrands
+        }
+        return field
+    }
+
+    /// Why a field must not be given, as validation words it: the field's own message for `forbidden`, else the
+    /// schema's, else the catalogue's.
+    private func forbiddenReason(_ rules: Rules?, described: FormDescription.Field) -> String {
+        let set = rules.map { AttributeSet($0, patterns: schema.schema.patterns) }
+        let name = set?.name.text(in: schema.messages.language) ?? described.label
+        return FindingWriter(messages: schema.messages, attributes: set).text(
+            .forbidden, variant: nil, fallback: set?.message, .init(name: name))
+    }
+
+    /// A group's title: the catalogue's `group.NAME`, else the name in words (`CARD_INFORMATION`: Card information).
+    private func title(of dataGroup: String?) -> String {
+        guard let dataGroup else { return schema.messages.term("group.none") }
+        let key = "group." + dataGroup
+        let term = schema.messages.term(key)
+        guard term == key else { return term }
+        let words = dataGroup.split(separator: "_").map { $0.lowercased() }.joined(separator: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+}
+
+extension FormDescription.Field {
+    /// The base rules of the field this describes, for a card number's brand where the walk did not reach it.
+    fileprivate func cardRules(in schema: CompiledSchema) -> Rules? {
+        guard let tokens = JSONPointer.tokens(of: path) else { return nil }
+        return schema.fields(along: tokens).last.map(\.base)
+    }
+}
