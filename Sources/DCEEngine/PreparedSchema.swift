@@ -212,6 +212,26 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     var contextSlotValues: [String?] { slots }
 
+    /// The strings another document given (``relating(_:)``) offers a field whose value must be found in it
+    /// (`existsIn`), those of entries that meet the reference's `where`, sorted; `nil` without such a document.
+    func choices(for field: CompiledField) -> [String]? {
+        guard let reference = field.existsIn, let values = related.byReference[reference.key] else { return nil }
+        return values.filter { $0.hasPrefix("s") }.map { String($0.dropFirst()) }.sorted()
+    }
+
+    /// Validates a form's draft whole, every violation kept (the other documents' `existsIn` among them), and
+    /// records the rules in force at every member the walk met (``EvaluationPlan/evaluateForm(_:month:)``).
+    func evaluateForm(_ document: JSONDocument)
+        -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
+    {
+        var found = wholePlan().evaluateForm(document, month: currentMonth)
+        if !related.isEmpty {
+            found.violations += schema.referenceViolations(
+                document, related: related, messages: messages, positions: false)
+        }
+        return found
+    }
+
     /// The context as the caller gave it.
     var contextValues: [String: String] { context }
 

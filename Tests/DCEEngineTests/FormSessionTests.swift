@@ -155,6 +155,22 @@ struct FormSessionTests {
         }
     }
 
+    /// Given the customer's programs, the program name offers the eligible ones (allowableCards at least 1).
+    @Test func theEligibleProgramsAreTheProgramNamesChoices() throws {
+        let programs = try JSONDocument(
+            bytes: Array(
+                #"{"programs": [{"programName": "A-PHYSICAL", "cardType": "PHYSICAL", "currency": "EUR", "allowableCards": 2}, {"programName": "B-VIRTUAL", "cardType": "VIRTUAL", "currency": "EUR", "allowableCards": 0}, {"programName": "C-VIRTUAL", "cardType": "VIRTUAL", "currency": "USD", "allowableCards": 1}]}"#
+                    .utf8))
+        let prepared = try Fixtures.validator.prepare("card-create", context: ["region": "EU"])
+            .relating(["card-programs-response": programs])
+        var form = try FormSession(prepared)
+        #expect(form.field(at: "/programName")?.choices == ["A-PHYSICAL", "C-VIRTUAL"])
+        #expect(form.field(at: "/currency")?.choices == nil)
+        try form.set("B-VIRTUAL", at: "/programName")
+        #expect(form.field(at: "/programName")?.state == .invalid && form.field(at: "/programName")?.rule == .existsIn)
+        #expect(try FormSession(Fixtures.validator.prepare("card-create")).field(at: "/programName")?.choices == nil)
+    }
+
     @Test func editsOfWhatIsNoFieldAreRefused() throws {
         var form = try session("card-create")
         #expect(throws: ValidatorError.self) { try form.set("x", at: "/programNam") }

@@ -100,9 +100,11 @@ extension PreparedSchema {
 /// A form's draft with a typed value placed at one pointer, validated whole.
 struct DraftCheck {
     /// The rules of a value's own that a typed value can break (not `required`, `unknownField` or rules of other
-    /// values): what the draft's verdict at the typed field reads.
+    /// values): what the draft's verdict at the typed field reads. `existsIn` counts when the prepared schema was
+    /// given the other document.
     static let ownRules: Set<ViolationCode> = [
         .type, .null, .forbidden, .minLength, .maxLength, .minimum, .maximum, .format, .regex, .regexLimit, .enum,
+        .existsIn,
     ]
 
     let schema: CompiledSchema

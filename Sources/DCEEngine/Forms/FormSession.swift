@@ -82,6 +82,10 @@ public struct FormSession: Sendable {
         public var masked: String?
         /// For a list: how many items it holds.
         public var itemCount: Int?
+        /// For a field whose value must be found in another document (`existsIn`) that the prepared schema was given
+        /// (``PreparedSchema/relating(_:)``): the values that document offers, those its `where` allows, sorted
+        /// (the eligible programs of a card-programs-response for card-create's program name).
+        public var choices: [String]?
     }
 
     /// Starts a session on an empty form, or on a draft.
@@ -245,8 +249,7 @@ public struct FormSession: Sendable {
             (groups, violations) = ([], [])
             return
         }
-        let month = schema.currentMonth
-        let found = schema.wholePlan().evaluateForm(document, month: month)
+        let found = schema.evaluateForm(document)
         violations = found.violations
         var strings: [[String]: String] = [:]
         DraftCheck.collectStrings(draft, at: [], into: &strings)
@@ -306,6 +309,9 @@ public struct FormSession: Sendable {
             path: pointer, description: instance, state: .empty, required: required && !ignored,
             forbidden: forbidden && !ignored, ignored: ignored)
         if field.forbidden { field.forbiddenReason = forbiddenReason(rules, described: described) }
+        if let compiled = inForce?.field ?? schema.schema.fields(along: tokens).last {
+            field.choices = schema.choices(for: compiled)
+        }
         let value = value(at: tokens)
         if case .array(let items)? = value { field.itemCount = items.count }
         let text: String? =
