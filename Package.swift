@@ -28,6 +28,7 @@ let package = Package(
         .executable(name: "dce-gateway", targets: ["dce-gateway"]),
         .executable(name: "dce-validate", targets: ["dce-validate"]),
         .executable(name: "dce-send", targets: ["dce-send"]),
+        .executable(name: "dce-preview", targets: ["dce-preview"]),
     ],
     traits: [
         .trait(name: "SystemPCRE2", description: "Link the system's libpcre2-8 (pkg-config) where there is one."),
@@ -44,6 +45,8 @@ let package = Package(
         // The gateway side and its reference server: only DCEGateway and dce-gateway.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The preview's page (dce-preview only): its shell and pickers rendered from a template.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Hummingbird's own dependency; the gateway runs its database pool with it, the gateway tests stop their loopback
@@ -187,9 +190,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            // What both command-line tools share: diagnostics, exit statuses, --schemas/--context options, main().
+            // What the command-line tools share: diagnostics, exit statuses, --schemas/--context/--catalogue options,
+            // main(), and the companions dce-validate hands work to (the catalogue's body is DCEEnvelope's).
             name: "DCECommandLine",
-            dependencies: ["DCEEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "DCEEngine", "DCEEnvelope", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -219,6 +225,21 @@ let package = Package(
                 "DCEEnvelope",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            // The form preview (dce-validate preview): a loopback HTTP server holding a FormSession per page, and the
+            // page itself (a template, plain JavaScript and CSS, served from its resources).
+            name: "dce-preview",
+            dependencies: [
+                "DCECommandLine", "DCEEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -290,7 +311,7 @@ let package = Package(
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
                 "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCETestSupport", "dce-validate",
-                "dce-send", "dce-gateway",
+                "dce-send", "dce-gateway", "dce-preview",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

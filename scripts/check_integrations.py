@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 import yaml
 
@@ -103,6 +104,16 @@ def check_install(scratch, env):
     status, output = run(["dce-validate", "send", "--help"], elsewhere, path_env)
     check("the installed dce-validate send finds dce-send beside it", status == 0
           and "USAGE: dce-validate send" in output, output)
+    preview = subprocess.Popen(["dce-validate", "preview", "--schema", "card-create", "--port", "0"], cwd=elsewhere,
+                               env=path_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = preview.stdout.readline()
+    served = ""
+    if first.startswith("preview: http://127.0.0.1:"):
+        with urllib.request.urlopen(first.split(" ", 1)[1].strip() + "preview.js", timeout=10) as answer:
+            served = answer.read().decode()
+    preview.terminate()
+    check("the installed dce-validate preview finds dce-preview and the page's files beside it, and stops on SIGTERM",
+          "'use strict'" in served and preview.wait(timeout=10) == 0, first + preview.stderr.read())
 
 
 # --- the pre-commit hook ---------------------------------------------------------------------------------------------

@@ -27,18 +27,20 @@ struct DCEValidate: AsyncParsableCommand {
         version: DCEVersion.current,
         subcommands: [
             ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self,
-            CheckInputCommand.self, MaskCommand.self, SendCommand.self,
+            CheckInputCommand.self, MaskCommand.self, SendCommand.self, PreviewCommand.self,
         ],
         defaultSubcommand: ValidateCommand.self
     )
 
-    /// Hands `send` over to `dce-send` before any parsing (so that `dce-validate send --help` shows its options),
+    /// Hands `send` over to `dce-send` and `preview` to `dce-preview` before any parsing (so that
+    /// `dce-validate send --help` shows dce-send's options),
     /// then parses and runs the command with the documented exit statuses.
     static func main() async {
         let arguments = CommandLine.arguments
-        if arguments.count > 1 && arguments[1] == "send" {
+        let companions = ["send": Companion.send, "preview": Companion.preview]
+        if arguments.count > 1, let companion = companions[arguments[1]] {
             do {
-                try SendCommand.handOver(Array(arguments.dropFirst(2)))
+                try companion.handOver(Array(arguments.dropFirst(2)), as: "dce-validate \(arguments[1])")
             } catch {
                 Foundation.exit(ExitStatus.failure.rawValue)
             }

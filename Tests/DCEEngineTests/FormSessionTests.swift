@@ -171,6 +171,23 @@ struct FormSessionTests {
         #expect(try FormSession(Fixtures.validator.prepare("card-create")).field(at: "/programName")?.choices == nil)
     }
 
+    /// The README's listing, as written.
+    @Test func theReadmeListingRunsAsWritten() throws {
+        let validator = Fixtures.validator
+        var form = try FormSession(validator.prepare("card-create", context: ["region": "EU"]))
+        try form.set("SKRILL-PHYSICAL-MC-EEA", at: "/programName")
+        #expect(form.field(at: "/deliveryAddress")?.required == true)
+        try form.set("12a", at: "/cardPin")
+        #expect(form.field(at: "/cardPin")?.state == .invalid)
+        #expect(form.field(at: "/cardPin")?.message == "Card PIN must be exactly 4 digits")
+        #expect(form.violations.map(\.path) == ["/currency", "/cardPin", "/deliveryAddress"])
+        #expect(
+            String(decoding: form.request, as: UTF8.self)
+                == #"{"programName":"SKRILL-PHYSICAL-MC-EEA","cardPin":"[withheld]"}"#)
+        #expect(String(describing: form) == "FormSession(card-create, 15 fields, 3 violations)")
+        #expect(!String(reflecting: form).contains("12a"))
+    }
+
     @Test func editsOfWhatIsNoFieldAreRefused() throws {
         var form = try session("card-create")
         #expect(throws: ValidatorError.self) { try form.set("x", at: "/programNam") }

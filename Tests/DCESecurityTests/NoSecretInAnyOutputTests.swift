@@ -98,6 +98,13 @@ struct NoSecretInAnyOutputTests {
                 record(name + " report", report)
                 for violation in report.errors { record(name + " violation", violation) }
                 record(name + " prepared", prepared)
+                // The payload as a form's draft: the session, every field's state, what would be sent, the example.
+                if let form = try? FormSession(prepared, draft: bytes) {
+                    record(name + " form", form)
+                    for field in form.fields { record(name + " form field", field) }
+                    outputs.append((name + " form request", String(decoding: form.request, as: UTF8.self)))
+                    outputs.append((name + " form example", String(decoding: form.example, as: UTF8.self)))
+                }
             }
             let prepared = try validator.prepare(
                 payload.schema, context: payload.context, tenderType: payload.tenderType)

@@ -5,7 +5,7 @@ import Testing
 /// `--version` on each tool, as CI tools are asked for theirs; the version is the one the CHANGELOG's latest release
 /// section or the reports name. And the one exit status every tool gives a usage error.
 struct VersionTests {
-    @Test(arguments: ["dce-validate", "dce-send", "dce-gateway"])
+    @Test(arguments: ["dce-validate", "dce-send", "dce-gateway", "dce-preview"])
     func eachToolPrintsItsVersionAndExitsZero(tool: String) throws {
         let executable = GatewayProcess.executable(tool).path
         let result = try CLI.run(["--version"], executable: executable)
@@ -28,6 +28,7 @@ struct VersionTests {
     @Test(arguments: [
         ("dce-validate", ["--format", "yaml", "Examples"]), ("dce-send", ["--no-such-option"]),
         ("dce-gateway", ["--port", "eighty"]), ("dce-gateway", ["--validation-threads", "0"]),
+        ("dce-preview", ["--schema", "card-create", "--port", "eighty"]),
     ])
     func aUsageErrorIsExitStatusTwo(tool: String, arguments: [String]) throws {
         let executable = GatewayProcess.executable(tool).path

@@ -391,3 +391,18 @@ extension FormDescription.Field {
         return schema.fields(along: tokens).last.map(\.base)
     }
 }
+
+extension FormSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The schema and how many fields and violations the form has: never a value of the draft.
+    public var description: String {
+        "FormSession(\(schema.schema.id), \(fields.count) fields, \(violations.count) violations)"
+    }
+
+    /// ``description``.
+    public var debugDescription: String { description }
+
+    /// The groups and violations, not the draft: a dump of a session shows no value typed.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["groups": groups, "violations": violations], displayStyle: .struct)
+    }
+}

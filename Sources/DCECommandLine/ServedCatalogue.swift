@@ -1,6 +1,5 @@
 import ArgumentParser
-import DCECommandLine
-import DCEEngine
+package import DCEEngine
 import DCEEnvelope
 import Foundation
 
@@ -11,14 +10,14 @@ import Foundation
 #endif
 
 /// The schemas of a command: the gateway's catalogue with `--catalogue`, else `--schemas DIR` or the bundled ones.
-struct SchemaChoice {
+package struct SchemaChoice {
     /// The validator with the schemas asked for compiled.
-    var validator: Validator
+    package var validator: Validator
     /// The catalogue's version with `--catalogue`, for the reports; `nil` otherwise.
-    var catalogueVersion: String?
+    package var catalogueVersion: String?
 
     /// Builds the validator, or ends the run: exit status 2 for a schema problem, 3 when no catalogue can be had.
-    init(catalogue: CatalogueOptions, schemas: String?, ids: [String]?) throws {
+    package init(catalogue: CatalogueOptions, schemas: String?, ids: [String]?) throws {
         guard catalogue.catalogue != nil else {
             validator = try SchemaOption.validator(directory: schemas, ids: ids)
             return
@@ -36,7 +35,7 @@ struct SchemaChoice {
 enum ServedCatalogue {
     /// The verified catalogue, or the run ends with `dce-send`'s exit status (after its diagnostic).
     static func fetch(_ options: CatalogueOptions) throws -> CatalogueBody {
-        let executable = try SendCommand.executable()
+        let executable = try Companion.send.executable()
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             Diagnostics.error("cannot open a pipe for dce-send: \(Descriptor.reason(errno))")
@@ -98,7 +97,7 @@ enum ServedCatalogue {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let failure = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard failure == 0 else { throw SendCommand.cannotRun(executable, failure) }
+        guard failure == 0 else { throw Companion.send.cannotRun(executable, failure) }
         return pid
     }
 
