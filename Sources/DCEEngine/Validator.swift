@@ -13,7 +13,7 @@ public import Foundation
 /// A `Validator` is an immutable value: every pattern is compiled when it is built, and validation only reads it.
 public struct Validator: Sendable {
     private let schemas: [String: CompiledSchema]
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     /// Loads and compiles schemas.
     ///

@@ -11,7 +11,7 @@ import Testing
     static let layers: [String: Int] = [
         "Lowered": 0, "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4,
         "Reporting": 5,
-        "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6,
+        "Forms": 6, "Exporting": 6, "Sensitive": 6, "": 6, "Compatibility": 7,
     ]
 
     struct SourceFile {

@@ -100,6 +100,32 @@ import Testing
         }
     }
 
+    /// `compat`'s witnesses: a payload of the examples holding a card number shows it masked, in text and JSON.
+    @Test func compatWitnesses() throws {
+        try withSchemas { schemas in
+            let scratch = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let new = scratch.appendingPathComponent("new")
+            let examples = scratch.appendingPathComponent("examples/payment-card")
+            try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: examples, withIntermediateDirectories: true)
+            try Data(
+                Self.schema.replacingOccurrences(of: #""minLength": 2}"#, with: #""minLength": 20}"#).utf8
+            ).write(to: new.appendingPathComponent("payment-card.json"))
+            try Data(#"{"pan": "\#(Self.pan)", "cvv": "000", "holder": "Ivan Petrov"}"#.utf8)
+                .write(to: examples.appendingPathComponent("valid.json"))
+            for format in ["text", "json"] {
+                let result = try CLI.run([
+                    "compat", schemas.path, new.path, "--examples", scratch.appendingPathComponent("examples").path,
+                    "--format", format,
+                ])
+                #expect(result.status == 1 && result.out.contains("min-length-increased"), "\(result.err)")
+                #expect(result.out.contains("•••• •••• •••• 1111"), "\(result.out)")
+                expectClean(result.allBytes, "compat's witness as \(format)")
+            }
+        }
+    }
+
     @Test func ndjsonBatchesAndReportFiles() throws {
         try withSchemas { schemas in
             let directory = try CLI.scratchDirectory()

@@ -64,9 +64,11 @@ import Testing
     func printsWhatTheReadmeShows(_ block: Block) throws {
         let folder = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createSymbolicLink(
-            at: folder.appendingPathComponent("Examples"),
-            withDestinationURL: CLI.repository.appendingPathComponent("Examples"))
+        for shared in ["Examples", "Schemas"] {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(shared),
+                withDestinationURL: CLI.repository.appendingPathComponent(shared))
+        }
         for command in block.commands {
             if command.command.hasPrefix("cat "), !command.command.contains(" | ") {
                 let file = folder.appendingPathComponent(String(command.command.dropFirst(4)))

@@ -125,43 +125,14 @@ extension CompiledSchema {
         language: String = "en"
     ) throws(ValidatorError) -> FormDescription {
         let known = try givenValues(given)
-        let start = try FormScope(
-            slots: contextSlots(context, tenderType: tenderType).map(KnownValue.known), tenderType: tenderType)
-        // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
-        var fields: [(field: FormDescription.Field, group: String?, rank: [Int])] = []
-        func visit(
-            _ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int],
-            scope: FormScope
-        ) {
-            for (position, child) in field.fields.enumerated() {
-                guard let key = child.key else { continue }
-                let childPath = JSONPointer.appending(key, to: path)
-                let childTokens = tokens + [key]
-                let scope = scope.bound(by: child, at: childTokens, in: self, given: known)
-                let (attributes, conditional) = formAttributes(of: child, scope: scope, at: childTokens, given: known)
-                let metadata = child.metadata(for: scope.shownTenderType)
-                let group = metadata.dataGroup ?? inheritedGroup
-                let childRank = rank + [metadata.order ?? Int.max, position]
-                var described = describe(
-                    child, key: key, path: childPath, attributes: attributes, metadata: metadata,
-                    conditional: conditional, language: language)
-                describeObjectRules(&described, place: position, of: field, at: tokens, given: known)
-                fields.append((described, group, childRank))
-                if child.dataType == .object {
-                    visit(
-                        child, path: childPath, tokens: childTokens, inheritedGroup: group, rank: childRank,
-                        scope: scope)
-                }
-                // The fields of each item of a list of objects, under `-` (RFC 6901's "the item after the last"):
-                // what a form shows for every item it adds.
-                if child.dataType == .array, let items = child.items, items.dataType == .object {
-                    visit(
-                        items, path: childPath + "/-", tokens: childTokens + ["-"], inheritedGroup: group,
-                        rank: childRank, scope: scope.bound(by: items, at: childTokens + ["-"], in: self, given: known))
-                }
-            }
+        let fields = try fieldsInForce(context: context, tenderType: tenderType, given: known).map { entry in
+            var described = describe(
+                entry.field, key: entry.key, path: entry.path, attributes: entry.rules, metadata: entry.metadata,
+                conditional: entry.conditional, language: language)
+            describeObjectRules(
+                &described, place: entry.place, of: entry.parent, at: Array(entry.tokens.dropLast()), given: known)
+            return (field: described, group: entry.group, rank: entry.rank)
         }
-        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: start.derived(in: self, given: known))
         var groups: [FormDescription.Group] = []
         for entry in fields {
             if let index = groups.firstIndex(where: { $0.dataGroup == entry.group }) {
@@ -177,6 +148,64 @@ extension CompiledSchema {
         return FormDescription(
             schema: id, title: root.base.name?.text(in: language), context: context, tenderType: tenderType,
             groups: groups)
+    }
+
+    /// Every field of the schema with what holds for it under a context and tender type, as a form sees it before
+    /// anything but `given` is typed: each member of each object, and the fields of the items of every list of
+    /// objects under `-` (RFC 6901's "the item after the last"), parents before their members. With `primitiveItems`,
+    /// the items of a list of values too (at `path/-`, their parent the list): what a comparison of two schemas reads.
+    ///
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
+    func fieldsInForce(
+        context: [String: String], tenderType: String?, given: [[String]: String] = [:], primitiveItems: Bool = false
+    ) throws(ValidatorError) -> [FieldInForce] {
+        let start = try FormScope(
+            slots: contextSlots(context, tenderType: tenderType).map(KnownValue.known), tenderType: tenderType)
+        // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
+        var fields: [FieldInForce] = []
+        func visit(
+            _ field: CompiledField, path: String, tokens: [String], inheritedGroup: String?, rank: [Int],
+            scope: FormScope
+        ) {
+            for (position, child) in field.fields.enumerated() {
+                guard let key = child.key else { continue }
+                let childPath = JSONPointer.appending(key, to: path)
+                let childTokens = tokens + [key]
+                let scope = scope.bound(by: child, at: childTokens, in: self, given: given)
+                let (attributes, conditional) = formAttributes(of: child, scope: scope, at: childTokens, given: given)
+                let metadata = child.metadata(for: scope.shownTenderType)
+                let group = metadata.dataGroup ?? inheritedGroup
+                let childRank = rank + [metadata.order ?? Int.max, position]
+                fields.append(
+                    FieldInForce(
+                        field: child, key: key, path: childPath, tokens: childTokens, rules: attributes,
+                        conditional: conditional, metadata: metadata, group: group, rank: childRank, parent: field,
+                        place: position, tenderType: scope.shownTenderType))
+                if child.dataType == .object {
+                    visit(
+                        child, path: childPath, tokens: childTokens, inheritedGroup: group, rank: childRank,
+                        scope: scope)
+                }
+                guard child.dataType == .array, let items = child.items else { continue }
+                let itemTokens = childTokens + ["-"]
+                let itemScope = scope.bound(by: items, at: itemTokens, in: self, given: given)
+                if items.dataType == .object {
+                    visit(
+                        items, path: childPath + "/-", tokens: itemTokens, inheritedGroup: group, rank: childRank,
+                        scope: itemScope)
+                } else if primitiveItems {
+                    let (rules, conditional) = formAttributes(of: items, scope: itemScope, at: itemTokens, given: given)
+                    fields.append(
+                        FieldInForce(
+                            field: items, key: "-", path: childPath + "/-", tokens: itemTokens, rules: rules,
+                            conditional: conditional, metadata: items.metadata(for: itemScope.shownTenderType),
+                            group: group, rank: childRank + [0], parent: child, place: 0,
+                            tenderType: itemScope.shownTenderType))
+                }
+            }
+        }
+        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: start.derived(in: self, given: given))
+        return fields
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
@@ -362,4 +391,28 @@ private struct FormConditionReader: ScopeReader {
         let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
         return given[target].flatMap { program.testObjects[test].holds(forGivenText: $0) }
     }
+}
+
+/// One field of a schema and what holds for it under a context and tender type (``CompiledSchema/fieldsInForce``).
+struct FieldInForce {
+    let field: CompiledField
+    /// The member name (`-` for the items of a list of values).
+    let key: String
+    /// The JSON Pointer in a payload, list items as `-`.
+    let path: String
+    let tokens: [String]
+    /// The rules in force: the base, the tender type's entries and the overrides that hold.
+    let rules: Rules
+    /// Whether an override reading another field's value can make it required.
+    let conditional: Bool
+    let metadata: FieldMetadata
+    /// The `dataGroup`, its own or its parent's.
+    let group: String?
+    /// Where a form puts it: its parent's rank, then its `order` and place.
+    let rank: [Int]
+    /// The object (or list) holding it, and its place among that object's fields.
+    let parent: CompiledField
+    let place: Int
+    /// The tender type in force there, when one is known.
+    let tenderType: String?
 }

@@ -138,7 +138,7 @@ public struct FormSession: Sendable {
             draft = .object([])
             return refresh()
         }
-        draft = Self.removing(tokens[...], from: draft)
+        draft = draft.removing(tokens[...])
         refresh()
     }
 
@@ -218,27 +218,6 @@ public struct FormSession: Sendable {
             }
         }
         return current
-    }
-
-    private static func removing(_ tokens: ArraySlice<String>, from value: SchemaValue) -> SchemaValue {
-        guard let token = tokens.first else { return value }
-        let rest = tokens.dropFirst()
-        switch value {
-        case .object(var members):
-            guard let position = members.lastIndex(where: { $0.key == token }) else { return value }
-            if rest.isEmpty {
-                members.remove(at: position)
-            } else {
-                members[position].value = removing(rest, from: members[position].value)
-            }
-            return .object(members)
-        case .array(var items):
-            guard let offset = Int(token), offset >= 0, offset < items.count else { return value }
-            if rest.isEmpty { items.remove(at: offset) } else { items[offset] = removing(rest, from: items[offset]) }
-            return .array(items)
-        default:
-            return value
-        }
     }
 
     /// Validates the draft and works out every field's state from what the walk found.

@@ -1,0 +1,394 @@
+/// What a catalogue change breaks: two versions of the schemas compared schema by schema, field by field (through
+/// `ref`s and definitions, into nested objects and list items) and attribute by attribute, under every context value
+/// and tender type the old version declares, each change classified by who it breaks, and each breaking request
+/// change shown by a payload the old version accepts and the new one refuses (``SchemaChange/Witness``).
+///
+/// The rules compared at a field are those in force for a context and tender type (the base, the tender type's
+/// entries, and the overrides whose condition reads only them): an override that tightens only for `region=US`
+/// breaks US requests, and the change says so.
+package struct SchemaComparison: Sendable {
+    package let old: Validator
+    package let new: Validator
+    /// Payloads to take witnesses from, by schema id: the examples.
+    package let examples: [String: [Example]]
+
+    /// A payload to take witnesses from, with the context and tender type it is validated under.
+    package struct Example: Sendable {
+        /// What it is known by (its file).
+        package var name: String
+        package var payload: [UInt8]
+        package var context: [String: String]
+        package var tenderType: String?
+
+        package init(name: String, payload: [UInt8], context: [String: String] = [:], tenderType: String? = nil) {
+            self.name = name
+            self.payload = payload
+            self.context = context
+            self.tenderType = tenderType
+        }
+    }
+
+    /// The most scopes (combinations of context values and tender type) compared per schema: past it, each context
+    /// value and tender type is compared on its own, the others not given.
+    static let maxScopes = 256
+
+    package init(old: Validator, new: Validator, examples: [String: [Example]] = [:]) {
+        self.old = old
+        self.new = new
+        self.examples = examples
+    }
+
+    /// Every change, schema by schema (by id), breaking ones with a witness or the reason there is none.
+    package func changes() -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        for id in Set(old.schemaIDs).union(new.schemaIDs).sorted() {
+            switch (old.schema(id), new.schema(id)) {
+            case (let before?, nil):
+                changes.append(
+                    change(
+                        "schema-removed", in: before, path: "", scope: .none,
+                        location: SchemaLocation(file: before.file, pointer: "", position: nil),
+                        detail: "the schema '\(id)' is gone"))
+            case (nil, let after?):
+                changes.append(
+                    change(
+                        "schema-added", in: after, path: "", scope: .none,
+                        location: SchemaLocation(file: after.file, pointer: "", position: nil),
+                        detail: "the schema '\(id)' is new"))
+            case (let before?, let after?):
+                changes += compare(before, after)
+            case (nil, nil):
+                break
+            }
+        }
+        return changes
+    }
+
+    // MARK: - Scopes
+
+    /// A context and tender type a comparison holds under.
+    struct Scope: Hashable {
+        var context: [String: String]
+        var tenderType: String?
+        static let none = Scope(context: [:], tenderType: nil)
+    }
+
+    /// The scopes of a schema: every combination of its contexts' values (and none) and its tender types (and none),
+    /// the one with nothing given first; past ``maxScopes``, each value on its own.
+    func scopes(of schema: CompiledSchema) -> [Scope] {
+        let dimensions: [(name: String?, values: [String])] =
+            schema.contexts.map { (name: $0.name, values: $0.values ?? []) }
+            + [(name: nil, values: schema.tenderTypes)]
+        let combinations = dimensions.reduce(1) { $0 * ($1.values.count + 1) }
+        func scope(_ choices: [(name: String?, value: String)]) -> Scope {
+            var scope = Scope.none
+            for choice in choices {
+                if let name = choice.name {
+                    scope.context[name] = choice.value
+                } else {
+                    scope.tenderType = choice.value
+                }
+            }
+            return scope
+        }
+        guard combinations <= Self.maxScopes else {
+            return [.none]
+                + dimensions.flatMap { dimension in dimension.values.map { scope([(dimension.name, $0)]) } }
+        }
+        var scopes: [[(name: String?, value: String)]] = [[]]
+        for dimension in dimensions {
+            scopes = scopes.flatMap { chosen in
+                [chosen] + dimension.values.map { chosen + [(dimension.name, $0)] }
+            }
+        }
+        return scopes.map(scope).sorted {
+            $0.context.count + ($0.tenderType == nil ? 0 : 1) < $1.context.count + ($1.tenderType == nil ? 0 : 1)
+        }
+    }
+
+    // MARK: - Schemas
+
+    private func compare(_ before: CompiledSchema, _ after: CompiledSchema) -> [SchemaChange] {
+        var found: [SchemaChange] = []
+        // What the schema declares: context values and tender types an app may send.
+        for context in before.contexts {
+            let now = after.contexts.first { $0.name == context.name }
+            for value in context.values ?? [] where now.map({ $0.values.map { $0.contains(value) } ?? true }) != true {
+                found.append(
+                    change(
+                        "context-value-removed", in: after, path: "", scope: Scope(context: [context.name: value]),
+                        location: SchemaLocation(file: after.file, pointer: "/contexts/\(context.name)", position: nil),
+                        detail: "context \(context.name) no longer takes '\(value)'"))
+            }
+        }
+        for context in after.contexts {
+            let then = before.contexts.first { $0.name == context.name }
+            for value in context.values ?? [] where then?.values.map({ !$0.contains(value) }) ?? false {
+                found.append(
+                    change(
+                        "context-value-added", in: after, path: "", scope: Scope(context: [context.name: value]),
+                        location: SchemaLocation(file: after.file, pointer: "/contexts/\(context.name)", position: nil),
+                        detail: "context \(context.name) takes '\(value)' too"))
+            }
+        }
+        for tenderType in before.tenderTypes where !after.tenderTypes.contains(tenderType) {
+            found.append(
+                change(
+                    "tender-type-removed", in: after, path: "", scope: Scope(context: [:], tenderType: tenderType),
+                    location: SchemaLocation(file: after.file, pointer: "/tenderTypes", position: nil),
+                    detail: "tender type '\(tenderType)' is gone"))
+        }
+        for tenderType in after.tenderTypes where !before.tenderTypes.contains(tenderType) {
+            found.append(
+                change(
+                    "tender-type-added", in: after, path: "", scope: .none,
+                    location: SchemaLocation(file: after.file, pointer: "/tenderTypes", position: nil),
+                    detail: "tender type '\(tenderType)' is new"))
+        }
+        // The fields, under every scope both versions can be asked for; each change once, under the first scope (the
+        // fewest choices) where it holds.
+        var seen: Set<String> = []
+        for scope in scopes(of: before) {
+            guard
+                let then = try? before.fieldsInForce(
+                    context: scope.context, tenderType: scope.tenderType, primitiveItems: true),
+                let now = try? after.fieldsInForce(
+                    context: scope.context, tenderType: scope.tenderType, primitiveItems: true)
+            else { continue }
+            for change in compare(then, now, before: before, after: after, scope: scope) {
+                let key = "\(change.path) \(change.change) \(change.detail)"
+                if seen.insert(key).inserted { found.append(change) }
+            }
+        }
+        return found.map { withWitness($0, before: before, after: after) }
+    }
+
+    private func compare(
+        _ then: [FieldInForce], _ now: [FieldInForce], before: CompiledSchema, after: CompiledSchema, scope: Scope
+    ) -> [SchemaChange] {
+        var found: [SchemaChange] = []
+        let nowByPath = Dictionary(now.map { ($0.path, $0) }) { first, _ in first }
+        let thenByPath = Dictionary(then.map { ($0.path, $0) }) { first, _ in first }
+        for field in then {
+            guard let current = nowByPath[field.path] else {
+                // Apps that still send it break only where the object refuses members it does not know.
+                let refusesUnknown = after.field(at: parentPath(field.path))?.additionalFields == false
+                var removed = change(
+                    "field-removed", in: after, path: field.path, scope: scope, location: field.field.location,
+                    detail: "the field is gone"
+                        + (refusesUnknown ? " (and the object takes no member it does not know)" : ""))
+                if after.kind != .response && !refusesUnknown { (removed.breaking, removed.severity) = (false, .info) }
+                found.append(removed)
+                continue
+            }
+            found += compare(field, current, in: after, scope: scope)
+        }
+        // A new required member breaks the apps that send its object: the root, or an object (or list) they knew.
+        func existed(_ path: String) -> Bool {
+            path.isEmpty || thenByPath[path] != nil
+                || (path.hasSuffix("/-") && thenByPath[String(path.dropLast(2))] != nil)
+        }
+        for field in now where thenByPath[field.path] == nil {
+            let required = field.rules.presence.mustBePresent && existed(parentPath(field.path))
+            found.append(
+                change(
+                    required ? "required-field-added" : "field-added", in: after, path: field.path, scope: scope,
+                    location: field.field.location, detail: required ? "a new field, required" : "a new field"))
+        }
+        return found
+    }
+
+    private func parentPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// The changes of one field's rules in force, attribute by attribute.
+    private func compare(_ then: FieldInForce, _ now: FieldInForce, in after: CompiledSchema, scope: Scope)
+        -> [SchemaChange]
+    {
+        var found: [SchemaChange] = []
+        func add(_ id: String, _ attribute: String, _ detail: String, removed: Bool = false) {
+            let rules = removed ? then.rules : now.rules
+            let location = rules.locations[attribute] ?? (removed ? then.field : now.field).location
+            found.append(change(id, in: after, path: now.path, scope: scope, location: location, detail: detail))
+        }
+        let (a, b) = (then.rules, now.rules)
+        if then.field.dataType != now.field.dataType {
+            add("type-changed", "dataType", "dataType \(then.field.dataType.rawValue) → \(now.field.dataType.rawValue)")
+        }
+        // Presence.
+        if !a.presence.mustBePresent && b.presence.mustBePresent { add("required-added", "required", "now required") }
+        if a.presence.mustBePresent && !b.presence.mustBePresent && !b.presence.mustBeAbsent {
+            add("required-removed", "required", "no longer required", removed: true)
+        }
+        if !a.presence.mustBeAbsent && b.presence.mustBeAbsent { add("forbidden-added", "forbidden", "now forbidden") }
+        if a.presence.mustBeAbsent && !b.presence.mustBeAbsent {
+            add("forbidden-removed", "forbidden", "no longer forbidden", removed: true)
+        }
+        // Null refused because the field is now required is the required change's; this is `nullable` itself.
+        if a.presence.acceptsNull && !b.presence.acceptsNull && b.presence.nullable != true && !b.presence.mustBeAbsent
+        {
+            add("nullable-removed", "nullable", "null no longer accepted", removed: true)
+        }
+        if !a.presence.acceptsNull && b.presence.acceptsNull { add("nullable-added", "nullable", "null accepted") }
+        // Bounds.
+        compareBounds(a.effectiveLengths, b.effectiveLengths, names: ("min-length", "max-length"), add)
+        compareBounds(a.valueRange, b.valueRange, names: ("minimum", "maximum"), add)
+        compareBounds(a.itemCounts, b.itemCounts, names: ("min-items", "max-items"), add)
+        // Options.
+        switch (a.enumValues, b.enumValues) {
+        case (nil, let values?):
+            add("enum-added", "enum", "now one of \(values.map(\.json).joined(separator: ", "))")
+        case (_?, nil):
+            add("enum-removed", "enum", "no longer a choice", removed: true)
+        case (let before?, let after?):
+            let removed = before.filter { !after.contains($0) }
+            let added = after.filter { !before.contains($0) }
+            if !removed.isEmpty {
+                add("enum-value-removed", "enum", "no longer takes \(removed.map(\.json).joined(separator: ", "))")
+            }
+            if !added.isEmpty {
+                add("enum-value-added", "enum", "takes \(added.map(\.json).joined(separator: ", ")) too")
+            }
+        case (nil, nil):
+            break
+        }
+        // Formats: a value must have one of them.
+        let (formatsThen, formatsNow) = (Set(a.formatList.map(\.rawValue)), Set(b.formatList.map(\.rawValue)))
+        if formatsThen != formatsNow {
+            let shown = { (formats: Set<String>) in formats.isEmpty ? "none" : formats.sorted().joined(separator: ", ")
+            }
+            let detail = "format \(shown(formatsThen)) → \(shown(formatsNow))"
+            if formatsThen.isEmpty {
+                add("format-added", "format", detail)
+            } else if formatsNow.isEmpty || formatsNow.isSuperset(of: formatsThen) {
+                add("format-removed", "format", detail, removed: formatsNow.isEmpty)
+            } else {
+                add("format-changed", "format", detail)
+            }
+        }
+        // Patterns: a value must match every one.
+        let patternsThen = Set(a.validationList.compactMap(\.regex))
+        let patternsNow = Set(b.validationList.compactMap(\.regex))
+        let addedPatterns = patternsNow.subtracting(patternsThen)
+        let removedPatterns = patternsThen.subtracting(patternsNow)
+        if !addedPatterns.isEmpty {
+            add(
+                removedPatterns.isEmpty ? "pattern-added" : "pattern-changed", "additionalDataValidations",
+                (removedPatterns.isEmpty ? "" : "regex \(removedPatterns.sorted().joined(separator: ", ")) → ")
+                    + "regex \(addedPatterns.sorted().joined(separator: ", "))")
+        } else if !removedPatterns.isEmpty {
+            add(
+                "pattern-removed", "additionalDataValidations",
+                "regex \(removedPatterns.sorted().joined(separator: ", ")) removed", removed: true)
+        }
+        // An object's members.
+        if then.field.dataType == .object && now.field.dataType == .object {
+            if then.field.additionalFields && !now.field.additionalFields {
+                add("unknown-fields-disallowed", "additionalFields", "members it does not know are refused")
+            }
+            if !then.field.additionalFields && now.field.additionalFields {
+                add("unknown-fields-allowed", "additionalFields", "members it does not know are accepted")
+            }
+        }
+        // What people read.
+        if a.name != b.name {
+            add("label-changed", "name", "label '\(then.field.name)' → '\(now.field.name)'")
+        }
+        if a.description != b.description { add("description-changed", "description", "description changed") }
+        if a.message != b.message || (a.messages == nil) != (b.messages == nil) {
+            add("message-changed", "messages", "messages changed")
+        }
+        if then.metadata.order != now.metadata.order {
+            add(
+                "order-changed", "order",
+                "order \(then.metadata.order.map(String.init) ?? "none") → \(now.metadata.order.map(String.init) ?? "none")"
+            )
+        }
+        if then.group != now.group {
+            add("group-changed", "dataGroup", "dataGroup \(then.group ?? "none") → \(now.group ?? "none")")
+        }
+        return found
+    }
+
+    private func compareBounds<Kind: BoundKind>(
+        _ then: Bounds<Kind>, _ now: Bounds<Kind>, names: (lower: String, upper: String),
+        _ add: (String, String, String, Bool) -> Void
+    ) where Kind.Value: Comparable & CustomStringConvertible {
+        let (lowerKey, upperKey) = Kind.keywords
+        switch (then.upper, now.upper) {
+        case (nil, let bound?): add("\(names.upper)-added", upperKey, "\(upperKey) \(bound)", false)
+        case (let was?, nil): add("\(names.upper)-removed", upperKey, "\(upperKey) \(was) removed", true)
+        case (let was?, let bound?) where bound < was:
+            add("\(names.upper)-decreased", upperKey, "\(upperKey) \(was) → \(bound)", false)
+        case (let was?, let bound?) where bound > was:
+            add("\(names.upper)-increased", upperKey, "\(upperKey) \(was) → \(bound)", false)
+        default: break
+        }
+        switch (then.lower, now.lower) {
+        case (nil, let bound?): add("\(names.lower)-added", lowerKey, "\(lowerKey) \(bound)", false)
+        case (let was?, nil): add("\(names.lower)-removed", lowerKey, "\(lowerKey) \(was) removed", true)
+        case (let was?, let bound?) where bound > was:
+            add("\(names.lower)-increased", lowerKey, "\(lowerKey) \(was) → \(bound)", false)
+        case (let was?, let bound?) where bound < was:
+            add("\(names.lower)-decreased", lowerKey, "\(lowerKey) \(was) → \(bound)", false)
+        default: break
+        }
+    }
+
+    private func change(
+        _ id: String, in schema: CompiledSchema, path: String, scope: Scope, location: SchemaLocation?,
+        detail: String
+    ) -> SchemaChange {
+        let (breaking, severity) = SchemaChange.assess(id, schema: schema.kind)
+        return SchemaChange(
+            schema: schema.id, path: path, change: id, breaking: breaking, severity: severity,
+            direction: schema.kind == .response ? .response : .request, context: scope.context,
+            tenderType: scope.tenderType, location: location, detail: detail)
+    }
+}
+
+/// Whether a schema's `version` moved as its changes ask: a major bump for a breaking change, a minor one for an
+/// additive change (as oasdiff reports a breaking change that shipped without a major version bump).
+package struct VersionCheck: Sendable, Hashable {
+    package var schema: String
+    package var old: String
+    package var new: String
+    /// The bump the changes ask for: `major` or `minor`.
+    package var required: String
+    /// Whether the new version is bumped at least that much.
+    package var bumped: Bool
+    /// `error` for a breaking change without a major bump, `warning` for an additive one without a minor bump.
+    package var severity: SchemaChange.Severity
+}
+
+extension SchemaComparison {
+    /// The version checks of the schemas whose changes ask for a bump.
+    package func versions(for changes: [SchemaChange]) -> [VersionCheck] {
+        var checks: [VersionCheck] = []
+        for id in Set(changes.map(\.schema)).sorted() {
+            guard let before = old.schema(id), let after = new.schema(id) else { continue }
+            let mine = changes.filter { $0.schema == id }
+            let breaking = mine.contains(where: \.breaking)
+            let additive = mine.contains { !$0.breaking && SchemaChange.kinds[$0.change] == .loosening }
+            guard breaking || additive else { continue }
+            let (was, now) = (Self.semver(before.version), Self.semver(after.version))
+            let bumped =
+                breaking
+                ? now.major > was.major
+                : now.major > was.major || (now.major == was.major && now.minor > was.minor)
+            checks.append(
+                VersionCheck(
+                    schema: id, old: before.version, new: after.version, required: breaking ? "major" : "minor",
+                    bumped: bumped, severity: bumped ? .info : breaking ? .error : .warning))
+        }
+        return checks
+    }
+
+    /// The major, minor and patch numbers of a version (`1.2.3`; missing or unreadable parts are 0).
+    static func semver(_ version: String) -> (major: Int, minor: Int, patch: Int) {
+        let parts = version.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 } + [0, 0, 0]
+        return (parts[0], parts[1], parts[2])
+    }
+}

@@ -1,0 +1,202 @@
+/// Witnesses of breaking request changes: a payload the old schema accepts and the new one refuses at the changed
+/// field, under the change's context and tender type, taken from the examples or made from one of them with the
+/// changed field at the old rules' boundary.
+extension SchemaComparison {
+    func withWitness(_ change: SchemaChange, before: CompiledSchema, after: CompiledSchema) -> SchemaChange {
+        guard change.breaking, change.direction == .request else { return change }
+        var change = change
+        let examples = self.examples[before.id] ?? []
+        // The change's own scope first, then each example's that holds it (its context, more of it, or a tender type
+        // where the change names none): a change to a field's base holds under every scope, and an example is valid
+        // only under its own.
+        var scopes = [Scope(context: change.context, tenderType: change.tenderType)]
+        for example in examples {
+            let scope = Scope(context: example.context, tenderType: example.tenderType)
+            let holds =
+                change.context.allSatisfy { example.context[$0.key] == $0.value }
+                && (change.tenderType == nil || change.tenderType == example.tenderType)
+            if holds && !scopes.contains(scope) { scopes.append(scope) }
+        }
+        var tried = 0
+        var valid = 0
+        for scope in scopes {
+            guard
+                let then = try? PreparedSchema(
+                    schema: before, context: scope.context, tenderType: scope.tenderType, now: old.now)
+            else { continue }
+            let bases = examples.filter { then.validate(json: $0.payload).valid }
+            valid += bases.count
+            guard !bases.isEmpty else { continue }
+            // A context value or tender type the new schema no longer declares refuses every payload sent with it.
+            guard
+                let now = try? PreparedSchema(
+                    schema: after, context: scope.context, tenderType: scope.tenderType, now: new.now)
+            else {
+                change.witness = witness(bases[0].payload, source: bases[0].name, scope: scope, shownBy: then)
+                return change
+            }
+            let candidates = self.candidates(for: change, in: scope, bases: bases, before: before, after: after)
+            tried += candidates.count
+            for (payload, source) in candidates {
+                guard then.validate(json: payload).valid else { continue }
+                let refused = now.validate(json: payload).errors
+                guard refused.contains(where: { Self.path($0.path, isAt: change.path) }) else { continue }
+                change.witness = witness(payload, source: source, scope: scope, shownBy: then)
+                return change
+            }
+        }
+        if valid == 0 {
+            change.noWitness =
+                "none of the \(examples.count) examples of \(before.id) is valid under the old schema"
+                + Self.scopeWords(change)
+            return change
+        }
+        // What the rules say tightened, no payload tried shows: another rule may still let those payloads through
+        // (an override of the tender type they bind), or a regex's difference lies where no example reaches.
+        change.severity = .warning
+        change.noWitness =
+            "possibly breaking: no payload shows it: \(tried) tried (\(valid) examples valid under the old schema, "
+            + "each as it is, and with the field removed, null, at the old bounds and past the new ones, and holding "
+            + "every value the examples hold there)" + Self.scopeWords(change)
+        return change
+    }
+
+    private static func scopeWords(_ change: SchemaChange) -> String {
+        let context = change.context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let tender = change.tenderType.map { ["tender type \($0)"] } ?? []
+        let words = context + tender
+        return words.isEmpty ? "" : " (\(words.joined(separator: ", ")))"
+    }
+
+    private func witness(_ payload: [UInt8], source: String?, scope: Scope, shownBy prepared: PreparedSchema)
+        -> SchemaChange.Witness
+    {
+        // Masked as every report shows a payload, then on one line.
+        let masked = (try? prepared.masked(json: payload)).flatMap { try? JSONDocument(bytes: $0) }
+        return SchemaChange.Witness(
+            payload: payload, shown: masked.map { Array(SchemaValue(document: $0, at: $0.root).json.utf8) } ?? [],
+            context: scope.context, tenderType: scope.tenderType, source: source)
+    }
+
+    /// Whether a violation's pointer is at a change's field (list items by any index for `-`), or inside it.
+    static func path(_ pointer: String, isAt field: String) -> Bool {
+        let got = pointer.split(separator: "/", omittingEmptySubsequences: false)
+        let want = field.split(separator: "/", omittingEmptySubsequences: false)
+        guard got.count >= want.count else { return false }
+        for (token, wanted) in zip(got, want) where token != wanted {
+            guard wanted == "-", token.allSatisfy(\.isNumber) else { return false }
+        }
+        return true
+    }
+
+    /// The payloads tried: each base as it is, then with the changed field removed, null, at the old rules' bounds,
+    /// with each of the old options, with every value the examples hold there, and (for an object) with a member
+    /// it does not know.
+    private func candidates(
+        for change: SchemaChange, in scope: Scope, bases: [Example], before: CompiledSchema, after: CompiledSchema
+    ) -> [(payload: [UInt8], source: String?)] {
+        var found = bases.map { (payload: $0.payload, source: Optional($0.name)) }
+        guard let tokens = JSONPointer.tokens(of: change.path), !tokens.isEmpty else { return found }
+        let concrete = tokens.map { $0 == "-" ? "0" : $0 }
+        func inForce(in schema: CompiledSchema) -> FieldInForce? {
+            (try? schema.fieldsInForce(context: scope.context, tenderType: scope.tenderType, primitiveItems: true))?
+                .first { $0.path == change.path }
+        }
+        let rules = inForce(in: before)
+        let newRules = inForce(in: after)
+        // Every value the examples hold at the field, valid ones or not.
+        var seen: [SchemaValue] = []
+        for example in examples[before.id] ?? [] {
+            guard let document = try? JSONDocument(bytes: example.payload) else { continue }
+            for value in Self.values(at: tokens[...], in: SchemaValue(document: document, at: document.root))
+            where !seen.contains(value) {
+                seen.append(value)
+            }
+        }
+        var values: [SchemaValue?] = [nil, .null] + seen.map { Optional($0) }
+        if let rules {
+            values += (rules.rules.enumValues ?? []).map { Optional($0) }
+            let sample: String =
+                seen.lazy.compactMap { value -> String? in
+                    if case .string(let text) = value { return text } else { return nil }
+                }.first ?? (rules.rules.formatList.contains { $0.inputKind == "numeric" } ? "1" : "A")
+            // A value of each plain kind, for a type change; then text at the old bounds, and just past the new ones
+            // while still within the old.
+            values += [.string(sample), .number(DecimalNumber(lexeme: "1")), .boolean(true)]
+            let lengths = rules.rules.effectiveLengths
+            var wanted = [lengths.lower, lengths.upper].compactMap { $0 }
+            if let tighter = newRules?.rules.effectiveLengths {
+                if let upper = tighter.upper, upper + 1 <= (lengths.upper ?? Int.max) { wanted.append(upper + 1) }
+                if let lower = tighter.lower, lower - 1 >= (lengths.lower ?? 0) { wanted.append(lower - 1) }
+            }
+            for length in wanted where length > 0 && length <= 10_000 {
+                values.append(.string(Self.text(from: sample, length: length)))
+            }
+            let range = rules.rules.valueRange
+            for bound in [range.lower, range.upper].compactMap({ $0 }) { values.append(.number(bound)) }
+        }
+        for base in bases {
+            guard let document = try? JSONDocument(bytes: base.payload) else { continue }
+            let root = SchemaValue(document: document, at: document.root)
+            for value in values {
+                let placed: SchemaValue?
+                if let value {
+                    placed = try? after.placing(value, at: concrete, in: root)
+                } else {
+                    placed = root.removing(concrete[...])
+                }
+                if let placed { found.append((Array(placed.json.utf8), base.name)) }
+            }
+            if change.change == "unknown-fields-disallowed",
+                let placed = try? after.placing(.string("x"), at: concrete + ["memberNotKnown"], in: root)
+            {
+                found.append((Array(placed.json.utf8), base.name))
+            }
+        }
+        return found
+    }
+
+    /// Text of exactly `length` characters made from a sample: cut, or its characters repeated.
+    private static func text(from sample: String, length: Int) -> String {
+        let characters = Array(sample.isEmpty ? "A" : sample)
+        return String((0..<length).map { characters[$0 % characters.count] })
+    }
+
+    /// The values at a pointer with `-` for any list item.
+    private static func values(at tokens: ArraySlice<String>, in value: SchemaValue) -> [SchemaValue] {
+        guard let token = tokens.first else { return [value] }
+        switch value {
+        case .object(let members):
+            return members.filter { $0.key == token }.flatMap { values(at: tokens.dropFirst(), in: $0.value) }
+        case .array(let items) where token == "-":
+            return items.flatMap { values(at: tokens.dropFirst(), in: $0) }
+        default:
+            return []
+        }
+    }
+}
+
+extension SchemaValue {
+    /// This value without what is at the tokens (a member, or a list's item, the items after it moving up); the
+    /// same value when nothing is there.
+    func removing(_ tokens: ArraySlice<String>) -> SchemaValue {
+        guard let token = tokens.first else { return self }
+        let rest = tokens.dropFirst()
+        switch self {
+        case .object(var members):
+            guard let position = members.lastIndex(where: { $0.key == token }) else { return self }
+            if rest.isEmpty {
+                members.remove(at: position)
+            } else {
+                members[position].value = members[position].value.removing(rest)
+            }
+            return .object(members)
+        case .array(var items):
+            guard let offset = Int(token), offset >= 0, offset < items.count else { return self }
+            if rest.isEmpty { items.remove(at: offset) } else { items[offset] = items[offset].removing(rest) }
+            return .array(items)
+        default:
+            return self
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import ArgumentParser
+import DCECommandLine
+import DCEEngine
+import DCEEnvelope
+import Foundation
+
+/// `dce-validate compat OLD NEW`: what a catalogue change breaks, both directions, with a witness for every break.
+struct CompatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compat",
+        abstract: "Compare two versions of the schemas: what the change breaks, for the apps that send and that read.",
+        discussion: """
+            OLD and NEW are schema folders or served catalogue files (the body dce-gateway signs). With --against \
+            REV, OLD is the Schemas folder at a git revision and NEW the working tree's (or the one folder given).
+
+            Every field is compared under every context value and tender type the old schemas declare. For a \
+            request schema, what refuses payloads the old one accepted breaks the apps that send (a new required \
+            field, a shorter maximum, a removed option, a new pattern, ...); for a response schema, what lets \
+            through values the old one did not breaks the apps that read (a new option, a longer maximum, ...). \
+            Each breaking request change comes with a payload the old schemas accept and the new ones refuse, \
+            checked against both, taken from --examples or made from one of them; sensitive values in it are shown \
+            masked.
+
+            Exit status: 0 nothing breaks at error severity; 1 something does; 2 usage, a folder or file that cannot \
+            be read, or schemas that do not compile (with lint's problems).
+
+            Examples:
+              dce-validate compat old/Schemas Schemas
+              dce-validate compat --against main --format json
+            """)
+
+    @Argument(help: ArgumentHelp("The old schemas and the new ones: folders or catalogue files.", valueName: "old new"))
+    var sides: [String] = []
+
+    @Option(help: ArgumentHelp("Compare with the Schemas folder at this git revision.", valueName: "rev"))
+    var against: String?
+
+    @Option(help: ArgumentHelp("The output format: text or json.", valueName: "format"))
+    var format: TextOrJSON = .text
+
+    @Option(
+        help: ArgumentHelp(
+            "Where witnesses are taken from: a folder of examples (with a manifest.json, as Examples/ has). Default: Examples, when there is one.",
+            valueName: "dir"))
+    var examples: String?
+
+    func validate() throws {
+        if against == nil && sides.count != 2 {
+            throw ValidationError("Give the old and the new schemas (folders or catalogue files), or --against REV.")
+        }
+        if against != nil && sides.count > 1 {
+            throw ValidationError("With --against REV, give at most the new schemas' folder.")
+        }
+    }
+
+    func run() throws {
+        var scratch: URL?
+        defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
+        let oldSource: SchemaSource
+        let newSource: SchemaSource
+        if let against {
+            let folder = try Self.schemas(at: against)
+            scratch = folder.deletingLastPathComponent()
+            oldSource = .directory(folder)
+            newSource = try Self.source(sides.first ?? "Schemas")
+        } else {
+            oldSource = try Self.source(sides[0])
+            newSource = try Self.source(sides[1])
+        }
+        let old = try SchemaOption.validator(source: oldSource, ids: nil)
+        let new = try SchemaOption.validator(source: newSource, ids: nil)
+        let comparison = SchemaComparison(old: old, new: new, examples: try loadExamples())
+        // Files as a reader finds them: relative to here, and the revision's as REV:Schemas/FILE.
+        let here = FileManager.default.currentDirectoryPath + "/"
+        let revision = scratch.map { ($0.path + "/", (against ?? "") + ":") }
+        let changes = comparison.changes().map { change in
+            var change = change
+            if let file = change.location?.file {
+                if let (folder, name) = revision, file.hasPrefix(folder) {
+                    change.location?.file = name + file.dropFirst(folder.count)
+                } else if file.hasPrefix(here) {
+                    change.location?.file = String(file.dropFirst(here.count))
+                }
+            }
+            return change
+        }
+        let versions = comparison.versions(for: changes)
+        switch format {
+        case .text: try StandardOutput.write(Self.text(changes, versions: versions))
+        case .json: try StandardOutput.write(Self.json(changes, versions: versions))
+        }
+        if changes.contains(where: { $0.severity == .error }) || versions.contains(where: { $0.severity == .error }) {
+            throw ExitStatus.invalid
+        }
+    }
+
+    // MARK: - Inputs
+
+    /// A folder of schemas, or a catalogue file (its documents).
+    static func source(_ path: String) throws -> SchemaSource {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            Diagnostics.error("'\(path)' does not exist: give a schema folder or a catalogue file")
+            throw ExitStatus.failure
+        }
+        if isFolder.boolValue { return .directory(URL(fileURLWithPath: path)) }
+        do {
+            let body = try CatalogueBody(json: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+            return .documents(body.documents)
+        } catch let error as CatalogueError {
+            Diagnostics.error("'\(path)' is not a catalogue: \(error.message)")
+            throw ExitStatus.failure
+        } catch {
+            Diagnostics.error("cannot read '\(path)': \(error.localizedDescription)")
+            throw ExitStatus.failure
+        }
+    }
+
+    /// The Schemas folder at a git revision, unpacked into a temporary folder.
+    static func schemas(at revision: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dce-compat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = Process()
+        archive.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        archive.arguments = [
+            "sh", "-c", #"git archive --format=tar "$1" Schemas | tar -x -C "$2""#, "sh", revision, folder.path,
+        ]
+        let errors = Pipe()
+        archive.standardError = errors
+        do {
+            try archive.run()
+        } catch {
+            Diagnostics.error("cannot run git: \(error.localizedDescription)")
+            throw ExitStatus.failure
+        }
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        archive.waitUntilExit()
+        guard archive.terminationStatus == 0 else {
+            try? FileManager.default.removeItem(at: folder)
+            let reason = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            Diagnostics.error("cannot read Schemas at '\(revision)': \(reason.isEmpty ? "git archive failed" : reason)")
+            throw ExitStatus.failure
+        }
+        return folder.appendingPathComponent("Schemas")
+    }
+
+    /// The examples witnesses are taken from, by schema id: those `manifest.json` lists, else every JSON file of a
+    /// folder named after its schema.
+    private func loadExamples() throws -> [String: [SchemaComparison.Example]] {
+        let folder = examples ?? "Examples"
+        let root = URL(fileURLWithPath: folder)
+        guard FileManager.default.fileExists(atPath: root.path) else {
+            if examples != nil {
+                Diagnostics.error("the examples folder '\(folder)' does not exist")
+                throw ExitStatus.failure
+            }
+            return [:]
+        }
+        var found: [String: [SchemaComparison.Example]] = [:]
+        let manifest = root.appendingPathComponent("manifest.json")
+        if let data = try? Data(contentsOf: manifest),
+            let entries = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["examples"]
+                as? [[String: Any]]
+        {
+            for entry in entries where entry["original"] == nil {
+                guard let file = entry["file"] as? String, let schema = entry["schema"] as? String,
+                    let bytes = try? Data(contentsOf: root.appendingPathComponent(file))
+                else { continue }
+                found[schema, default: []].append(
+                    SchemaComparison.Example(
+                        name: "\(folder)/\(file)", payload: [UInt8](bytes),
+                        context: entry["context"] as? [String: String] ?? [:],
+                        tenderType: entry["tenderType"] as? String))
+            }
+            return found
+        }
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        for schema in folders.sorted() {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(schema).path))
+            for file in (files ?? []).sorted() where file.hasSuffix(".json") {
+                guard
+                    let bytes = try? Data(contentsOf: root.appendingPathComponent(schema).appendingPathComponent(file))
+                else { continue }
+                found[schema, default: []].append(
+                    SchemaComparison.Example(name: "\(folder)/\(schema)/\(file)", payload: [UInt8](bytes)))
+            }
+        }
+        return found
+    }
+
+    // MARK: - Output
+
+    static func text(_ changes: [SchemaChange], versions: [VersionCheck]) -> String {
+        var lines: [String] = []
+        for change in changes {
+            let location =
+                change.location.map { location in
+                    location.file + (location.position.map { ":\($0.line):\($0.column)" } ?? "")
+                } ?? change.schema
+            let scope = scopeWords(change)
+            lines.append(
+                "\(location): \(change.severity.rawValue): \(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): "
+                    + "\(change.change) (\(change.direction.rawValue)\(change.breaking ? ", breaking" : "")): \(change.detail)"
+                    + (scope.isEmpty ? "" : " [\(scope)]"))
+            if let witness = change.witness {
+                lines.append(
+                    "  witness\(witness.source.map { " from \($0)" } ?? ""): \(String(decoding: witness.shown, as: UTF8.self))"
+                )
+            } else if let reason = change.noWitness {
+                lines.append("  no witness: \(reason)")
+            }
+        }
+        for check in versions where !check.bumped {
+            lines.append(
+                "\(check.schema): \(check.severity.rawValue): version \(check.old) → \(check.new): "
+                    + (check.required == "major"
+                        ? "a breaking change needs a major version bump"
+                        : "an additive change needs a minor version bump"))
+        }
+        let counts = SchemaChange.Severity.allCases.reversed().map { severity in
+            "\(changes.filter { $0.severity == severity }.count) \(severity.rawValue)"
+        }
+        let breaking = changes.filter(\.breaking).count
+        lines.append(
+            "compat: \(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking (\(counts.joined(separator: ", ")))"
+        )
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func scopeWords(_ change: SchemaChange) -> String {
+        (change.context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            + (change.tenderType.map { ["tenderType=\($0)"] } ?? [])).joined(separator: ", ")
+    }
+
+    static func json(_ changes: [SchemaChange], versions: [VersionCheck]) throws -> String {
+        let entries: [[String: Any]] = changes.map { change in
+            var entry: [String: Any] = [
+                "schema": change.schema, "path": change.path, "change": change.change, "breaking": change.breaking,
+                "severity": change.severity.rawValue, "direction": change.direction.rawValue,
+                "context": change.context, "tenderType": change.tenderType ?? NSNull(), "detail": change.detail,
+            ]
+            entry["location"] =
+                change.location.map { location -> Any in
+                    [
+                        "file": location.file, "pointer": location.pointer,
+                        "line": location.position.map { $0.line as Any } ?? NSNull(),
+                        "column": location.position.map { $0.column as Any } ?? NSNull(),
+                    ] as [String: Any]
+                } ?? NSNull()
+            if let witness = change.witness {
+                entry["witness"] =
+                    [
+                        "payload": (try? JSONSerialization.jsonObject(with: Data(witness.shown))) ?? NSNull(),
+                        "context": witness.context, "tenderType": witness.tenderType ?? NSNull(),
+                        "source": witness.source ?? NSNull(),
+                    ] as [String: Any]
+            } else {
+                entry["witness"] = NSNull()
+                if let reason = change.noWitness { entry["noWitness"] = reason }
+            }
+            return entry
+        }
+        let data = try JSONSerialization.data(
+            withJSONObject: [
+                "changes": entries,
+                "versions": versions.map {
+                    [
+                        "schema": $0.schema, "old": $0.old, "new": $0.new, "required": $0.required, "bumped": $0.bumped,
+                        "severity": $0.severity.rawValue,
+                    ] as [String: Any]
+                },
+            ], options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

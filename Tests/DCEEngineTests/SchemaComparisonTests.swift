@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import DCEEngine
+
+/// What a catalogue change breaks, over mutated copies of the shipped schemas: each change found with its id,
+/// direction, severity, scope and location, and each breaking request change with a witness the old schemas accept
+/// and the new ones refuse (checked here again, independently).
+struct SchemaComparisonTests {
+    /// The shipped schemas with one file edited (its JSON object changed by `edit`), as a validator.
+    static func mutated(_ file: String, _ edit: (inout [String: Any]) -> Void) throws -> Validator {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("Schemas"), to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(file)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        edit(&object)
+        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: url)
+        return try Validator(source: .directory(folder))
+    }
+
+    /// Edits the field of a schema's `fields` with this key.
+    static func field(_ key: String, in object: inout [String: Any], _ edit: (inout [String: Any]) -> Void) {
+        guard var fields = object["fields"] as? [[String: Any]],
+            let index = fields.firstIndex(where: { $0["key"] as? String == key })
+        else { return }
+        edit(&fields[index])
+        object["fields"] = fields
+    }
+
+    /// The examples of `Examples/manifest.json`, by schema.
+    static let examples: [String: [SchemaComparison.Example]] = {
+        let root = Fixtures.repository.appendingPathComponent("Examples")
+        let manifest =
+            try! JSONSerialization.jsonObject(
+                with: Data(contentsOf: root.appendingPathComponent("manifest.json"))) as! [String: Any]
+        var found: [String: [SchemaComparison.Example]] = [:]
+        for entry in manifest["examples"] as! [[String: Any]] where entry["original"] == nil {
+            let file = entry["file"] as! String
+            found[entry["schema"] as! String, default: []].append(
+                SchemaComparison.Example(
+                    name: file, payload: try! [UInt8](Data(contentsOf: root.appendingPathComponent(file))),
+                    context: entry["context"] as? [String: String] ?? [:], tenderType: entry["tenderType"] as? String))
+        }
+        return found
+    }()
+
+    static func compare(_ new: Validator) throws -> [SchemaChange] {
+        SchemaComparison(old: Fixtures.validator, new: new, examples: examples).changes()
+    }
+
+    /// The witness is what it says: valid under the old schema, refused by the new one at the changed field.
+    static func checkWitness(of change: SchemaChange, new: Validator) throws {
+        let witness = try #require(change.witness, "\(change.change) at \(change.path): \(change.noWitness ?? "")")
+        let old = try Fixtures.validator.prepare(
+            change.schema, context: witness.context, tenderType: witness.tenderType)
+        #expect(old.validate(json: witness.payload).valid, "\(String(decoding: witness.payload, as: UTF8.self))")
+        let refused = try new.prepare(change.schema, context: witness.context, tenderType: witness.tenderType)
+            .validate(json: witness.payload)
+        #expect(refused.errors.contains { SchemaComparison.path($0.path, isAt: change.path) }, "\(refused.errors)")
+    }
+
+    @Test func theSameSchemasChangeNothing() throws {
+        #expect(try Self.compare(Fixtures.validator).isEmpty)
+    }
+
+    @Test func aNewMaximumOnlyForUSCustomersBreaksUSRequests() throws {
+        let new = try Self.mutated("card-create.json") { object in
+            Self.field("externalId", in: &object) { field in
+                field["overrides"] = [["when": ["context": "region", "equals": "US"], "maxLength": 3]]
+            }
+        }
+        let changes = try Self.compare(new)
+        let change = try #require(changes.first { $0.change == "max-length-added" })
+        #expect(change.schema == "card-create" && change.path == "/externalId")
+        #expect(change.context == ["region": "US"] && change.breaking && change.severity == .error)
+        #expect(change.direction == .request)
+        #expect(change.location?.file.hasSuffix("card-create.json") == true && change.location?.position != nil)
+        try Self.checkWitness(of: change, new: new)
+        #expect(changes.filter { $0.severity == .error }.count == 1, "\(changes.map(\.change))")
+    }
+
+    @Test func aShorterCityInTheSharedAddressBreaksEveryRequestThatUsesIt() throws {
+        let new = try Self.mutated("delivery-address.json") { object in
+            Self.field("city", in: &object) { $0["maxLength"] = 5 }
+        }
+        let changes = try Self.compare(new)
+        let cardCreate = try #require(
+            changes.first { $0.schema == "card-create" && $0.path == "/deliveryAddress/city" })
+        #expect(cardCreate.change == "max-length-decreased" && cardCreate.detail == "maxLength 30 → 5")
+        #expect(cardCreate.location?.file.hasSuffix("delivery-address.json") == true)
+        try Self.checkWitness(of: cardCreate, new: new)
+    }
+
+    @Test func aRemovedOptionAndANewRequiredFieldBreakRequests() throws {
+        let new = try Self.mutated("card-list-query.json") { object in
+            Self.field("cardType", in: &object) { $0["enum"] = ["PHYSICAL", "UNKNOWN"] }
+        }
+        let changes = try Self.compare(new)
+        let removed = try #require(changes.first { $0.change == "enum-value-removed" && $0.path == "/cardType" })
+        #expect(removed.detail == #"no longer takes "VIRTUAL""# && removed.severity == .error)
+        try Self.checkWitness(of: removed, new: new)
+        let required = try Self.mutated("payment-account.json") { object in
+            Self.field("nickname", in: &object) { $0["required"] = true }
+        }
+        let added = try #require(
+            try Self.compare(required).first { $0.change == "required-added" && $0.schema == "payment-account" })
+        #expect(added.path == "/nickname")
+        try Self.checkWitness(of: added, new: required)
+    }
+
+    /// An option removed from a field's base, but still taken under the tender type every payload that sends it
+    /// binds: no payload shows a break, and the change says so at a lower severity.
+    @Test func aBreakNoPayloadShowsIsPossibleOnly() throws {
+        let new = try Self.mutated("payment-account.json") { object in
+            Self.field("accountType", in: &object) { $0["enum"] = ["credit", "debit"] }
+        }
+        let removed = try #require(try Self.compare(new).first { $0.change == "enum-value-removed" })
+        #expect(removed.witness == nil && removed.severity == .warning)
+        #expect(removed.noWitness?.hasPrefix("possibly breaking: no payload shows it: ") == true, "\(removed)")
+    }
+
+    @Test func aNewOptionInAResponseIsAWarningForTheAppsThatRead() throws {
+        let new = try Self.mutated("card-programs-response.json") { object in
+            Self.field("programs", in: &object) { programs in
+                guard var items = programs["items"] as? [String: Any] else { return }
+                Self.field("cardType", in: &items) { field in
+                    field["enum"] = ((field["enum"] as? [String]) ?? []) + ["HYBRID"]
+                }
+                programs["items"] = items
+            }
+        }
+        let changes = try Self.compare(new)
+        let added = try #require(changes.first { $0.change == "enum-value-added" }, "\(changes.map(\.change))")
+        #expect(added.direction == .response && added.breaking && added.severity == .warning)
+        #expect(added.path == "/programs/-/cardType" && added.witness == nil)
+    }
+
+    @Test func aLabelIsInformationAndATypeChangeBreaksBoth() throws {
+        let new = try Self.mutated("card-create.json") { object in
+            Self.field("externalId", in: &object) { field in
+                field["name"] = ["en": "Your reference"]
+                field["dataType"] = "Integer"
+            }
+        }
+        let changes = try Self.compare(new)
+        let label = try #require(changes.first { $0.change == "label-changed" })
+        #expect(!label.breaking && label.severity == .info)
+        let type = try #require(changes.first { $0.change == "type-changed" })
+        #expect(type.breaking && type.severity == .error)
+        try Self.checkWitness(of: type, new: new)
+    }
+
+    @Test func aRemovedSchemaBreaksAndAFieldRemovedFromAStrictObjectToo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Fixtures.repository.appendingPathComponent("Schemas"), to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("virtual-card-update.json"))
+        let changes = try Self.compare(Validator(source: .directory(folder)))
+        let removed = try #require(changes.first { $0.change == "schema-removed" })
+        #expect(removed.schema == "virtual-card-update" && removed.severity == .error)
+        let strict = try Self.mutated("card-create.json") { object in
+            Self.field("mobile", in: &object) { $0["key"] = "mobilePhone" }
+        }
+        let renamed = try Self.compare(strict)
+        #expect(renamed.contains { $0.change == "field-removed" && $0.path == "/mobile" && $0.breaking })
+        #expect(renamed.contains { $0.change == "field-added" && $0.path == "/mobilePhone" && !$0.breaking })
+    }
+
+    @Test func aBreakingChangeAsksForAMajorVersionAndAnAdditiveOneForAMinor() throws {
+        func versions(_ version: String, _ edit: @escaping (inout [String: Any]) -> Void) throws -> [VersionCheck] {
+            let new = try Self.mutated("card-create.json") { object in
+                object["version"] = version
+                edit(&object)
+            }
+            return SchemaComparison(old: Fixtures.validator, new: new).versions(for: try Self.compare(new))
+        }
+        let tighter: (inout [String: Any]) -> Void = { object in
+            Self.field("externalId", in: &object) { $0["maxLength"] = 3 }
+        }
+        let unbumped = try versions("1.0.0", tighter)
+        #expect(unbumped.count == 1 && unbumped[0].required == "major" && !unbumped[0].bumped)
+        #expect(unbumped[0].severity == .error)
+        #expect(try versions("2.0.0", tighter).first?.bumped == true)
+        let looser: (inout [String: Any]) -> Void = { object in
+            Self.field("programName", in: &object) { $0["minLength"] = nil }
+        }
+        let minor = try versions("1.0.1", looser)
+        #expect(minor.first?.required == "minor" && minor.first?.severity == .warning)
+        #expect(try versions("1.1.0", looser).first?.bumped == true)
+    }
+}

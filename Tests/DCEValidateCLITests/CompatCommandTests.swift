@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `dce-validate compat` from the outside: exit statuses, the text and JSON outputs, witnesses with their sensitive
+/// values masked, and `--against` a git revision.
+struct CompatCommandTests {
+    /// A copy of Schemas/ with `edit` applied to one file's text.
+    private func schemas(editing file: String, _ edit: (String) -> String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compat-cli-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("Schemas"), to: folder)
+        let url = folder.appendingPathComponent(file)
+        try edit(try String(contentsOf: url, encoding: .utf8)).write(to: url, atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func theSameSchemasExitZero() throws {
+        let result = try CLI.run(["compat", "Schemas", "Schemas"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == "compat: 0 changes, 0 breaking (0 error, 0 warning, 0 info)\n")
+    }
+
+    @Test func aBreakingChangeExitsOneWithItsWitnessInJSON() throws {
+        let new = try schemas(editing: "card-list-query.json") {
+            $0.replacingOccurrences(
+                of: #""enum": ["PHYSICAL", "VIRTUAL", "UNKNOWN"]"#, with: #""enum": ["PHYSICAL", "UNKNOWN"]"#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let result = try CLI.run(["compat", "Schemas", new.path, "--format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let output = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let changes = try #require(output["changes"] as? [[String: Any]])
+        let removed = try #require(changes.first { $0["change"] as? String == "enum-value-removed" })
+        #expect(removed["schema"] as? String == "card-list-query" && removed["path"] as? String == "/cardType")
+        #expect(removed["breaking"] as? Bool == true && removed["severity"] as? String == "error")
+        #expect(removed["direction"] as? String == "request")
+        let location = try #require(removed["location"] as? [String: Any])
+        #expect((location["file"] as? String)?.hasSuffix("card-list-query.json") == true && location["line"] is Int)
+        let witness = try #require(removed["witness"] as? [String: Any])
+        let payload = try #require(witness["payload"] as? [String: Any])
+        #expect(payload["cardType"] as? String == "VIRTUAL")
+        #expect(witness["source"] as? String == "Examples/card-list-query/valid-active-virtual.json")
+        let versions = try #require(output["versions"] as? [[String: Any]])
+        #expect(
+            versions.contains { $0["schema"] as? String == "card-list-query" && $0["required"] as? String == "major" })
+    }
+
+    @Test func aLabelChangeIsInformationAndExitsZero() throws {
+        let new = try schemas(editing: "card-create.json") {
+            $0.replacingOccurrences(of: #""en": "Program name""#, with: #""en": "Name of the program""#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let result = try CLI.run(["compat", "Schemas", new.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains(": info: card-create /programName: label-changed (request): "))
+        #expect(result.out.hasSuffix("compat: 1 change, 0 breaking (0 error, 0 warning, 1 info)\n"))
+    }
+
+    @Test func againstARevisionComparesItsSchemasWithTheWorkingTrees() throws {
+        let result = try CLI.run(["compat", "--against", "HEAD", "Schemas"])
+        // The working tree may differ from HEAD while a change is being made; the comparison runs either way.
+        #expect(result.status == 0 || result.status == 1, "\(result.err)")
+        #expect(result.out.contains("compat: "))
+        let unknown = try CLI.run(["compat", "--against", "no-such-revision"])
+        #expect(unknown.status == 2 && unknown.err.contains("cannot read Schemas at 'no-such-revision'"))
+    }
+
+    @Test(
+        arguments: [
+            (["compat"], "Give the old and the new schemas"),
+            (["compat", "Schemas", "/no/such/folder"], "'/no/such/folder' does not exist"),
+            (["compat", "Schemas", "README.md"], "'README.md' is not a catalogue"),
+            (["compat", "--against", "HEAD", "a", "b"], "With --against REV, give at most"),
+        ] as [([String], String)])
+    func usageAndUnreadableSidesExitTwo(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2, "\(result.err)")
+        #expect(result.err.contains(message), "\(result.err)")
+    }
+
+    @Test func schemasThatDoNotCompileExitTwoWithTheirProblems() throws {
+        let new = try schemas(editing: "card-create.json") {
+            $0.replacingOccurrences(of: #""dataType": "String""#, with: #""dataType": "Strung""#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let result = try CLI.run(["compat", "Schemas", new.path])
+        #expect(result.status == 2 && result.err.contains("card-create.json:"), "\(result.err)")
+    }
+}
