@@ -44,7 +44,20 @@ struct CompatCommand: ParsableCommand {
             valueName: "dir"))
     var examples: String?
 
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Validate these payloads against both sides: files, NDJSON files (a payload a line) or folders (a folder named after a schema holds its payloads; Examples/ with its manifest.json).",
+            valueName: "path"))
+    var replay: [String] = []
+
+    @Option(help: ArgumentHelp("The schema of the replayed payloads not in a folder named after one.", valueName: "id"))
+    var schema: String?
+
+    @OptionGroup var call: CallOptions
+
     func validate() throws {
+        _ = try ContextOption.parse(call.contexts)
         if against == nil && sides.count != 2 {
             throw ValidationError("Give the old and the new schemas (folders or catalogue files), or --against REV.")
         }
@@ -85,9 +98,10 @@ struct CompatCommand: ParsableCommand {
             return change
         }
         let versions = comparison.versions(for: changes)
+        let replayed = replay.isEmpty ? nil : comparison.replay(try replayPayloads())
         switch format {
-        case .text: try StandardOutput.write(Self.text(changes, versions: versions))
-        case .json: try StandardOutput.write(Self.json(changes, versions: versions))
+        case .text: try StandardOutput.write(Self.text(changes, versions: versions, replay: replayed))
+        case .json: try StandardOutput.write(Self.json(changes, versions: versions, replay: replayed))
         }
         if changes.contains(where: { $0.severity == .error }) || versions.contains(where: { $0.severity == .error }) {
             throw ExitStatus.invalid
@@ -188,9 +202,75 @@ struct CompatCommand: ParsableCommand {
         return found
     }
 
+    /// The payloads of `--replay`, each with its schema (`--schema`, a manifest's, or its folder's name), context
+    /// and tender type (`--context`, `--tender-type`, or a manifest's).
+    private func replayPayloads() throws -> [ReplayPayload] {
+        let context = try ContextOption.parse(call.contexts)
+        var payloads: [ReplayPayload] = []
+        func add(_ path: String, schema: String?, context: [String: String], tenderType: String?) throws {
+            guard let schema = schema ?? self.schema else {
+                Diagnostics.error(
+                    "'\(path)': no schema for it: give --schema ID, or keep it in a folder named after its schema")
+                throw ExitStatus.failure
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                Diagnostics.error("cannot read '\(path)': \(error.localizedDescription)")
+                throw ExitStatus.failure
+            }
+            guard path.hasSuffix(".ndjson") else {
+                payloads.append(
+                    ReplayPayload(file: path, schema: schema, context: context, tenderType: tenderType, bytes: bytes))
+                return
+            }
+            for (offset, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .enumerated() where !line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 })
+            {
+                payloads.append(
+                    ReplayPayload(
+                        file: path, line: offset + 1, schema: schema, context: context, tenderType: tenderType,
+                        bytes: Array(line)))
+            }
+        }
+        for path in replay {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                Diagnostics.error("'\(path)' does not exist (--replay)")
+                throw ExitStatus.failure
+            }
+            guard isFolder.boolValue else {
+                try add(path, schema: nil, context: context, tenderType: call.tenderType)
+                continue
+            }
+            let manifest = URL(fileURLWithPath: path).appendingPathComponent("manifest.json")
+            if let data = try? Data(contentsOf: manifest),
+                let entries = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["examples"]
+                    as? [[String: Any]]
+            {
+                for entry in entries where entry["original"] == nil {
+                    guard let file = entry["file"] as? String, let schema = entry["schema"] as? String else { continue }
+                    try add(
+                        path + "/" + file, schema: schema, context: entry["context"] as? [String: String] ?? context,
+                        tenderType: entry["tenderType"] as? String ?? call.tenderType)
+                }
+                continue
+            }
+            let files = (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []
+            for file in files.sorted() where file.hasSuffix(".json") || file.hasSuffix(".ndjson") {
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent().lastPathComponent
+                let named = file.contains("/") ? folder : URL(fileURLWithPath: path).lastPathComponent
+                try add(
+                    path + "/" + file, schema: self.schema ?? named, context: context, tenderType: call.tenderType)
+            }
+        }
+        return payloads
+    }
+
     // MARK: - Output
 
-    static func text(_ changes: [SchemaChange], versions: [VersionCheck]) -> String {
+    static func text(_ changes: [SchemaChange], versions: [VersionCheck], replay: ReplayResult?) -> String {
         var lines: [String] = []
         for change in changes {
             let location =
@@ -217,6 +297,18 @@ struct CompatCommand: ParsableCommand {
                         ? "a breaking change needs a major version bump"
                         : "an additive change needs a minor version bump"))
         }
+        if let replay {
+            for (turned, how) in replay.newlyInvalid.map({ ($0, "newly invalid") })
+                + replay.newlyValid.map({ ($0, "newly valid") })
+            {
+                let place = turned.file + (turned.line.map { ":\($0)" } ?? "")
+                let why = turned.violations.map { "\($0.path.isEmpty ? "/" : $0.path) [\($0.rule)]" }
+                lines.append("\(place): \(how) (\(turned.schema)): \(why.joined(separator: ", "))")
+            }
+            lines.append(
+                "replay: \(replay.checked) payloads checked, \(replay.newlyInvalid.count) newly invalid, "
+                    + "\(replay.newlyValid.count) newly valid")
+        }
         let counts = SchemaChange.Severity.allCases.reversed().map { severity in
             "\(changes.filter { $0.severity == severity }.count) \(severity.rawValue)"
         }
@@ -232,7 +324,7 @@ struct CompatCommand: ParsableCommand {
             + (change.tenderType.map { ["tenderType=\($0)"] } ?? [])).joined(separator: ", ")
     }
 
-    static func json(_ changes: [SchemaChange], versions: [VersionCheck]) throws -> String {
+    static func json(_ changes: [SchemaChange], versions: [VersionCheck], replay: ReplayResult?) throws -> String {
         let entries: [[String: Any]] = changes.map { change in
             var entry: [String: Any] = [
                 "schema": change.schema, "path": change.path, "change": change.change, "breaking": change.breaking,
@@ -260,16 +352,32 @@ struct CompatCommand: ParsableCommand {
             }
             return entry
         }
-        let data = try JSONSerialization.data(
-            withJSONObject: [
-                "changes": entries,
-                "versions": versions.map {
+        var document: [String: Any] = [
+            "changes": entries,
+            "versions": versions.map {
+                [
+                    "schema": $0.schema, "old": $0.old, "new": $0.new, "required": $0.required, "bumped": $0.bumped,
+                    "severity": $0.severity.rawValue,
+                ] as [String: Any]
+            },
+        ]
+        if let replay {
+            func entries(_ turned: [ReplayResult.Turned]) -> [[String: Any]] {
+                turned.map { turned in
                     [
-                        "schema": $0.schema, "old": $0.old, "new": $0.new, "required": $0.required, "bumped": $0.bumped,
-                        "severity": $0.severity.rawValue,
-                    ] as [String: Any]
-                },
-            ], options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+                        "file": turned.file, "line": turned.line.map { $0 as Any } ?? NSNull(), "schema": turned.schema,
+                        "violations": turned.violations.map { ["rule": $0.rule, "path": $0.path] },
+                    ]
+                }
+            }
+            document["replay"] =
+                [
+                    "checked": replay.checked, "newlyInvalid": entries(replay.newlyInvalid),
+                    "newlyValid": entries(replay.newlyValid),
+                ] as [String: Any]
+        }
+        let data = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -189,4 +189,72 @@ struct SchemaComparisonTests {
         #expect(minor.first?.required == "minor" && minor.first?.severity == .warning)
         #expect(try versions("1.1.0", looser).first?.bumped == true)
     }
+
+    /// For random mutations of the request schemas' fields, every payload of the examples that replay finds newly
+    /// invalid is matched, at each pointer the new schemas refuse it, by a breaking change the comparison reports.
+    @Test(arguments: 0..<40)
+    func everyPayloadTurnedInvalidIsExplainedByABreakingChange(seed: Int) throws {
+        var random = SplitMix(state: UInt64(seed) &* 7919)
+        let files = [
+            "card-create.json", "payment-account.json", "card-tokenize.json", "card-list-query.json",
+            "virtual-card-provision.json", "customer-profile.json", "delivery-address.json",
+        ]
+        let file = files.randomElement(using: &random)!
+        var applied = ""
+        // A string field of the file's own (no ref, no default), changed so that the schema still compiles.
+        let new = try Self.mutated(file) { object in
+            let fields = (object["fields"] as? [[String: Any]] ?? []).filter {
+                $0["dataType"] as? String == "String" && $0["ref"] == nil && $0["defaultValue"] == nil
+            }
+            guard let target = fields.randomElement(using: &random), let key = target["key"] as? String else { return }
+            let mutation = Int.random(in: 0..<8, using: &random)
+            applied = "\(file) \(key) #\(mutation)"
+            Self.field(key, in: &object) { field in
+                switch mutation {
+                case 0: field["maxLength"] = Int.random(in: 1...12, using: &random)
+                case 1:
+                    field["minLength"] = Int.random(in: 3...40, using: &random)
+                    field["maxLength"] = nil
+                case 2: field["required"] = true
+                case 3: field["enum"] = ["ZZZ"]
+                case 4: field["additionalDataValidations"] = [["regex": "^[A-Z]+$"]]
+                case 5:
+                    field["forbidden"] = true
+                    field["required"] = nil
+                case 6: field["nullable"] = false
+                default:
+                    guard field["overrides"] == nil && field["tenderTypes"] == nil else {
+                        field["required"] = true
+                        return
+                    }
+                    field["dataType"] = "Integer"
+                    for attribute in ["minLength", "maxLength", "format", "additionalDataValidations", "enum"] {
+                        field[attribute] = nil
+                    }
+                }
+            }
+        }
+        let comparison = SchemaComparison(old: Fixtures.validator, new: new, examples: Self.examples)
+        let changes = comparison.changes()
+        let payloads = Self.examples.flatMap { schema, examples in
+            examples.map {
+                ReplayPayload(
+                    file: $0.name, schema: schema, context: $0.context, tenderType: $0.tenderType, bytes: $0.payload)
+            }
+        }
+        let replayed = comparison.replay(payloads)
+        #expect(replayed.checked == payloads.count)
+        for turned in replayed.newlyInvalid {
+            for violation in turned.violations {
+                let explained = changes.contains { change in
+                    change.breaking && change.schema == turned.schema
+                        && SchemaComparison.path(violation.path, isAt: change.path)
+                }
+                #expect(
+                    explained,
+                    "\(applied): \(turned.file) \(violation.path) [\(violation.rule)] has no change: \(changes.map { "\($0.schema) \($0.path) \($0.change)" })"
+                )
+            }
+        }
+    }
 }

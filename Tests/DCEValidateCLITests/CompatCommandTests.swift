@@ -1,3 +1,4 @@
+import DCEEngine
 import Foundation
 import Testing
 
@@ -42,6 +43,46 @@ struct CompatCommandTests {
         let versions = try #require(output["versions"] as? [[String: Any]])
         #expect(
             versions.contains { $0["schema"] as? String == "card-list-query" && $0["required"] as? String == "major" })
+    }
+
+    /// Replay's counts are those of validating each example on its own against both sides.
+    @Test func replayAgreesWithValidatingTheExamplesOneByOne() throws {
+        let new = try schemas(editing: "delivery-address.json") {
+            $0.replacingOccurrences(of: #""maxLength": 30"#, with: #""maxLength": 9"#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let result = try CLI.run(["compat", "Schemas", new.path, "--replay", "Examples", "--format", "json"])
+        let output = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let replay = try #require(output["replay"] as? [String: Any], "\(result.err)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: CLI.repository.appendingPathComponent("Examples/manifest.json")))
+                as? [String: Any])
+        let entries = (manifest["examples"] as? [[String: Any]] ?? []).filter { $0["original"] == nil }
+        let (old, changed) = (try Validator(), try Validator(source: .directory(new)))
+        var expected: (invalid: Set<String>, valid: Set<String>) = ([], [])
+        for entry in entries {
+            let file = try #require(entry["file"] as? String)
+            let bytes = try [UInt8](Data(contentsOf: CLI.repository.appendingPathComponent("Examples/" + file)))
+            func valid(_ validator: Validator) -> Bool {
+                (try? validator.prepare(
+                    entry["schema"] as! String, context: entry["context"] as? [String: String] ?? [:],
+                    tenderType: entry["tenderType"] as? String
+                ).validate(json: bytes).valid) ?? false
+            }
+            switch (valid(old), valid(changed)) {
+            case (true, false): expected.invalid.insert("Examples/" + file)
+            case (false, true): expected.valid.insert("Examples/" + file)
+            default: break
+            }
+        }
+        let files = { (key: String) in Set((replay[key] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String })
+        }
+        #expect(replay["checked"] as? Int == entries.count)
+        #expect(files("newlyInvalid") == expected.invalid && !expected.invalid.isEmpty)
+        #expect(files("newlyValid") == expected.valid)
+        let replayed = String(decoding: try JSONSerialization.data(withJSONObject: replay), as: UTF8.self)
+        #expect(!replayed.contains("Washington"), "replay names rules and pointers, never a value")
     }
 
     @Test func aLabelChangeIsInformationAndExitsZero() throws {

@@ -109,7 +109,9 @@ extension SchemaChange {
         case (.both, _), (.tightening, .request): return (true, .error)
         // An app built with DCEModels decodes a value of an open enum it does not know as `.unknown(raw)`.
         case (.loosening, .response): return (true, id == "enum-value-added" ? .warning : .error)
-        case (.loosening, .request), (.tightening, .response), (.neither, _): return (false, .info)
+        // An app that checks answers against the new catalogue refuses what a gateway not yet changed still sends.
+        case (.tightening, .response): return (true, .warning)
+        case (.loosening, .request), (.neither, _): return (false, .info)
         }
     }
 }

@@ -3,7 +3,8 @@
 /// changed field at the old rules' boundary.
 extension SchemaComparison {
     func withWitness(_ change: SchemaChange, before: CompiledSchema, after: CompiledSchema) -> SchemaChange {
-        guard change.breaking, change.direction == .request else { return change }
+        // A payload the old schema accepts and the new one refuses shows every tightening, of a request or a response.
+        guard change.breaking, [.tightening, .both].contains(SchemaChange.kinds[change.change]) else { return change }
         var change = change
         let examples = self.examples[before.id] ?? []
         // The change's own scope first, then each example's that holds it (its context, more of it, or a tender type
