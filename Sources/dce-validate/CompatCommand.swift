@@ -35,8 +35,13 @@ struct CompatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Compare with the Schemas folder at this git revision.", valueName: "rev"))
     var against: String?
 
-    @Option(help: ArgumentHelp("The output format: text or json.", valueName: "format"))
-    var format: TextOrJSON = .text
+    /// What `compat` writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, sarif, github
+    }
+
+    @Option(help: ArgumentHelp("The output format: text, json, sarif or github.", valueName: "format"))
+    var format: Format = .text
 
     @Option(
         help: ArgumentHelp(
@@ -102,6 +107,8 @@ struct CompatCommand: ParsableCommand {
         switch format {
         case .text: try StandardOutput.write(Self.text(changes, versions: versions, replay: replayed))
         case .json: try StandardOutput.write(Self.json(changes, versions: versions, replay: replayed))
+        case .sarif: try StandardOutput.write(Self.sarif(changes, versions: versions))
+        case .github: try StandardOutput.write(Self.github(changes, versions: versions, replay: replayed))
         }
         if changes.contains(where: { $0.severity == .error }) || versions.contains(where: { $0.severity == .error }) {
             throw ExitStatus.invalid
@@ -379,5 +386,119 @@ struct CompatCommand: ParsableCommand {
         let data = try JSONSerialization.data(
             withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// SARIF 2.1.0, as GitHub code scanning reads it: a rule per change id, a result per change at the changed
+    /// attribute's line and column (the witness in its property bag), and a result per version not bumped.
+    static func sarif(_ changes: [SchemaChange], versions: [VersionCheck]) throws -> String {
+        let levels: [SchemaChange.Severity: String] = [.error: "error", .warning: "warning", .info: "note"]
+        let rules =
+            Set(changes.map(\.change)).sorted().map { id -> [String: Any] in
+                let kind: String =
+                    switch SchemaChange.kinds[id] {
+                    case .tightening: "Fewer payloads pass: breaks the apps that send requests."
+                    case .loosening: "More payloads pass: breaks the apps that read responses."
+                    case .both: "Breaks the apps that send and the apps that read."
+                    case .neither, nil: "What people read; breaks no app."
+                    }
+                return ["id": id, "name": id, "shortDescription": ["text": kind]]
+            } + [
+                [
+                    "id": "version-not-bumped", "name": "version-not-bumped",
+                    "shortDescription": ["text": "A schema's version does not move as its changes ask."],
+                ]
+            ]
+        var results: [[String: Any]] = changes.map { change in
+            var result: [String: Any] = [
+                "ruleId": change.change, "level": levels[change.severity] ?? "note",
+                "message": [
+                    "text": "\(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): \(change.detail)"
+                ],
+            ]
+            if let location = change.location {
+                var physical: [String: Any] = ["artifactLocation": ["uri": location.file]]
+                if let position = location.position {
+                    physical["region"] = ["startLine": position.line, "startColumn": position.column]
+                }
+                result["locations"] = [["physicalLocation": physical]]
+            }
+            var properties: [String: Any] = [
+                "schema": change.schema, "path": change.path, "breaking": change.breaking,
+                "direction": change.direction.rawValue, "context": change.context,
+            ]
+            if let tenderType = change.tenderType { properties["tenderType"] = tenderType }
+            if let witness = change.witness {
+                properties["witness"] = (try? JSONSerialization.jsonObject(with: Data(witness.shown))) ?? NSNull()
+            }
+            if let reason = change.noWitness { properties["noWitness"] = reason }
+            result["properties"] = properties
+            return result
+        }
+        for check in versions where !check.bumped {
+            results.append([
+                "ruleId": "version-not-bumped", "level": levels[check.severity] ?? "note",
+                "message": [
+                    "text": "\(check.schema): version \(check.old) → \(check.new) needs a \(check.required) bump"
+                ],
+            ])
+        }
+        let document: [String: Any] = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "dce-validate compat", "version": DCEVersion.current,
+                            "informationUri": "https://github.com/dce-validate/dce-validate", "rules": rules,
+                        ] as [String: Any]
+                    ],
+                    "columnKind": "unicodeCodePoints", "results": results,
+                ] as [String: Any]
+            ],
+        ]
+        let data = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// GitHub Actions workflow commands: an annotation per change of warning or error severity on the changed
+    /// attribute's line, one per version not bumped, and one per payload replay turned.
+    static func github(_ changes: [SchemaChange], versions: [VersionCheck], replay: ReplayResult?) -> String {
+        var output = ""
+        for change in changes where change.severity != .info {
+            var properties: [String] = []
+            if let location = change.location {
+                properties.append("file=\(GitHubRenderer.property(location.file))")
+                if let position = location.position {
+                    properties.append("line=\(position.line)")
+                    properties.append("col=\(position.column)")
+                }
+            }
+            properties.append("title=\(GitHubRenderer.property("dce-validate compat \(change.change)"))")
+            let scope = scopeWords(change)
+            let message =
+                "\(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): \(change.detail)"
+                + (scope.isEmpty ? "" : " [\(scope)]")
+                + (change.witness.map { "\nwitness: " + String(decoding: $0.shown, as: UTF8.self) } ?? "")
+            output +=
+                "::\(change.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(GitHubRenderer.data(message))\n"
+        }
+        for check in versions where !check.bumped {
+            output +=
+                "::\(check.severity == .error ? "error" : "warning") title=dce-validate compat::"
+                + GitHubRenderer.data(
+                    "\(check.schema): version \(check.old) → \(check.new) needs a \(check.required) bump")
+                + "\n"
+        }
+        for turned in replay?.newlyInvalid ?? [] {
+            var properties = ["file=\(GitHubRenderer.property(turned.file))"]
+            if let line = turned.line { properties.append("line=\(line)") }
+            properties.append("title=dce-validate compat replay")
+            let why = turned.violations.map { "\($0.path.isEmpty ? "/" : $0.path) [\($0.rule)]" }
+            output +=
+                "::error \(properties.joined(separator: ","))::"
+                + GitHubRenderer.data("newly invalid (\(turned.schema)): \(why.joined(separator: ", "))") + "\n"
+        }
+        return output
     }
 }

@@ -85,6 +85,37 @@ struct CompatCommandTests {
         #expect(!replayed.contains("Washington"), "replay names rules and pointers, never a value")
     }
 
+    /// SARIF that the published SARIF 2.1.0 schema accepts, each break at its schema line; GitHub annotations.
+    @Test func sarifAndGitHubAnnotateEachBreakOnItsSchemaLine() throws {
+        let new = try schemas(editing: "delivery-address.json") {
+            $0.replacingOccurrences(of: #""maxLength": 30"#, with: #""maxLength": 9"#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let sarif = try CLI.run(["compat", "Schemas", new.path, "--format", "sarif"])
+        #expect(sarif.status == 1, "\(sarif.err)")
+        let file = try CLI.scratchDirectory().appendingPathComponent("compat.sarif")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try sarif.stdout.write(to: file)
+        let checked = try CLI.checkReports("sarif", [file])
+        #expect(checked.status == 0, "\(checked.err)")
+        let document = try #require(try JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
+        let results = ((document["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        let cut = try #require(results.first { $0["ruleId"] as? String == "max-length-decreased" })
+        let physical = (cut["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+        #expect(
+            ((physical?["artifactLocation"] as? [String: Any])?["uri"] as? String)?.hasSuffix("delivery-address.json")
+                == true)
+        #expect((physical?["region"] as? [String: Any])?["startLine"] as? Int == 55)
+        #expect(cut["level"] as? String == "error")
+        let github = try CLI.run(["compat", "Schemas", new.path, "--format", "github"])
+        #expect(github.status == 1)
+        #expect(github.out.contains("delivery-address.json,line=55,col="), "\(github.out)")
+        #expect(
+            github.out.contains(
+                "title=dce-validate compat max-length-decreased::card-create /deliveryAddress/city: maxLength 30 → 9"))
+        #expect(github.out.split(separator: "\n").allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
+    }
+
     @Test func aLabelChangeIsInformationAndExitsZero() throws {
         let new = try schemas(editing: "card-create.json") {
             $0.replacingOccurrences(of: #""en": "Program name""#, with: #""en": "Name of the program""#)

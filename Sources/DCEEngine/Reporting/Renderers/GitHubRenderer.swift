@@ -1,5 +1,5 @@
 /// Renders GitHub Actions workflow commands, one `::error` per violation, escaped as the runner requires.
-struct GitHubRenderer {
+package struct GitHubRenderer {
     func commands(for payload: PayloadReport, options: ReportOptions) -> String {
         var output = ""
         for error in payload.errors {
@@ -21,7 +21,7 @@ struct GitHubRenderer {
     }
 
     /// Escapes a command's message: `%`, CR and LF.
-    static func data(_ text: String) -> String {
+    package static func data(_ text: String) -> String {
         var output = ""
         for character in text.unicodeScalars {
             switch character {
@@ -35,7 +35,7 @@ struct GitHubRenderer {
     }
 
     /// Escapes a property value: as `data`, plus `:` and `,`.
-    static func property(_ text: String) -> String {
+    package static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
