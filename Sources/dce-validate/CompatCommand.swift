@@ -61,6 +61,12 @@ struct CompatCommand: ParsableCommand {
 
     @OptionGroup var call: CallOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "A team's severities: lines of 'CHANGE-ID SEVERITY' (info, warning or error; # starts a comment). Default: compat-severity.txt in the new schemas' folder, when there is one.",
+            valueName: "file"))
+    var severity: String?
+
     func validate() throws {
         _ = try ContextOption.parse(call.contexts)
         if against == nil && sides.count != 2 {
@@ -76,23 +82,29 @@ struct CompatCommand: ParsableCommand {
         defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
         let oldSource: SchemaSource
         let newSource: SchemaSource
+        let newPath = against == nil ? sides[1] : sides.first ?? "Schemas"
         if let against {
             let folder = try Self.schemas(at: against)
             scratch = folder.deletingLastPathComponent()
             oldSource = .directory(folder)
-            newSource = try Self.source(sides.first ?? "Schemas")
         } else {
             oldSource = try Self.source(sides[0])
-            newSource = try Self.source(sides[1])
         }
+        newSource = try Self.source(newPath)
+        var isFolder: ObjCBool = false
+        let newFolder =
+            FileManager.default.fileExists(atPath: newPath, isDirectory: &isFolder) && isFolder.boolValue
+            ? newPath : nil
         let old = try SchemaOption.validator(source: oldSource, ids: nil)
         let new = try SchemaOption.validator(source: newSource, ids: nil)
         let comparison = SchemaComparison(old: old, new: new, examples: try loadExamples())
         // Files as a reader finds them: relative to here, and the revision's as REV:Schemas/FILE.
         let here = FileManager.default.currentDirectoryPath + "/"
         let revision = scratch.map { ($0.path + "/", (against ?? "") + ":") }
+        let severities = try self.severities(folder: newFolder)
         let changes = comparison.changes().map { change in
             var change = change
+            if let severity = severities[change.change] { change.severity = severity }
             if let file = change.location?.file {
                 if let (folder, name) = revision, file.hasPrefix(folder) {
                     change.location?.file = name + file.dropFirst(folder.count)
@@ -102,7 +114,11 @@ struct CompatCommand: ParsableCommand {
             }
             return change
         }
-        let versions = comparison.versions(for: changes)
+        let versions = comparison.versions(for: changes).map { check in
+            var check = check
+            if !check.bumped, let severity = severities["version-not-bumped"] { check.severity = severity }
+            return check
+        }
         let replayed = replay.isEmpty ? nil : comparison.replay(try replayPayloads())
         switch format {
         case .text: try StandardOutput.write(Self.text(changes, versions: versions, replay: replayed))
@@ -205,6 +221,42 @@ struct CompatCommand: ParsableCommand {
                 found[schema, default: []].append(
                     SchemaComparison.Example(name: "\(folder)/\(schema)/\(file)", payload: [UInt8](bytes)))
             }
+        }
+        return found
+    }
+
+    /// The team's severities by change id (`version-not-bumped` for the version checks), from `--severity` or the
+    /// new schemas' `compat-severity.txt`; a line that names no change id or severity is a usage error.
+    private func severities(folder: String?) throws -> [String: SchemaChange.Severity] {
+        let path = severity ?? folder.map { $0 + "/compat-severity.txt" }
+        guard let path, severity != nil || FileManager.default.fileExists(atPath: path) else { return [:] }
+        let text: String
+        do {
+            text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        } catch {
+            Diagnostics.error("cannot read the severities '\(path)': \(error.localizedDescription)")
+            throw ExitStatus.failure
+        }
+        var found: [String: SchemaChange.Severity] = [:]
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let words = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard !words.isEmpty else { continue }
+            guard words.count == 2, SchemaChange.kinds[words[0]] != nil || words[0] == "version-not-bumped",
+                let severity = SchemaChange.Severity(rawValue: words[1])
+            else {
+                let id = words[0]
+                let known = SchemaChange.kinds[id] != nil || id == "version-not-bumped"
+                Diagnostics.error(
+                    "\(path):\(offset + 1): "
+                        + (known
+                            ? "takes 'CHANGE-ID SEVERITY', the severity info, warning or error"
+                            : "no change is called '\(id)'"
+                                + (Suggestion.closest(to: id, in: Array(SchemaChange.kinds.keys)).map {
+                                    " (did you mean '\($0)'?)"
+                                } ?? "")))
+                throw ExitStatus.failure
+            }
+            found[words[0]] = severity
         }
         return found
     }

@@ -116,6 +116,37 @@ struct CompatCommandTests {
         #expect(github.out.split(separator: "\n").allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
     }
 
+    /// A team lowers or raises a check's severity in compat-severity.txt beside the schemas, as oasdiff's
+    /// severity levels allow; a line naming no change is a usage error with its line.
+    @Test func aTeamsSeveritiesKeptWithTheSchemasApply() throws {
+        let new = try schemas(editing: "delivery-address.json") {
+            $0.replacingOccurrences(of: #""maxLength": 30"#, with: #""maxLength": 9"#)
+        }
+        defer { try? FileManager.default.removeItem(at: new) }
+        let file = new.appendingPathComponent("compat-severity.txt")
+        try "# agreed with the apps team\nmax-length-decreased warning\nversion-not-bumped info\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let lowered = try CLI.run(["compat", "Schemas", new.path])
+        #expect(lowered.status == 0, "\(lowered.out)\(lowered.err)")
+        #expect(lowered.out.contains(": warning: card-create /deliveryAddress/city: max-length-decreased"))
+        try "max-length-decreasd warning\n".write(to: file, atomically: true, encoding: .utf8)
+        let typo = try CLI.run(["compat", "Schemas", new.path])
+        #expect(typo.status == 2)
+        #expect(
+            typo.err.contains(
+                "compat-severity.txt:1: no change is called 'max-length-decreasd' (did you mean 'max-length-decreased'?)"
+            ), "\(typo.err)")
+        let raised = try CLI.scratchDirectory().appendingPathComponent("severity.txt")
+        defer { try? FileManager.default.removeItem(at: raised.deletingLastPathComponent()) }
+        try "label-changed error\n".write(to: raised, atomically: true, encoding: .utf8)
+        let label = try schemas(editing: "card-create.json") {
+            $0.replacingOccurrences(of: #""en": "Program name""#, with: #""en": "Name of the program""#)
+        }
+        defer { try? FileManager.default.removeItem(at: label) }
+        let strict = try CLI.run(["compat", "Schemas", label.path, "--severity", raised.path])
+        #expect(strict.status == 1 && strict.out.contains(": error: card-create /programName: label-changed"))
+    }
+
     @Test func aLabelChangeIsInformationAndExitsZero() throws {
         let new = try schemas(editing: "card-create.json") {
             $0.replacingOccurrences(of: #""en": "Program name""#, with: #""en": "Name of the program""#)

@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions for misspelt names.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a likely typo.
-    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(1, min(3, word.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
