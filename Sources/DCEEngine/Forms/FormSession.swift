@@ -277,8 +277,8 @@ public struct FormSession: Sendable {
         instance.path = pointer
         let inForce = found.fields[pointer]
         let here = violations[pointer] ?? []
-        let ignored = (1...tokens.count).contains { depth in
-            found.ignored.contains(tokens.prefix(depth).reduce("") { JSONPointer.appending($1, to: $0) })
+        let ignored = tokens.indices.contains { depth in
+            found.ignored.contains(tokens.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
         }
         let rules = inForce?.rules
         let required =
