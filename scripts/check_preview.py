@@ -203,7 +203,7 @@ def a_card_number_shows_its_brand_as_it_is_typed(browser, binary, shots):
         page.wait_for_selector('[data-field="/cardNumber"] [data-brand="mastercard"]', timeout=WAIT)
         number.fill("123")
         wait_attribute(page, "/cardNumber", "data-state", "invalid")
-        number.fill("4111111111111111")
+        number.fill("4111 1111 1111 1111")  # the groups a person types are formatting
         wait_attribute(page, "/cardNumber", "data-state", "valid")
         brand = page.locator('[data-field="/cardNumber"] [data-brand]')
         assert brand.get_attribute("data-brand") == "visa" and "CVV" in brand.text_content()

@@ -305,10 +305,14 @@
       control = document.createElement('input');
       control.type = field.secret ? 'password' : 'text';
       if (field.inputHint === 'numeric') control.inputMode = 'numeric';
-      if (field.maxLength != null) control.maxLength = field.maxLength;
+      // A card number's spaces between groups are not counted against its length.
+      if (field.maxLength != null && !field.brands) control.maxLength = field.maxLength;
       if (field.examples && field.examples.length) control.placeholder = field.examples[0];
       control.spellcheck = false;
-      control.addEventListener('input', () => typed(field.path, control.value, false));
+      // A card number is sent as its digits: the spaces and dashes a person types between groups are formatting.
+      const digitsOnly = Boolean(field.brands);
+      control.addEventListener('input', () => typed(field.path,
+        digitsOnly ? control.value.replace(/[\s-]/g, '') : control.value, false));
     }
     control.id = id;
     control.name = field.path;
