@@ -194,20 +194,13 @@ struct CompatCommand: ParsableCommand {
             return [:]
         }
         var found: [String: [SchemaComparison.Example]] = [:]
-        let manifest = root.appendingPathComponent("manifest.json")
-        if let data = try? Data(contentsOf: manifest),
-            let entries = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["examples"]
-                as? [[String: Any]]
-        {
-            for entry in entries where entry["original"] == nil {
-                guard let file = entry["file"] as? String, let schema = entry["schema"] as? String,
-                    let bytes = try? Data(contentsOf: root.appendingPathComponent(file))
-                else { continue }
-                found[schema, default: []].append(
+        if let entries = Self.manifest(in: folder) {
+            for entry in entries {
+                guard let bytes = try? Data(contentsOf: root.appendingPathComponent(entry.file)) else { continue }
+                found[entry.schema, default: []].append(
                     SchemaComparison.Example(
-                        name: "\(folder)/\(file)", payload: [UInt8](bytes),
-                        context: entry["context"] as? [String: String] ?? [:],
-                        tenderType: entry["tenderType"] as? String))
+                        name: "\(folder)/\(entry.file)", payload: [UInt8](bytes), context: entry.context ?? [:],
+                        tenderType: entry.tenderType))
             }
             return found
         }
@@ -261,6 +254,23 @@ struct CompatCommand: ParsableCommand {
         return found
     }
 
+    /// The entries of a folder's `manifest.json` (as `Examples/` has): each example's file, schema, context and
+    /// tender type; updates checked against a stored record (`original`) left out. `nil` without a manifest.
+    static func manifest(in folder: String) -> [(
+        file: String, schema: String, context: [String: String]?, tenderType: String?
+    )]? {
+        let url = URL(fileURLWithPath: folder).appendingPathComponent("manifest.json")
+        guard let data = try? Data(contentsOf: url),
+            let entries = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["examples"]
+                as? [[String: Any]]
+        else { return nil }
+        return entries.compactMap { entry in
+            guard entry["original"] == nil, let file = entry["file"] as? String, let schema = entry["schema"] as? String
+            else { return nil }
+            return (file, schema, entry["context"] as? [String: String], entry["tenderType"] as? String)
+        }
+    }
+
     /// The payloads of `--replay`, each with its schema (`--schema`, a manifest's, or its folder's name), context
     /// and tender type (`--context`, `--tender-type`, or a manifest's).
     private func replayPayloads() throws -> [ReplayPayload] {
@@ -303,16 +313,11 @@ struct CompatCommand: ParsableCommand {
                 try add(path, schema: nil, context: context, tenderType: call.tenderType)
                 continue
             }
-            let manifest = URL(fileURLWithPath: path).appendingPathComponent("manifest.json")
-            if let data = try? Data(contentsOf: manifest),
-                let entries = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["examples"]
-                    as? [[String: Any]]
-            {
-                for entry in entries where entry["original"] == nil {
-                    guard let file = entry["file"] as? String, let schema = entry["schema"] as? String else { continue }
+            if let entries = Self.manifest(in: path) {
+                for entry in entries {
                     try add(
-                        path + "/" + file, schema: schema, context: entry["context"] as? [String: String] ?? context,
-                        tenderType: entry["tenderType"] as? String ?? call.tenderType)
+                        path + "/" + entry.file, schema: entry.schema, context: entry.context ?? context,
+                        tenderType: entry.tenderType ?? call.tenderType)
                 }
                 continue
             }
@@ -336,7 +341,7 @@ struct CompatCommand: ParsableCommand {
                 change.location.map { location in
                     location.file + (location.position.map { ":\($0.line):\($0.column)" } ?? "")
                 } ?? change.schema
-            let scope = scopeWords(change)
+            let scope = change.scope
             lines.append(
                 "\(location): \(change.severity.rawValue): \(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): "
                     + "\(change.change) (\(change.direction.rawValue)\(change.breaking ? ", breaking" : "")): \(change.detail)"
@@ -376,11 +381,6 @@ struct CompatCommand: ParsableCommand {
             "compat: \(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking (\(counts.joined(separator: ", ")))"
         )
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func scopeWords(_ change: SchemaChange) -> String {
-        (change.context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + (change.tenderType.map { ["tenderType=\($0)"] } ?? [])).joined(separator: ", ")
     }
 
     static func json(_ changes: [SchemaChange], versions: [VersionCheck], replay: ReplayResult?) throws -> String {
@@ -527,7 +527,7 @@ struct CompatCommand: ParsableCommand {
                 }
             }
             properties.append("title=\(GitHubRenderer.property("dce-validate compat \(change.change)"))")
-            let scope = scopeWords(change)
+            let scope = change.scope
             let message =
                 "\(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): \(change.detail)"
                 + (scope.isEmpty ? "" : " [\(scope)]")

@@ -58,6 +58,13 @@ package struct SchemaChange: Sendable, Hashable {
 }
 
 extension SchemaChange {
+    /// The context and tender type the change holds under, in words (`region=US, tenderType=credit`); empty for
+    /// none.
+    package var scope: String {
+        (context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            + (tenderType.map { ["tenderType=\($0)"] } ?? [])).joined(separator: ", ")
+    }
+
     /// The changes' ids, in the order `--help` and the README list them, with who each breaks: a tightening breaks
     /// the apps that send (requests), a loosening the apps that read (responses).
     package enum Kind: Sendable {

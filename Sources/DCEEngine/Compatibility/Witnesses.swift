@@ -49,7 +49,7 @@ extension SchemaComparison {
         if valid == 0 {
             change.noWitness =
                 "none of the \(examples.count) examples of \(before.id) is valid under the old schema"
-                + Self.scopeWords(change)
+                + (change.scope.isEmpty ? "" : " (\(change.scope))")
             return change
         }
         // What the rules say tightened, no payload tried shows: another rule may still let those payloads through
@@ -58,15 +58,8 @@ extension SchemaComparison {
         change.noWitness =
             "possibly breaking: no payload shows it: \(tried) tried (\(valid) examples valid under the old schema, "
             + "each as it is, and with the field removed, null, at the old bounds and past the new ones, and holding "
-            + "every value the examples hold there)" + Self.scopeWords(change)
+            + "every value the examples hold there)" + (change.scope.isEmpty ? "" : " (\(change.scope))")
         return change
-    }
-
-    private static func scopeWords(_ change: SchemaChange) -> String {
-        let context = change.context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let tender = change.tenderType.map { ["tender type \($0)"] } ?? []
-        let words = context + tender
-        return words.isEmpty ? "" : " (\(words.joined(separator: ", ")))"
     }
 
     private func witness(_ payload: [UInt8], source: String?, scope: Scope, shownBy prepared: PreparedSchema)
