@@ -837,11 +837,17 @@ public final class Gateway: @unchecked Sendable {
         let every: Duration
 
         func run() async throws {
-            try await cancelWhenGracefulShutdown {
-                while true {
-                    try await Task.sleep(for: every)
-                    await gateway.refreshCatalogue()
+            // Shutdown cancels the sleep: that is this service's end, not its failure (which would make a gateway
+            // on a shared store exit 2 after a graceful shutdown).
+            do {
+                try await cancelWhenGracefulShutdown {
+                    while true {
+                        try await Task.sleep(for: every)
+                        await gateway.refreshCatalogue()
+                    }
                 }
+            } catch is CancellationError {
+                return
             }
         }
     }
