@@ -22,6 +22,11 @@ public struct CatalogueError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidExpiry = Code(rawValue: "invalidExpiry")
         /// The body is not `{"version": …, "expires": …, "schemas": {…}}`, or a schema in it is not JSON.
         public static let malformed = Code(rawValue: "malformed")
+        /// The catalogue's request schemas refuse requests the one served accepts (a new required field, a shorter
+        /// maximum, a removed option, ...), and the publisher did not allow breaking changes. The message lists them.
+        public static let breaking = Code(rawValue: "breaking")
+        /// The schema folder's `compat-severity.txt` has a line that is not `CHANGE-ID SEVERITY`.
+        public static let invalidSeverities = Code(rawValue: "invalidSeverities")
     }
 
     /// The kind of problem.

@@ -164,6 +164,10 @@ public final class Gateway: @unchecked Sendable {
     private let lock = NSLock()
     private var validator: Validator
     private var served: Catalogue
+    /// Whether a catalogue that breaks requests the one before it accepts may be published.
+    private let allowBreaking: Bool
+    /// The team's severities for what breaks (the schema folder's `compat-severity.txt`).
+    private let severities: CompatSeverities
     /// The accepted requests' answers, by request id and body digest, and the published catalogues.
     private let store: any GatewayStore
     /// Where requests are validated, off the server's network threads.
@@ -189,17 +193,23 @@ public final class Gateway: @unchecked Sendable {
     ///     starts, or by ``synchronizeCatalogue()``.
     ///   - authentication: How callers of `POST /v1/requests` are known: ``Authentication/apiKeys(_:)``, or
     ///     ``Authentication/none`` (every caller anonymous, with every scope) behind a proxy that authenticates.
+    ///   - allowBreaking: Whether this catalogue may replace, in a shared store, an older one whose requests it
+    ///     refuses (see ``publish(_:version:lifetime:allowBreaking:)``); `false` makes the application fail to start
+    ///     instead, listing the breaks.
     /// - Throws: ``/DCEEngine/SchemaError`` when the schemas do not compile; ``/DCEEnvelope/CatalogueError`` for a
-    ///   version that is not decimal numbers or a lifetime that is not positive; key errors.
+    ///   version that is not decimal numbers, a lifetime that is not positive, or a schema folder's
+    ///   `compat-severity.txt` that does not read; key errors.
     public init(
         keys: Keys, source: SchemaSource = .bundled, version: String,
         catalogueLifetime: TimeInterval = Catalogue.defaultLifetime,
         limits: Limits = Limits(), logger: Logger = Logger(label: "dce-gateway"),
         now: @escaping @Sendable () -> Date = { Date() },
         backend: @escaping Backend = ReferenceBackend.answer, store: (any GatewayStore)? = nil,
-        authentication: Authentication
+        authentication: Authentication, allowBreaking: Bool = false
     ) throws {
         self.keys = keys
+        self.allowBreaking = allowBreaking
+        self.severities = try Self.severities(in: source)
         self.authentication = authentication
         self.opener = try HPKEFieldOpener(privateKey: keys.encryption, keyID: keys.encryptionKeyID)
         let cardKey = HKDF<SHA256>.deriveKey(
@@ -232,17 +242,28 @@ public final class Gateway: @unchecked Sendable {
     /// Clients take only a version newer than the one they have, so a version that is not newer than the one served
     /// is refused here too. Publishing is also how a catalogue is renewed before it expires: under a newer version.
     ///
+    /// Apps stay installed for years, so a catalogue whose request schemas refuse requests the served one accepts
+    /// (what `dce-validate compat` reports as breaking, at error severity after the schema folder's
+    /// `compat-severity.txt`) is refused unless `allowBreaking` is true; the refusal lists every break.
+    ///
     /// - Parameters:
     ///   - documents: Schema documents by id.
     ///   - version: The new version: decimal numbers separated by dots, newer than the one served.
     ///   - lifetime: How long from now clients may use it, in seconds (30 days by default).
+    ///   - allowBreaking: Whether to publish it even though it breaks requests the served one accepts.
     /// - Throws: ``/DCEEngine/SchemaError`` when the set does not compile; ``/DCEEnvelope/CatalogueError`` for a
-    ///   version that is not decimal numbers or not newer than the one served, or a lifetime that is not positive;
-    ///   ``GatewayStoreError`` when the store cannot be reached.
+    ///   version that is not decimal numbers or not newer than the one served, a lifetime that is not positive, or
+    ///   a catalogue that breaks requests (``/DCEEnvelope/CatalogueError/Code/breaking``); ``GatewayStoreError``
+    ///   when the store cannot be reached.
     public func publish(
-        _ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime
+        _ documents: [String: [UInt8]], version: String, lifetime: TimeInterval = Catalogue.defaultLifetime,
+        allowBreaking: Bool = false
     ) async throws {
         let compiled = try Validator(source: .documents(documents))
+        let (current, currentVersion) = lock.withLock { (validator, served.version) }
+        if !allowBreaking {
+            try refuseBreaks(from: current, version: currentVersion, to: compiled, version: version)
+        }
         let catalogue = try Self.catalogue(
             documents, version: version, expires: Self.expiry(after: lifetime), signingKey: keys.signing)
         try await store.publish(catalogue)
@@ -275,12 +296,52 @@ public final class Gateway: @unchecked Sendable {
                 take(latest)
                 return
             }
+            if let latest, !allowBreaking,
+                let before = try? Validator(source: .documents(CatalogueBody(json: latest.body).documents))
+            {
+                let now = lock.withLock { validator }
+                try refuseBreaks(from: before, version: latest.version, to: now, version: current.version)
+            }
             do {
                 try await store.publish(current)
                 return
             } catch let error as CatalogueError where error.code == .notNewer {
                 continue
             }
+        }
+    }
+
+    /// Throws ``/DCEEnvelope/CatalogueError/Code/breaking``, listing the breaks, when `new` refuses requests `old`
+    /// accepts.
+    private func refuseBreaks(from old: Validator, version: String, to new: Validator, version newVersion: String)
+        throws
+    {
+        let breaks = SchemaComparison(old: old, new: new).requestBreaks(severities: severities)
+        guard !breaks.isEmpty else { return }
+        logger.error(
+            "catalogue not published: it breaks requests",
+            metadata: [
+                "version": .string(newVersion), "served": .string(version),
+                "breaks": .string(breaks.map { "\($0.schema) \($0.path) \($0.change)" }.joined(separator: ", ")),
+            ])
+        throw CatalogueError(
+            code: .breaking,
+            message: "catalogue \(newVersion) refuses requests catalogue \(version) accepts, and apps that send them "
+                + "are installed; allow breaking changes (dce-gateway --allow-breaking) to publish it anyway. "
+                + "\(breaks.count) break\(breaks.count == 1 ? "" : "s") (dce-validate compat shows a payload for each):\n"
+                + breaks.map { "  " + $0.summary }.joined(separator: "\n"))
+    }
+
+    /// The team's severities for what breaks: `compat-severity.txt` in a schema folder, else the defaults.
+    private static func severities(in source: SchemaSource) throws -> CompatSeverities {
+        guard case .directory(let folder) = source else { return CompatSeverities() }
+        let file = folder.appendingPathComponent(CompatSeverities.fileName)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return CompatSeverities() }
+        do {
+            return try CompatSeverities(text: text)
+        } catch {
+            throw CatalogueError(
+                code: .invalidSeverities, message: "\(file.path):\(error.line): \(error.message)")
         }
     }
 

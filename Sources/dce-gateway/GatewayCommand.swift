@@ -38,7 +38,9 @@ struct GatewayCommand: AsyncParsableCommand {
             Without a database, answers and the catalogue are kept in the process (one instance). With \
             --database-url (or DCE_DATABASE_URL), they are kept in PostgreSQL and shared by every instance on it: the \
             tables are created or migrated at start, the catalogue is published there (or a newer one taken from \
-            there). Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 a usage error or a failure to \
+            there). A catalogue whose request schemas refuse requests the stored one accepts (what 'dce-validate \
+            compat' calls breaking at error severity, after --schemas' compat-severity.txt) is not published: the \
+            gateway lists the breaks and exits 2, unless --allow-breaking. Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 a usage error or a failure to \
             start (unreadable keys or schemas, the port taken); 3 the database cannot be reached or migrated at start.
             """,
         version: DCEVersion.current, subcommands: [KeysCommand.self])
@@ -93,6 +95,13 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @Option(help: "The catalogue version served: decimal numbers separated by dots (clients take only newer versions).")
     var catalogueVersion = "1"
+
+    @Flag(
+        help: """
+            Publish the catalogue even when its request schemas refuse requests the one in --database-url's store \
+            accepts (without it, the gateway lists the breaks and does not start).
+            """)
+    var allowBreaking = false
 
     @Option(
         help: ArgumentHelp(
@@ -263,7 +272,8 @@ struct GatewayCommand: AsyncParsableCommand {
         let gateway = try Gateway(
             keys: keys, source: source, version: catalogueVersion, catalogueLifetime: catalogueLifetime * 86_400,
             limits: limits, store: store,
-            authentication: Authentication(apiKeys: apiKeys ? apiKeyStore : nil, tokens: tokens))
+            authentication: Authentication(apiKeys: apiKeys ? apiKeyStore : nil, tokens: tokens),
+            allowBreaking: allowBreaking)
         if noAuth {
             Logger(label: "dce-gateway").warning(
                 "authentication is off (--no-auth): every caller is 'anonymous', with every scope")

@@ -102,9 +102,8 @@ struct CompatCommand: ParsableCommand {
         let here = FileManager.default.currentDirectoryPath + "/"
         let revision = scratch.map { ($0.path + "/", (against ?? "") + ":") }
         let severities = try self.severities(folder: newFolder)
-        let changes = comparison.changes().map { change in
+        let changes = severities.applied(to: comparison.changes()).map { change in
             var change = change
-            if let severity = severities[change.change] { change.severity = severity }
             if let file = change.location?.file {
                 if let (folder, name) = revision, file.hasPrefix(folder) {
                     change.location?.file = name + file.dropFirst(folder.count)
@@ -114,11 +113,7 @@ struct CompatCommand: ParsableCommand {
             }
             return change
         }
-        let versions = comparison.versions(for: changes).map { check in
-            var check = check
-            if !check.bumped, let severity = severities["version-not-bumped"] { check.severity = severity }
-            return check
-        }
+        let versions = severities.applied(to: comparison.versions(for: changes))
         let replayed = replay.isEmpty ? nil : comparison.replay(try replayPayloads())
         switch format {
         case .text: try StandardOutput.write(Self.text(changes, versions: versions, replay: replayed))
@@ -218,11 +213,13 @@ struct CompatCommand: ParsableCommand {
         return found
     }
 
-    /// The team's severities by change id (`version-not-bumped` for the version checks), from `--severity` or the
-    /// new schemas' `compat-severity.txt`; a line that names no change id or severity is a usage error.
-    private func severities(folder: String?) throws -> [String: SchemaChange.Severity] {
-        let path = severity ?? folder.map { $0 + "/compat-severity.txt" }
-        guard let path, severity != nil || FileManager.default.fileExists(atPath: path) else { return [:] }
+    /// The team's severities, from `--severity` or the new schemas' `compat-severity.txt`; a line that names no
+    /// change id or severity is a usage error.
+    private func severities(folder: String?) throws -> CompatSeverities {
+        let path = severity ?? folder.map { $0 + "/" + CompatSeverities.fileName }
+        guard let path, severity != nil || FileManager.default.fileExists(atPath: path) else {
+            return CompatSeverities()
+        }
         let text: String
         do {
             text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
@@ -230,28 +227,12 @@ struct CompatCommand: ParsableCommand {
             Diagnostics.error("cannot read the severities '\(path)': \(error.localizedDescription)")
             throw ExitStatus.failure
         }
-        var found: [String: SchemaChange.Severity] = [:]
-        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let words = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).map(String.init)
-            guard !words.isEmpty else { continue }
-            guard words.count == 2, SchemaChange.kinds[words[0]] != nil || words[0] == "version-not-bumped",
-                let severity = SchemaChange.Severity(rawValue: words[1])
-            else {
-                let id = words[0]
-                let known = SchemaChange.kinds[id] != nil || id == "version-not-bumped"
-                Diagnostics.error(
-                    "\(path):\(offset + 1): "
-                        + (known
-                            ? "takes 'CHANGE-ID SEVERITY', the severity info, warning or error"
-                            : "no change is called '\(id)'"
-                                + (Suggestion.closest(to: id, in: Array(SchemaChange.kinds.keys)).map {
-                                    " (did you mean '\($0)'?)"
-                                } ?? "")))
-                throw ExitStatus.failure
-            }
-            found[words[0]] = severity
+        do {
+            return try CompatSeverities(text: text)
+        } catch {
+            Diagnostics.error("\(path):\(error.line): \(error.message)")
+            throw ExitStatus.failure
         }
-        return found
     }
 
     /// The entries of a folder's `manifest.json` (as `Examples/` has): each example's file, schema, context and
@@ -341,11 +322,7 @@ struct CompatCommand: ParsableCommand {
                 change.location.map { location in
                     location.file + (location.position.map { ":\($0.line):\($0.column)" } ?? "")
                 } ?? change.schema
-            let scope = change.scope
-            lines.append(
-                "\(location): \(change.severity.rawValue): \(change.schema) \(change.path.isEmpty ? "(schema)" : change.path): "
-                    + "\(change.change) (\(change.direction.rawValue)\(change.breaking ? ", breaking" : "")): \(change.detail)"
-                    + (scope.isEmpty ? "" : " [\(scope)]"))
+            lines.append("\(location): \(change.severity.rawValue): \(change.summary)")
             if let witness = change.witness {
                 lines.append(
                     "  witness\(witness.source.map { " from \($0)" } ?? ""): \(String(decoding: witness.shown, as: UTF8.self))"

@@ -257,7 +257,7 @@ struct GatewayIntegrationTests {
             #expect(faults.ifNoneMatch.last == gateway.catalogue.etag)
 
             // Version 2 allows program names only up to 5 characters: a rule change without an app release.
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             #expect(await catalogue.refresh() == .updated(version: "2"))
             let report = try await catalogue.validator.validate(
                 json: Array(validCard.utf8), schema: "card-create", context: ["region": "EU"])

@@ -81,11 +81,23 @@ struct PostgresStoreTests {
             let (firstA, firstB) = (try await catalogue(of: a), try await catalogue(of: b))
             #expect(firstA.etag == firstB.etag)
             #expect(firstA.version == "1")
-            // A restarts with a stricter set under version 2: it publishes it.
+            // A graceful shutdown on a shared store ends with 0 (its catalogue watcher's sleep is cancelled).
             a.stop()
+            #expect(a.process.terminationStatus == 0)
+            // A restarts with a stricter set under version 2: it breaks requests version 1 accepts, so it does not
+            // start, and says what breaks, until the publisher allows it.
             let stricter = try writeSchemas(stricterDocuments())
+            let refused = try GatewayProcess(
+                database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path],
+                waitUntilListening: false)
+            refused.process.waitUntilExit()
+            #expect(refused.process.terminationStatus == 2)
+            #expect(refused.output.contains("catalogue 2 refuses requests catalogue 1 accepts"))
+            #expect(refused.output.contains("card-create /programName: max-length-added (request, breaking)"))
+            #expect(try await catalogue(of: b).version == "1")
             let a2 = try GatewayProcess(
-                database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path])
+                database: url, keys: keyFolder,
+                arguments: ["--catalogue-version", "2", "--schemas", stricter.path, "--allow-breaking"])
             let (servedA, servedB) = (try await catalogue(of: a2), try await catalogue(of: b))
             #expect(servedA.version == "2")
             #expect(servedB.version == "2")

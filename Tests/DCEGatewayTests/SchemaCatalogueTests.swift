@@ -61,7 +61,7 @@ struct SchemaCatalogueTests {
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "1"))
             let first = gateway.catalogue
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try await rules(catalogue) == [.maxLength])
 
@@ -76,7 +76,7 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
             url, gateway, faults in
             let catalogue = try catalogue(url)
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             await refresh(catalogue, expecting: .updated(version: "2"))
             let bundled = try SchemaSource.bundled.documents()
             for version in ["2", "2.0", "02"] {
@@ -99,7 +99,7 @@ struct SchemaCatalogueTests {
             let catalogue = try catalogue(url)
             await refresh(catalogue, expecting: .updated(version: "2026.11.9"))
             // older as text, newer as numbers
-            try await gateway.publish(try stricterDocuments(), version: "2026.11.10")
+            try await gateway.publish(try stricterDocuments(), version: "2026.11.10", allowBreaking: true)
             await refresh(catalogue, expecting: .updated(version: "2026.11.10"))
             faults.set(
                 .serving(
@@ -150,7 +150,7 @@ struct SchemaCatalogueTests {
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
             url, gateway, faults in
             let catalogue = try catalogue(url)
-            try await gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600)
+            try await gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600, allowBreaking: true)
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(await catalogue.etag == gateway.catalogue.etag)
             #expect(try await rules(catalogue) == [.maxLength])
@@ -176,7 +176,7 @@ struct SchemaCatalogueTests {
             let first = gateway.catalogue
             let before = try catalogue(url, storage: storage)
             await refresh(before, expecting: .updated(version: "1"))
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             await refresh(before, expecting: .updated(version: "2"))
             #expect(await before.storageProblem == nil)
 
@@ -218,7 +218,7 @@ struct SchemaCatalogueTests {
             // A reader holding the old file (here: a second link to it) keeps it whole while the new one is written.
             let held = storage.appendingPathComponent("held")
             try FileManager.default.linkItem(at: file, to: held)
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             await refresh(catalogue, expecting: .updated(version: "2"))
             #expect(try Data(contentsOf: held) == first)
             let record = try CatalogueStore.record(from: [UInt8](try Data(contentsOf: file)))
@@ -235,7 +235,7 @@ struct SchemaCatalogueTests {
         defer { try? FileManager.default.removeItem(at: storage) }
         let file = storage.appendingPathComponent(CatalogueStore.fileName)
         try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) { url, gateway, _ in
-            try await gateway.publish(try stricterDocuments(), version: "2")
+            try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
             let first = try catalogue(url, storage: storage)
             await refresh(first, expecting: .updated(version: "2"))
             let restarted = try catalogue(url, storage: storage)

@@ -39,7 +39,9 @@ package struct SchemaComparison: Sendable {
     }
 
     /// Every change, schema by schema (by id), breaking ones with a witness or the reason there is none.
-    package func changes() -> [SchemaChange] {
+    ///
+    /// - Parameter witnesses: Whether to look for witnesses (`false` when only the changes are wanted).
+    package func changes(witnesses: Bool = true) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         for id in Set(old.schemaIDs).union(new.schemaIDs).sorted() {
             switch (old.schema(id), new.schema(id)) {
@@ -56,7 +58,7 @@ package struct SchemaComparison: Sendable {
                         location: SchemaLocation(file: after.file, pointer: "", position: nil),
                         detail: "the schema '\(id)' is new"))
             case (let before?, let after?):
-                changes += compare(before, after)
+                changes += compare(before, after, witnesses: witnesses)
             case (nil, nil):
                 break
             }
@@ -108,7 +110,7 @@ package struct SchemaComparison: Sendable {
 
     // MARK: - Schemas
 
-    private func compare(_ before: CompiledSchema, _ after: CompiledSchema) -> [SchemaChange] {
+    private func compare(_ before: CompiledSchema, _ after: CompiledSchema, witnesses: Bool) -> [SchemaChange] {
         var found: [SchemaChange] = []
         // What the schema declares: context values and tender types an app may send.
         for context in before.contexts {
@@ -160,7 +162,7 @@ package struct SchemaComparison: Sendable {
                 if seen.insert(key).inserted { found.append(change) }
             }
         }
-        return found.map { withWitness($0, before: before, after: after) }
+        return witnesses ? found.map { withWitness($0, before: before, after: after) } : found
     }
 
     private func compare(
