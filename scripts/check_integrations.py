@@ -8,13 +8,15 @@ Examples/card-create/ (one valid, one failing rule `format`):
   pass a schema, stops before building and says what to add; in a fixture repository whose .pre-commit-config.yaml
   names this repository, `git commit` of a valid payload passes (its first run builds dce-validate in pre-commit's
   clone, as on a team's machine), and of an invalid one is refused with the file, pointer and rule, without building
-  again; with no Swift on PATH the hook stops with exit 2 and says so.
+  again; the dce-compat hook lets the schemas' first commit through and refuses one that breaks apps, with the break
+  on its schema line; with no Swift on PATH the hook stops with exit 2 and says so.
 - the GitHub Action (action.yml): its `run:` steps, run as the runner runs them (each with its declared shell,
   `${{ }}` expressions and `if:` conditions evaluated, the GITHUB_* files in a temporary folder), from this
   repository as `uses:` downloads it (an archive, no .git); the first run builds dce-validate. The SARIF report
   validates against the SARIF 2.1.0 schema (scripts/check_reports.py), the step summary names the failing file and
   rule, the exit status follows fail-on-invalid, the upload step runs only when asked and then names the report, and
-  every `uses:` is pinned to a version.
+  every `uses:` is pinned to a version. With compat-against (and no payloads), the schemas are compared with a
+  revision: a break fails the step, is annotated on its schema line, and its SARIF is uploaded under its own category.
 
 Both are taken as committed (HEAD), as pre-commit and GitHub fetch them: a line says so when the work tree has
 uncommitted changes. Prints a line per check and, last, 'integrations: N passed, N failed'; exit 1 when any failed.
@@ -75,6 +77,19 @@ def base_environment(scratch):
     return env
 
 
+def tighten_program_name(schemas):
+    """Gives card-create's programName a maximum of 5 characters: a break for the apps that send it, reported as
+    COMPAT_LINE."""
+    path = os.path.join(schemas, "card-create.json")
+    with open(path) as file:
+        text = file.read()
+    with open(path, "w") as file:
+        file.write(text.replace('"key": "programName",', '"key": "programName", "maxLength": 5,', 1))
+
+
+COMPAT_LINE = "Schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"
+
+
 def copy_fixtures(folder, names):
     os.makedirs(os.path.join(folder, "fixtures"), exist_ok=True)
     for name in names:
@@ -132,7 +147,8 @@ def check_hook(scratch, env, head):
         file.write('{"name": "team-app"}\n')
     with open(os.path.join(team, ".pre-commit-config.yaml"), "w") as file:
         hook = {"id": "dce-validate", "args": ["--schema", "card-create"], "files": "^fixtures/"}
-        yaml.safe_dump({"repos": [{"repo": root, "rev": head, "hooks": [hook]}]}, file, sort_keys=False)
+        yaml.safe_dump({"repos": [{"repo": root, "rev": head, "hooks": [hook, {"id": "dce-compat"}]}]}, file,
+                       sort_keys=False)
 
     status, output = run(pre_commit + ["install"], team, env)
     check("pre-commit install in the fixture repository", status == 0, output)
@@ -156,6 +172,24 @@ def check_hook(scratch, env, head):
     check("git commit of an invalid payload is refused with the file, pointer and rule, without a second build",
           status != 0 and INVALID_LINE in output and "[format]" in output and BUILDING not in output
           and f"fixtures/{INVALID}" in staged, output)
+
+    # dce-compat: the schemas' first commit has nothing to compare with; a later one that breaks apps is refused with
+    # the break on its schema line, without building again.
+    os.remove(os.path.join(team, "fixtures", INVALID))
+    run(["git", "add", "-A"], team, env)
+    shutil.copytree(os.path.join(root, "Schemas"), os.path.join(team, "Schemas"))
+    run(["git", "add", "-A"], team, env)
+    status, output = run(["git", "commit", "-q", "-m", "The schemas"], team, env)
+    check("dce-compat, the schemas' first commit: passes, nothing to compare with",
+          status == 0 and re.search(r"^dce-compat\.+Passed$", output, re.M) is not None and BUILDING not in output,
+          output)
+    tighten_program_name(os.path.join(team, "Schemas"))
+    run(["git", "add", "-A"], team, env)
+    status, output = run(["git", "commit", "-q", "-m", "A shorter program name"], team, env)
+    check("dce-compat, a commit that breaks requests: refused with the break on its schema line",
+          status != 0 and re.search(r"^dce-compat\.+Failed$", output, re.M) is not None
+          and COMPAT_LINE in output and BUILDING not in output, output)
+    run(["git", "reset", "-q", "--hard"], team, env)
 
     # A checkout that has not built yet, on a machine without Swift: only the tools the scripts need are on PATH.
     bare = os.path.join(scratch, "no-swift")
@@ -466,6 +500,25 @@ def check_action(scratch, env, head):
                                      "fail-on-invalid": "false"}, env)
     check("action, an unreadable payload: fails with exit 2 even when fail-on-invalid is false",
           status == 2 and outputs.get("exit-code") == "2", log)
+
+    # compat-against alone (no payloads): the workspace's Schemas against a revision, annotated on the schema line.
+    team = os.path.join(scratch, "ws-compat")
+    shutil.copytree(os.path.join(root, "Schemas"), os.path.join(team, "Schemas"))
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "The schemas"]):
+        run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com"] + command, team, env)
+    status, outputs, summary, log, uses = run_action(action, action_path, team, {"compat-against": "HEAD"}, env)
+    check("action, compat-against with no change: passes, exit 0, its SARIF uploaded under its own category",
+          status == 0 and outputs.get("compat-exit-code") == "0" and outputs.get("exit-code") == ""
+          and uses == [("github/codeql-action/upload-sarif@v4",
+                        {"sarif_file": "dce-compat.sarif", "category": "dce-validate/compat"})], log + str(uses))
+    tighten_program_name(os.path.join(team, "Schemas"))
+    status, outputs, summary, log, uses = run_action(action, action_path, team, {"compat-against": "HEAD"}, env)
+    problems = sarif_problems(os.path.join(team, "dce-compat.sarif"))
+    check("action, compat-against with a break: fails with exit 1, annotates the schema line, valid SARIF",
+          status == 1 and outputs.get("compat-exit-code") == "1"
+          and "::error file=Schemas/card-create.json,line=22,col=42,title=dce-validate compat max-length-added::" in log
+          and not problems and '"uri":"Schemas/card-create.json"' in read_text(os.path.join(team, "dce-compat.sarif")),
+          log + problems)
 
     # Against what apps are served: `--catalogue` needs dce-send beside dce-validate, which the first such run builds.
     gateway_binary = os.path.join(root, ".build", "debug", "dce-gateway")

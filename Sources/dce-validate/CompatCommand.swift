@@ -11,7 +11,7 @@ struct CompatCommand: ParsableCommand {
         abstract: "Compare two versions of the schemas: what the change breaks, for the apps that send and that read.",
         discussion: """
             OLD and NEW are schema folders or served catalogue files (the body dce-gateway signs). With --against \
-            REV, OLD is the Schemas folder at a git revision and NEW the working tree's (or the one folder given).
+            REV, NEW is the folder given (Schemas by default) and OLD the same folder at a git revision.
 
             Every field is compared under every context value and tender type the old schemas declare. For a \
             request schema, what refuses payloads the old one accepted breaks the apps that send (a new required \
@@ -32,7 +32,7 @@ struct CompatCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The old schemas and the new ones: folders or catalogue files.", valueName: "old new"))
     var sides: [String] = []
 
-    @Option(help: ArgumentHelp("Compare with the Schemas folder at this git revision.", valueName: "rev"))
+    @Option(help: ArgumentHelp("Compare with the new schemas' folder as it is at this git revision.", valueName: "rev"))
     var against: String?
 
     /// What `compat` writes.
@@ -84,8 +84,8 @@ struct CompatCommand: ParsableCommand {
         let newSource: SchemaSource
         let newPath = against == nil ? sides[1] : sides.first ?? "Schemas"
         if let against {
-            let folder = try Self.schemas(at: against)
-            scratch = folder.deletingLastPathComponent()
+            let (folder, unpacked) = try Self.schemas(at: against, folder: newPath)
+            scratch = unpacked
             oldSource = .directory(folder)
         } else {
             oldSource = try Self.source(sides[0])
@@ -148,14 +148,25 @@ struct CompatCommand: ParsableCommand {
         }
     }
 
-    /// The Schemas folder at a git revision, unpacked into a temporary folder.
-    static func schemas(at revision: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dce-compat-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// A schema folder (a path inside the repository, relative to here) at a git revision, unpacked into a temporary
+    /// folder: the folder, and the temporary folder to remove after (its files are named `REV:PATH/FILE` in reports).
+    static func schemas(at revision: String, folder path: String) throws -> (folder: URL, unpacked: URL) {
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard (absolute + "/").hasPrefix(here) else {
+            Diagnostics.error(
+                "with --against, give the new schemas as a folder inside the repository, at or below here ('\(path)' is not)"
+            )
+            throw ExitStatus.failure
+        }
+        let relative = absolute == String(here.dropLast()) ? "." : String(absolute.dropFirst(here.count))
+        let unpacked = FileManager.default.temporaryDirectory.appendingPathComponent("dce-compat-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
         let archive = Process()
         archive.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         archive.arguments = [
-            "sh", "-c", #"git archive --format=tar "$1" Schemas | tar -x -C "$2""#, "sh", revision, folder.path,
+            "sh", "-c", #"git archive --format=tar "$1" -- "$2" | tar -x -C "$3""#, "sh", revision, relative,
+            unpacked.path,
         ]
         let errors = Pipe()
         archive.standardError = errors
@@ -168,12 +179,13 @@ struct CompatCommand: ParsableCommand {
         let said = errors.fileHandleForReading.readDataToEndOfFile()
         archive.waitUntilExit()
         guard archive.terminationStatus == 0 else {
-            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: unpacked)
             let reason = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            Diagnostics.error("cannot read Schemas at '\(revision)': \(reason.isEmpty ? "git archive failed" : reason)")
+            Diagnostics.error(
+                "cannot read \(relative) at '\(revision)': \(reason.isEmpty ? "git archive failed" : reason)")
             throw ExitStatus.failure
         }
-        return folder.appendingPathComponent("Schemas")
+        return (unpacked.appendingPathComponent(relative).standardizedFileURL, unpacked)
     }
 
     /// The examples witnesses are taken from, by schema id: those `manifest.json` lists, else every JSON file of a

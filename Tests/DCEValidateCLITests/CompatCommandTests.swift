@@ -158,13 +158,50 @@ struct CompatCommandTests {
         #expect(result.out.hasSuffix("compat: 1 change, 0 breaking (0 error, 0 warning, 1 info)\n"))
     }
 
-    @Test func againstARevisionComparesItsSchemasWithTheWorkingTrees() throws {
-        let result = try CLI.run(["compat", "--against", "HEAD", "Schemas"])
-        // The working tree may differ from HEAD while a change is being made; the comparison runs either way.
-        #expect(result.status == 0 || result.status == 1, "\(result.err)")
-        #expect(result.out.contains("compat: "))
-        let unknown = try CLI.run(["compat", "--against", "no-such-revision"])
-        #expect(unknown.status == 2 && unknown.err.contains("cannot read Schemas at 'no-such-revision'"))
+    @Test func againstARevisionComparesTheFolderAsItWasThere() throws {
+        // A team's repository, its schemas in a folder of its own, committed; then a maximum added and a schema
+        // removed in the working tree.
+        let repository = FileManager.default.temporaryDirectory.appendingPathComponent("compat-git-\(UUID().uuidString)")
+        let folder = repository.appendingPathComponent("config/schemas")
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: repository) }
+        try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("Schemas"), to: folder)
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
+            process.currentDirectoryURL = repository
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-q", "-m", "schemas")
+        let unchanged = try CLI.run(["compat", "--against", "HEAD", "config/schemas"], in: repository)
+        #expect(unchanged.status == 0 && unchanged.out == "compat: 0 changes, 0 breaking (0 error, 0 warning, 0 info)\n")
+        let file = folder.appendingPathComponent("card-create.json")
+        try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: #""key": "programName","#, with: #""key": "programName", "maxLength": 5,"#)
+            .write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("card-list-query.json"))
+        let examples = CLI.repository.appendingPathComponent("Examples").path
+        let result = try CLI.run(
+            ["compat", "--against", "HEAD", "config/schemas", "--examples", examples], in: repository)
+        #expect(result.status == 1, "\(result.err)")
+        // What the working tree changed is named as it is there; what it removed, as it was at the revision.
+        #expect(
+            result.out.contains(
+                "config/schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"),
+            "\(result.out)")
+        #expect(result.out.contains("HEAD:config/schemas/card-list-query.json: error: card-list-query (schema): schema-removed"))
+        #expect(result.out.contains("  witness from \(examples)/card-create/"))
+        // A folder outside the repository's tree, and a revision that is not there, are usage errors.
+        let outside = try CLI.run(["compat", "--against", "HEAD", CLI.repository.appendingPathComponent("Schemas").path], in: repository)
+        #expect(outside.status == 2 && outside.err.contains("give the new schemas as a folder inside the repository"))
+        let unknown = try CLI.run(["compat", "--against", "no-such-revision", "config/schemas"], in: repository)
+        #expect(unknown.status == 2 && unknown.err.contains("cannot read config/schemas at 'no-such-revision'"))
     }
 
     @Test(
