@@ -1,3 +1,4 @@
+import DCEPattern
 import Foundation
 import Testing
 
@@ -256,5 +257,48 @@ struct SchemaComparisonTests {
                 )
             }
         }
+    }
+}
+
+/// Payloads made from a schema, where no example fits: for every request schema and every scope a comparison reads,
+/// the payload made is valid there.
+struct MadePayloadTests {
+    @Test func aPayloadMadeFromEachRequestSchemaIsValidUnderEveryScope() throws {
+        let validator = Fixtures.validator
+        let comparison = SchemaComparison(old: validator, new: validator)
+        var made = 0
+        var missing: [String] = []
+        for id in validator.schemaIDs {
+            let schema = try #require(validator.schema(id))
+            guard schema.kind == .request else { continue }
+            for scope in comparison.scopes(of: schema) {
+                guard
+                    let prepared = try? PreparedSchema(
+                        schema: schema, context: scope.context, tenderType: scope.tenderType, now: validator.now)
+                else { continue }
+                guard let payload = comparison.madePayload(for: schema, in: scope, prepared: prepared) else {
+                    missing.append("\(id) \(scope.context) \(scope.tenderType ?? "-")")
+                    continue
+                }
+                #expect(prepared.validate(json: payload).valid)
+                made += 1
+            }
+        }
+        #expect(missing.isEmpty, "\(missing.count) of \(made + missing.count): \(missing)")
+    }
+
+    @Test(
+        arguments: [
+            "^[0-9]{9}$", "^[0-9]{3,4}$", #"^\d{5}(-\d{4})?$"#, "^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$", "^(?:GB|IE)[0-9]+$",
+            #"^\+[1-9][0-9]{1,14}$"#, "^[A-Za-z .'-]+$", "^(SAVINGS|CHECKING)$", #"^\w+@\w+\.com$"#, "a.b",
+        ])
+    func aPatternsSampleMatchesIt(pattern: String) throws {
+        let sample = try #require(PatternSample.sample(of: pattern))
+        #expect(try CompiledPattern(pattern).match(sample) == .match, "\(sample)")
+    }
+
+    @Test(arguments: ["^(?=A)A$", "^[^0-9]+$", #"^(a)\1$"#, "^a{,3}$", "(", "^\\p{L}+$"])
+    func aPatternBeyondTheSamplerGivesNoSample(pattern: String) {
+        #expect(PatternSample.sample(of: pattern) == nil)
     }
 }

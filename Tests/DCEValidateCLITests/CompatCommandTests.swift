@@ -158,12 +158,43 @@ struct CompatCommandTests {
         #expect(result.out.hasSuffix("compat: 1 change, 0 breaking (0 error, 0 warning, 1 info)\n"))
     }
 
+    @Test func withoutExamplesTheWitnessIsMadeFromTheSchemaAndShownMasked() throws {
+        // A team's repository may have no examples: the witness is a payload made from the old schema, a list item
+        // made whole around the changed field, sensitive values masked.
+        let new = try schemas(editing: "payment-account.json") { text in
+            let key = text.range(of: #""key": "cardholderName""#)!
+            let bound = text.range(of: #""maxLength": 60"#, range: key.upperBound..<text.endIndex)!
+            return text.replacingCharacters(in: bound, with: #""maxLength": 2"#)
+        }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-examples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: new)
+            try? FileManager.default.removeItem(at: empty)
+        }
+        let result = try CLI.run(["compat", "Schemas", new.path, "--examples", empty.path, "--format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let changes = try #require(report["changes"] as? [[String: Any]])
+        for schema in ["payment-account", "customer-profile"] {
+            let change = try #require(changes.first { $0["schema"] as? String == schema }, "\(changes)")
+            let witness = try #require(change["witness"] as? [String: Any], "\(change)")
+            #expect(witness["source"] is NSNull)
+            let shown = try JSONSerialization.data(withJSONObject: witness["payload"] as Any)
+            #expect(!String(decoding: shown, as: UTF8.self).contains("4111111111111111"))
+            #expect(String(decoding: shown, as: UTF8.self).contains("1111"))
+        }
+        #expect(!result.out.contains("4111111111111111"))
+    }
+
     @Test func againstARevisionComparesTheFolderAsItWasThere() throws {
         // A team's repository, its schemas in a folder of its own, committed; then a maximum added and a schema
         // removed in the working tree.
-        let repository = FileManager.default.temporaryDirectory.appendingPathComponent("compat-git-\(UUID().uuidString)")
+        let repository = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "compat-git-\(UUID().uuidString)")
         let folder = repository.appendingPathComponent("config/schemas")
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: repository) }
         try FileManager.default.copyItem(at: CLI.repository.appendingPathComponent("Schemas"), to: folder)
         func git(_ arguments: String...) throws {
@@ -180,7 +211,8 @@ struct CompatCommandTests {
         try git("add", "-A")
         try git("commit", "-q", "-m", "schemas")
         let unchanged = try CLI.run(["compat", "--against", "HEAD", "config/schemas"], in: repository)
-        #expect(unchanged.status == 0 && unchanged.out == "compat: 0 changes, 0 breaking (0 error, 0 warning, 0 info)\n")
+        #expect(
+            unchanged.status == 0 && unchanged.out == "compat: 0 changes, 0 breaking (0 error, 0 warning, 0 info)\n")
         let file = folder.appendingPathComponent("card-create.json")
         try String(contentsOf: file, encoding: .utf8)
             .replacingOccurrences(of: #""key": "programName","#, with: #""key": "programName", "maxLength": 5,"#)
@@ -193,12 +225,16 @@ struct CompatCommandTests {
         // What the working tree changed is named as it is there; what it removed, as it was at the revision.
         #expect(
             result.out.contains(
-                "config/schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"),
+                "config/schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"
+            ),
             "\(result.out)")
-        #expect(result.out.contains("HEAD:config/schemas/card-list-query.json: error: card-list-query (schema): schema-removed"))
+        #expect(
+            result.out.contains(
+                "HEAD:config/schemas/card-list-query.json: error: card-list-query (schema): schema-removed"))
         #expect(result.out.contains("  witness from \(examples)/card-create/"))
         // A folder outside the repository's tree, and a revision that is not there, are usage errors.
-        let outside = try CLI.run(["compat", "--against", "HEAD", CLI.repository.appendingPathComponent("Schemas").path], in: repository)
+        let outside = try CLI.run(
+            ["compat", "--against", "HEAD", CLI.repository.appendingPathComponent("Schemas").path], in: repository)
         #expect(outside.status == 2 && outside.err.contains("give the new schemas as a folder inside the repository"))
         let unknown = try CLI.run(["compat", "--against", "no-such-revision", "config/schemas"], in: repository)
         #expect(unknown.status == 2 && unknown.err.contains("cannot read config/schemas at 'no-such-revision'"))

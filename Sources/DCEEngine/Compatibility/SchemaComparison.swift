@@ -19,6 +19,8 @@ package struct SchemaComparison: Sendable {
         package var payload: [UInt8]
         package var context: [String: String]
         package var tenderType: String?
+        /// Made from the schema rather than written: a witness made from it names no source.
+        var made = false
 
         package init(name: String, payload: [UInt8], context: [String: String] = [:], tenderType: String? = nil) {
             self.name = name

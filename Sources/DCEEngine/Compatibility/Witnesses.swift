@@ -20,13 +20,23 @@ extension SchemaComparison {
         }
         var tried = 0
         var valid = 0
+        var made = 0
         for scope in scopes {
             guard
                 let then = try? PreparedSchema(
                     schema: before, context: scope.context, tenderType: scope.tenderType, now: old.now)
             else { continue }
-            let bases = examples.filter { then.validate(json: $0.payload).valid }
+            var bases = examples.filter { then.validate(json: $0.payload).valid }
             valid += bases.count
+            // Where no example fits, or none shows the change: a payload made from the old schema.
+            if let payload = madePayload(for: before, in: scope, prepared: then, including: change.path) {
+                var example = Example(
+                    name: "made from the schema", payload: payload, context: scope.context,
+                    tenderType: scope.tenderType)
+                example.made = true
+                bases.append(example)
+                made += 1
+            }
             guard !bases.isEmpty else { continue }
             // A context value or tender type the new schema no longer declares refuses every payload sent with it.
             guard
@@ -46,18 +56,19 @@ extension SchemaComparison {
                 return change
             }
         }
-        if valid == 0 {
+        if valid == 0 && made == 0 {
             change.noWitness =
-                "none of the \(examples.count) examples of \(before.id) is valid under the old schema"
-                + (change.scope.isEmpty ? "" : " (\(change.scope))")
+                "none of the \(examples.count) examples of \(before.id) is valid under the old schema, and no payload "
+                + "made from it is (a pattern no sample matches)" + (change.scope.isEmpty ? "" : " (\(change.scope))")
             return change
         }
         // What the rules say tightened, no payload tried shows: another rule may still let those payloads through
         // (an override of the tender type they bind), or a regex's difference lies where no example reaches.
         change.severity = .warning
         change.noWitness =
-            "possibly breaking: no payload shows it: \(tried) tried (\(valid) examples valid under the old schema, "
-            + "each as it is, and with the field removed, null, at the old bounds and past the new ones, and holding "
+            "possibly breaking: no payload shows it: \(tried) tried (\(valid) examples valid under the old schema"
+            + (made > 0 ? " and \(made) made from it" : "")
+            + ", each as it is, and with the field removed, null, at the old bounds and past the new ones, and holding "
             + "every value the examples hold there)" + (change.scope.isEmpty ? "" : " (\(change.scope))")
         return change
     }
@@ -89,7 +100,7 @@ extension SchemaComparison {
     private func candidates(
         for change: SchemaChange, in scope: Scope, bases: [Example], before: CompiledSchema, after: CompiledSchema
     ) -> [(payload: [UInt8], source: String?)] {
-        var found = bases.map { (payload: $0.payload, source: Optional($0.name)) }
+        var found = bases.map { (payload: $0.payload, source: $0.made ? nil : Optional($0.name)) }
         guard let tokens = JSONPointer.tokens(of: change.path), !tokens.isEmpty else { return found }
         let concrete = tokens.map { $0 == "-" ? "0" : $0 }
         func inForce(in schema: CompiledSchema) -> FieldInForce? {
@@ -139,12 +150,12 @@ extension SchemaComparison {
                 } else {
                     placed = root.removing(concrete[...])
                 }
-                if let placed { found.append((Array(placed.json.utf8), base.name)) }
+                if let placed { found.append((Array(placed.json.utf8), base.made ? nil : base.name)) }
             }
             if change.change == "unknown-fields-disallowed",
                 let placed = try? after.placing(.string("x"), at: concrete + ["memberNotKnown"], in: root)
             {
-                found.append((Array(placed.json.utf8), base.name))
+                found.append((Array(placed.json.utf8), base.made ? nil : base.name))
             }
         }
         return found
