@@ -230,7 +230,7 @@ struct CompatCommandTests {
             "\(result.out)")
         #expect(
             result.out.contains(
-                "HEAD:config/schemas/card-list-query.json: error: card-list-query (schema): schema-removed"))
+                "HEAD:config/schemas/card-list-query.json:1:1: error: card-list-query (schema): schema-removed"))
         #expect(result.out.contains("  witness from \(examples)/card-create/"))
         // A folder outside the repository's tree, and a revision that is not there, are usage errors.
         let outside = try CLI.run(

@@ -51,13 +51,13 @@ package struct SchemaComparison: Sendable {
                 changes.append(
                     change(
                         "schema-removed", in: before, path: "", scope: .none,
-                        location: SchemaLocation(file: before.file, pointer: "", position: nil),
+                        location: Self.location(in: before, ""),
                         detail: "the schema '\(id)' is gone"))
             case (nil, let after?):
                 changes.append(
                     change(
                         "schema-added", in: after, path: "", scope: .none,
-                        location: SchemaLocation(file: after.file, pointer: "", position: nil),
+                        location: Self.location(in: after, ""),
                         detail: "the schema '\(id)' is new"))
             case (let before?, let after?):
                 changes += compare(before, after, witnesses: witnesses)
@@ -121,7 +121,7 @@ package struct SchemaComparison: Sendable {
                 found.append(
                     change(
                         "context-value-removed", in: after, path: "", scope: Scope(context: [context.name: value]),
-                        location: SchemaLocation(file: after.file, pointer: "/contexts/\(context.name)", position: nil),
+                        location: Self.location(in: after, "/contexts/\(context.name)"),
                         detail: "context \(context.name) no longer takes '\(value)'"))
             }
         }
@@ -131,7 +131,7 @@ package struct SchemaComparison: Sendable {
                 found.append(
                     change(
                         "context-value-added", in: after, path: "", scope: Scope(context: [context.name: value]),
-                        location: SchemaLocation(file: after.file, pointer: "/contexts/\(context.name)", position: nil),
+                        location: Self.location(in: after, "/contexts/\(context.name)"),
                         detail: "context \(context.name) takes '\(value)' too"))
             }
         }
@@ -139,15 +139,27 @@ package struct SchemaComparison: Sendable {
             found.append(
                 change(
                     "tender-type-removed", in: after, path: "", scope: Scope(context: [:], tenderType: tenderType),
-                    location: SchemaLocation(file: after.file, pointer: "/tenderTypes", position: nil),
+                    location: Self.location(in: after, "/tenderTypes"),
                     detail: "tender type '\(tenderType)' is gone"))
         }
         for tenderType in after.tenderTypes where !before.tenderTypes.contains(tenderType) {
             found.append(
                 change(
                     "tender-type-added", in: after, path: "", scope: .none,
-                    location: SchemaLocation(file: after.file, pointer: "/tenderTypes", position: nil),
+                    location: Self.location(in: after, "/tenderTypes"),
                     detail: "tender type '\(tenderType)' is new"))
+        }
+        // The payload's own members: the root object's policy for members it does not know.
+        if before.root.additionalFields != after.root.additionalFields {
+            let (id, detail) =
+                after.root.additionalFields
+                ? ("unknown-fields-allowed", "members it does not know are accepted")
+                : ("unknown-fields-disallowed", "members it does not know are refused")
+            found.append(
+                change(
+                    id, in: after, path: "", scope: .none,
+                    location: Self.location(in: after, "/additionalFields"),
+                    detail: detail))
         }
         // The fields, under every scope both versions can be asked for; each change once, under the first scope (the
         // fewest choices) where it holds.
@@ -200,6 +212,18 @@ package struct SchemaComparison: Sendable {
                     location: field.field.location, detail: required ? "a new field, required" : "a new field"))
         }
         return found
+    }
+
+    /// Where a schema's own member is written (`/contexts/region` at that context; the file's start for `""`).
+    static func location(in schema: CompiledSchema, _ pointer: String) -> SchemaLocation {
+        let tokens = JSONPointer.tokens(of: pointer) ?? []
+        if tokens.count == 2, tokens[0] == "contexts",
+            let context = schema.contexts.first(where: { $0.name == tokens[1] })
+        {
+            return SchemaLocation(file: schema.file, pointer: pointer, position: context.location.position)
+        }
+        let found = tokens.first.flatMap { schema.locations[$0] } ?? schema.root.location
+        return SchemaLocation(file: schema.file, pointer: pointer, position: found.position)
     }
 
     private func parentPath(_ path: String) -> String {

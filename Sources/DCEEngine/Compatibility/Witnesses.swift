@@ -56,6 +56,9 @@ extension SchemaComparison {
                 return change
             }
         }
+        // A response's tightening is shown when a payload shows it; a response break is the readers', whatever the
+        // payloads show, so no witness is no reason to doubt it.
+        guard change.direction == .request else { return change }
         if valid == 0 && made == 0 {
             change.noWitness =
                 "none of the \(examples.count) examples of \(before.id) is valid under the old schema, and no payload "
@@ -101,7 +104,21 @@ extension SchemaComparison {
         for change: SchemaChange, in scope: Scope, bases: [Example], before: CompiledSchema, after: CompiledSchema
     ) -> [(payload: [UInt8], source: String?)] {
         var found = bases.map { (payload: $0.payload, source: $0.made ? nil : Optional($0.name)) }
-        guard let tokens = JSONPointer.tokens(of: change.path), !tokens.isEmpty else { return found }
+        guard let tokens = JSONPointer.tokens(of: change.path) else { return found }
+        // An object (the payload itself at the root) that now refuses members it does not know: one such member.
+        func withUnknownMember(at concrete: [String], in root: SchemaValue, of base: Example) {
+            guard change.change == "unknown-fields-disallowed",
+                let placed = try? after.placing(.string("x"), at: concrete + ["memberNotKnown"], in: root)
+            else { return }
+            found.append((Array(placed.json.utf8), base.made ? nil : base.name))
+        }
+        if tokens.isEmpty {
+            for base in bases {
+                guard let document = try? JSONDocument(bytes: base.payload) else { continue }
+                withUnknownMember(at: [], in: SchemaValue(document: document, at: document.root), of: base)
+            }
+            return found
+        }
         let concrete = tokens.map { $0 == "-" ? "0" : $0 }
         func inForce(in schema: CompiledSchema) -> FieldInForce? {
             (try? schema.fieldsInForce(context: scope.context, tenderType: scope.tenderType, primitiveItems: true))?
@@ -152,11 +169,7 @@ extension SchemaComparison {
                 }
                 if let placed { found.append((Array(placed.json.utf8), base.made ? nil : base.name)) }
             }
-            if change.change == "unknown-fields-disallowed",
-                let placed = try? after.placing(.string("x"), at: concrete + ["memberNotKnown"], in: root)
-            {
-                found.append((Array(placed.json.utf8), base.made ? nil : base.name))
-            }
+            withUnknownMember(at: concrete, in: root, of: base)
         }
         return found
     }

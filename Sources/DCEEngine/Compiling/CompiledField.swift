@@ -225,4 +225,6 @@ struct CompiledContext: Sendable {
     var description: String?
     var values: [String]?
     var derive: [(condition: CompiledCondition, value: String)]
+    /// Where it is declared.
+    var location: SchemaLocation
 }

@@ -39,14 +39,17 @@ public final class CompiledSchema: Sendable {
     let patterns: [String: CompiledPattern]
     /// The reference data its formats and conditions read (code lists, card brands).
     let reference: ReferenceData
+    /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.
+    let locations: [String: SchemaLocation]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,
         contexts: [CompiledContext], tenderTypes: [String], numericBooleans: Bool = false,
         responseSchema: String? = nil,
         kind: SchemaKind = .request, warnings: [SchemaProblem] = [], patterns: [String: CompiledPattern] = [:],
-        reference: ReferenceData = .bundled
+        reference: ReferenceData = .bundled, locations: [String: SchemaLocation] = [:]
     ) {
+        self.locations = locations
         self.patterns = patterns
         self.reference = reference
         self.responseSchema = responseSchema

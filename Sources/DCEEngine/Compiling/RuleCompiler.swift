@@ -58,7 +58,8 @@ struct RuleCompiler {
             }
             contexts.append(
                 CompiledContext(
-                    name: context.name, description: context.description, values: context.values, derive: derive))
+                    name: context.name, description: context.description, values: context.values, derive: derive,
+                    location: context.location))
         }
         let compiledRoot = compile(schema.root, containers: [])
         guard problems.isEmpty, let compiledRoot else { throw SchemaError(problems: problems) }
@@ -68,7 +69,7 @@ struct RuleCompiler {
             root: compiledRoot, contexts: contexts, tenderTypes: schema.tenderTypes,
             numericBooleans: schema.numericBooleans,
             responseSchema: schema.responseSchema, kind: schema.kind, warnings: warnings, patterns: patterns,
-            reference: reference)
+            reference: reference, locations: schema.locations)
         return compiled
     }
 

@@ -31,7 +31,7 @@ struct ReferenceResolver {
             id: document.id, version: document.version, name: document.name, description: document.description,
             file: document.file, contexts: contexts, tenderTypes: document.tenderTypes, root: root,
             trustedPatterns: document.trustedPatterns, numericBooleans: document.numericBooleans,
-            responseSchema: document.responseSchema, kind: document.kind)
+            responseSchema: document.responseSchema, kind: document.kind, locations: document.locations)
     }
 
     private mutating func resolve(_ field: FieldDefinition, in document: SchemaDocument) -> ResolvedField? {

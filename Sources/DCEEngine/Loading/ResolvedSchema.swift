@@ -17,6 +17,8 @@ struct ResolvedSchema: Sendable {
     var responseSchema: String?
     /// What the schema describes.
     var kind: SchemaKind
+    /// Where each of the schema's own members is written.
+    var locations: [String: SchemaLocation]
 }
 
 /// A field whose reference, if any, has been replaced by the definition's shape and rules.

@@ -122,7 +122,8 @@ struct SchemaDecoder {
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
             numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false,
-            responseSchema: string(members["responseSchema"], pointer: "/responseSchema"), kind: kind)
+            responseSchema: string(members["responseSchema"], pointer: "/responseSchema"), kind: kind,
+            locations: members.mapValues { location($0.index, $0.pointer) })
     }
 
     // MARK: - Primitive readers

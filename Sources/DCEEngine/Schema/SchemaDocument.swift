@@ -24,6 +24,8 @@ struct SchemaDocument: Sendable {
     var responseSchema: String?
     /// What the schema describes: a request (the default), a response, or a component.
     var kind = SchemaKind.request
+    /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.
+    var locations: [String: SchemaLocation] = [:]
 }
 
 /// What a schema describes, which decides where it may be used (`"kind"` in a schema file).
