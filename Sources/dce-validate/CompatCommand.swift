@@ -377,7 +377,8 @@ struct CompatCommand: ParsableCommand {
             var entry: [String: Any] = [
                 "schema": change.schema, "path": change.path, "change": change.change, "breaking": change.breaking,
                 "severity": change.severity.rawValue, "direction": change.direction.rawValue,
-                "context": change.context, "tenderType": change.tenderType ?? NSNull(), "detail": change.detail,
+                "context": change.context, "tenderType": change.tenderType ?? NSNull(), "given": change.given,
+                "detail": change.detail,
             ]
             entry["location"] =
                 change.location.map { location -> Any in
@@ -468,6 +469,7 @@ struct CompatCommand: ParsableCommand {
                 "direction": change.direction.rawValue, "context": change.context,
             ]
             if let tenderType = change.tenderType { properties["tenderType"] = tenderType }
+            if !change.given.isEmpty { properties["given"] = change.given }
             if let witness = change.witness {
                 properties["witness"] = (try? JSONSerialization.jsonObject(with: Data(witness.shown))) ?? NSNull()
             }

@@ -110,6 +110,34 @@ struct SchemaComparisonTests {
         try Self.checkWitness(of: added, new: required)
     }
 
+    /// An override conditioned on another field's value, made to hold for more values: the requests with those
+    /// values break, and the change names the value it needs (here a branch of the regex the new condition added).
+    @Test func anOverrideOnAnotherFieldsValueThatHoldsForMoreValuesBreaksThoseRequests() throws {
+        let new = try Self.mutated("card-create.json") { object in
+            Self.field("deliveryAddress", in: &object) { field in
+                guard var overrides = field["overrides"] as? [[String: Any]] else { return }
+                overrides[0]["when"] = ["field": "/programName", "matches": "PHYSICAL|VIRTUAL"]
+                field["overrides"] = overrides
+            }
+        }
+        let changes = try Self.compare(new)
+        let required = try #require(changes.first { $0.change == "required-added" }, "\(changes.map(\.change))")
+        #expect(required.path == "/deliveryAddress" && required.given == ["/programName": "VIRTUAL"])
+        #expect(required.context.isEmpty && required.scope == "/programName=VIRTUAL")
+        try Self.checkWitness(of: required, new: new)
+        #expect(changes.filter(\.breaking).count == 1, "\(changes.map { "\($0.change) \($0.scope)" })")
+        // The same condition narrowed is a loosening, with the value it frees.
+        let narrower = try Self.mutated("card-create.json") { object in
+            Self.field("deliveryAddress", in: &object) { field in
+                guard var overrides = field["overrides"] as? [[String: Any]] else { return }
+                overrides[0]["when"] = ["field": "/programName", "matches": "PHYSICAL-ONLY"]
+                field["overrides"] = overrides
+            }
+        }
+        let released = try #require(try Self.compare(narrower).first { $0.change == "required-removed" })
+        #expect(!released.breaking && released.given == ["/programName": "PHYSICAL"])
+    }
+
     /// An option removed from a field's base, but still taken under the tender type every payload that sends it
     /// binds: no payload shows a break, and the change says so at a lower severity.
     @Test func aBreakNoPayloadShowsIsPossibleOnly() throws {

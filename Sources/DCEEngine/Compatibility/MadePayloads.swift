@@ -9,19 +9,28 @@ extension SchemaComparison {
     /// A payload `prepared` accepts, made from `schema`'s fields in force under `scope`, with the field at `path`
     /// (and the objects and list items around it) present too; `nil` when none of the values tried passes (a pattern
     /// no sample matches, a rule that reads values no sample holds).
+    ///
+    /// The value the scope gives another field (``Scope/given``) is placed as it is, whatever else is repaired.
     func madePayload(for schema: CompiledSchema, in scope: Scope, prepared: PreparedSchema, including path: String = "")
         -> [UInt8]?
     {
         guard
             let fields = try? schema.fieldsInForce(
-                context: scope.context, tenderType: scope.tenderType, primitiveItems: true)
+                context: scope.context, tenderType: scope.tenderType,
+                given: scope.given.map { [$0.tokens: $0.value] } ?? [:], primitiveItems: true)
         else { return nil }
         let byPath = Dictionary(fields.map { ($0.path, $0) }) { first, _ in first }
         var included = Set(fields.filter { $0.rules.presence.mustBePresent }.map(\.path))
         // Which of its alternatives each field holds.
         var choices: [String: Int] = [:]
         let alternatives = Dictionary(
-            fields.map { ($0.path, Self.alternatives(for: $0, now: old.now())) }, uniquingKeysWith: { a, _ in a })
+            fields.map { ($0.path, Self.alternatives($0.field.dataType, $0.rules, now: old.now())) },
+            uniquingKeysWith: { a, _ in a })
+        let fixed = scope.given.flatMap { given in
+            byPath[given.pointer].map {
+                (path: given.pointer, value: SchemaValue.typed(given.value, as: $0.field.dataType))
+            }
+        }
 
         func parent(_ path: String) -> String {
             path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
@@ -60,6 +69,7 @@ extension SchemaComparison {
             return added
         }
         _ = include(path)
+        if let fixed { _ = include(fixed.path) }
 
         for _ in 0..<Self.repairRounds {
             var payload = SchemaValue.object([])
@@ -70,13 +80,18 @@ extension SchemaComparison {
                     if let placed = try? schema.placing(value, at: tokens, in: payload) { payload = placed }
                 }
             }
+            if let fixed, let tokens = JSONPointer.tokens(of: fixed.path) {
+                for tokens in concrete(tokens[...], prefix: []) {
+                    if let placed = try? schema.placing(fixed.value, at: tokens, in: payload) { payload = placed }
+                }
+            }
             let bytes = Array(payload.json.utf8)
             let errors = prepared.validate(json: bytes).errors
             if errors.isEmpty { return bytes }
             var repaired = false
             for error in errors {
                 let path = Self.fieldPath(of: error.path, in: byPath)
-                guard let path else { continue }
+                guard let path, path != fixed?.path else { continue }
                 if !isIn(path) {
                     // An override (or a list's minimum) asks for a field the rules in force did not require.
                     repaired = include(path) || repaired
@@ -103,10 +118,9 @@ extension SchemaComparison {
 
     /// The values a field is tried with, the likeliest first: its options; a sample of each of its formats; text of
     /// its bounds' lengths in letters, digits and common shapes; its bounds for a number.
-    private static func alternatives(for field: FieldInForce, now: Date) -> [SchemaValue] {
-        let rules = field.rules
+    static func alternatives(_ dataType: DataType, _ rules: Rules, now: Date) -> [SchemaValue] {
         if let options = rules.enumValues, !options.isEmpty { return options }
-        switch field.field.dataType {
+        switch dataType {
         case .object: return [.object([])]
         case .array: return [.array([])]
         case .boolean: return [.boolean(true), .boolean(false)]
@@ -166,18 +180,26 @@ enum PatternSample {
         var characters = Array(pattern)[...]
         if characters.first == "^" { characters = characters.dropFirst() }
         if characters.last == "$", characters.dropLast().last != "\\" { characters = characters.dropLast() }
-        return alternatives(&characters, closing: false)
+        return alternatives(&characters, closing: false)?.first
     }
 
-    /// The first alternative of a sequence, up to its end (or a `)` when `closing`), the rest skipped.
-    private static func alternatives(_ characters: inout ArraySlice<Character>, closing: Bool) -> String? {
-        var first: String?
+    /// A string for each top-level branch of the regex (`PHYSICAL|VIRTUAL`: both) that the sampler can write.
+    static func samples(ofBranches pattern: String) -> [String] {
+        var characters = Array(pattern)[...]
+        if characters.first == "^" { characters = characters.dropFirst() }
+        if characters.last == "$", characters.dropLast().last != "\\" { characters = characters.dropLast() }
+        return alternatives(&characters, closing: false) ?? []
+    }
+
+    /// A sample of each alternative of a sequence, up to its end (or a `)` when `closing`).
+    private static func alternatives(_ characters: inout ArraySlice<Character>, closing: Bool) -> [String]? {
+        var found: [String] = []
         var current = ""
         while let character = characters.first {
             if character == ")" && closing { break }
             if character == "|" {
                 characters = characters.dropFirst()
-                if first == nil { first = current }
+                found.append(current)
                 current = ""
                 continue
             }
@@ -186,7 +208,7 @@ enum PatternSample {
             guard let count = repetitions(&characters) else { return nil }
             current += String(repeating: atom, count: count)
         }
-        return first ?? current
+        return found + [current]
     }
 
     /// One atom's sample and what follows it.
@@ -220,7 +242,7 @@ enum PatternSample {
                 guard rest.dropFirst().first == ":" else { return nil }
                 rest = rest.dropFirst(2)
             }
-            guard let inner = alternatives(&rest, closing: true), rest.first == ")" else { return nil }
+            guard let inner = alternatives(&rest, closing: true)?.first, rest.first == ")" else { return nil }
             return (inner, rest.dropFirst())
         case ".": return ("a", rest)
         case "*", "+", "?", "{", ")", "|", "^", "$": return nil

@@ -47,6 +47,9 @@ package struct SchemaChange: Sendable, Hashable {
     package var context: [String: String]
     /// The tender type it holds under (`nil`: without one).
     package var tenderType: String?
+    /// The values other fields hold that it needs, by JSON Pointer (an override conditioned on `/cardType`
+    /// holds when `/cardType` is `PHYSICAL`; `~` stands for a value none of the conditions accepts).
+    package var given: [String: String] = [:]
     /// Where the changed attribute is written: in the new schema, or in the old one for what was removed.
     package var location: SchemaLocation?
     /// What changed, in words (`maxLength 30 → 20`).
@@ -62,7 +65,8 @@ extension SchemaChange {
     /// none.
     package var scope: String {
         (context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + (tenderType.map { ["tenderType=\($0)"] } ?? [])).joined(separator: ", ")
+            + (tenderType.map { ["tenderType=\($0)"] } ?? [])
+            + given.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: ", ")
     }
 
     /// The changes' ids, in the order `--help` and the README list them, with who each breaks: a tightening breaks

@@ -1,3 +1,5 @@
+import DCEPattern
+
 /// What a catalogue change breaks: two versions of the schemas compared schema by schema, field by field (through
 /// `ref`s and definitions, into nested objects and list items) and attribute by attribute, under every context value
 /// and tender type the old version declares, each change classified by who it breaks, and each breaking request
@@ -74,7 +76,24 @@ package struct SchemaComparison: Sendable {
     struct Scope: Hashable {
         var context: [String: String]
         var tenderType: String?
+        /// A value another field holds, for an override that reads it: its pointer's tokens (`-` for list items)
+        /// and its text.
+        var given: Given?
         static let none = Scope(context: [:], tenderType: nil)
+
+        init(context: [String: String], tenderType: String? = nil, given: Given? = nil) {
+            (self.context, self.tenderType, self.given) = (context, tenderType, given)
+        }
+    }
+
+    /// A field's value an override's condition reads.
+    struct Given: Hashable, Comparable {
+        var tokens: [String]
+        var value: String
+
+        var pointer: String { "/" + tokens.map(JSONPointer.escape).joined(separator: "/") }
+
+        static func < (lhs: Given, rhs: Given) -> Bool { (lhs.pointer, lhs.value) < (rhs.pointer, rhs.value) }
     }
 
     /// The scopes of a schema: every combination of its contexts' values (and none) and its tender types (and none),
@@ -161,15 +180,25 @@ package struct SchemaComparison: Sendable {
                     location: Self.location(in: after, "/additionalFields"),
                     detail: detail))
         }
-        // The fields, under every scope both versions can be asked for; each change once, under the first scope (the
-        // fewest choices) where it holds.
+        // The fields, under every scope both versions can be asked for, then with each value another field's
+        // condition reads (under every scope while the combinations stay few); each change once, under the first
+        // scope (the fewest choices) where it holds.
+        let scopes = scopes(of: before)
+        let givens = givens(before: before, after: after)
+        let givenScopes = scopes.count * givens.count <= Self.maxScopes ? scopes : [.none]
+        let all =
+            scopes
+            + givens.flatMap { given in
+                givenScopes.map { Scope(context: $0.context, tenderType: $0.tenderType, given: given) }
+            }
         var seen: Set<String> = []
-        for scope in scopes(of: before) {
+        for scope in all {
+            let given = scope.given.map { [$0.tokens: $0.value] } ?? [:]
             guard
                 let then = try? before.fieldsInForce(
-                    context: scope.context, tenderType: scope.tenderType, primitiveItems: true),
+                    context: scope.context, tenderType: scope.tenderType, given: given, primitiveItems: true),
                 let now = try? after.fieldsInForce(
-                    context: scope.context, tenderType: scope.tenderType, primitiveItems: true)
+                    context: scope.context, tenderType: scope.tenderType, given: given, primitiveItems: true)
             else { continue }
             for change in compare(then, now, before: before, after: after, scope: scope) {
                 let key = "\(change.path) \(change.change) \(change.detail)"
@@ -210,6 +239,64 @@ package struct SchemaComparison: Sendable {
                 change(
                     required ? "required-field-added" : "field-added", in: after, path: field.path, scope: scope,
                     location: field.field.location, detail: required ? "a new field, required" : "a new field"))
+        }
+        return found
+    }
+
+    /// The values of other fields that decide overrides, in either version: for each field a condition reads, one
+    /// value per way the conditions on it can come out together. The values tried are what the field's own rules
+    /// take, what the tests name, a string each branch of a tested regex matches, what the examples hold there, and
+    /// `~`; of those giving the same verdicts, the first is kept. So an override conditioned on `/programName`
+    /// matching `PHYSICAL|VIRTUAL` in the new version is compared with `/programName` holding `PHYSICAL`, a name with
+    /// `VIRTUAL` (from an example), and a name with neither.
+    func givens(before: CompiledSchema, after: CompiledSchema) -> [Given] {
+        var tests: [[String]: [CompiledTest]] = [:]
+        var order: [[String]] = []
+        func read(_ condition: CompiledCondition, containers: [[String]]) {
+            switch condition {
+            case .all(let conditions), .any(let conditions):
+                for condition in conditions { read(condition, containers: containers) }
+            case .not(let condition):
+                read(condition, containers: containers)
+            case .context, .tenderType:
+                break
+            case .field(let up, let tokens, let test):
+                guard up.map({ $0 < containers.count }) ?? true, test.kind != .cardBrand else { return }
+                let target = (up.map { containers[$0] } ?? []) + tokens.map(\.text)
+                if tests[target] == nil { order.append(target) }
+                tests[target, default: []].append(test)
+            }
+        }
+        func visit(_ field: CompiledField, at tokens: [String]) {
+            // Relative pointers climb from the objects holding the field, the innermost first.
+            let containers = (0..<max(tokens.count, 1)).reversed().map { Array(tokens.prefix($0)) }
+            for override in field.overrides { read(override.condition, containers: containers) }
+            for child in field.fields { if let key = child.key { visit(child, at: tokens + [key]) } }
+            if let items = field.items { visit(items, at: tokens + ["-"]) }
+        }
+        visit(before.root, at: [])
+        visit(after.root, at: [])
+        var found: [Given] = []
+        for target in order {
+            let pointer = Given(tokens: target, value: "").pointer
+            let read = tests[target] ?? []
+            var texts: [String] = []
+            for schema in [before, after] {
+                guard let field = schema.field(at: pointer) else { continue }
+                texts += Self.alternatives(field.dataType, field.base, now: old.now()).compactMap(\.givenText)
+            }
+            texts += read.flatMap { test in
+                test.strings + (test.pattern.map { PatternSample.samples(ofBranches: $0.source) } ?? [])
+            }
+            for example in examples[before.id] ?? [] {
+                guard let document = try? JSONDocument(bytes: example.payload) else { continue }
+                texts += Self.values(at: target[...], in: SchemaValue(document: document, at: document.root))
+                    .compactMap(\.givenText)
+            }
+            var outcomes: Set<[Bool?]> = []
+            for text in texts + ["~"] where outcomes.insert(read.map { $0.holds(forGivenText: text) }).inserted {
+                found.append(Given(tokens: target, value: text))
+            }
         }
         return found
     }
@@ -373,7 +460,8 @@ package struct SchemaComparison: Sendable {
         return SchemaChange(
             schema: schema.id, path: path, change: id, breaking: breaking, severity: severity,
             direction: schema.kind == .response ? .response : .request, context: scope.context,
-            tenderType: scope.tenderType, location: location, detail: detail)
+            tenderType: scope.tenderType, given: scope.given.map { [$0.pointer: $0.value] } ?? [:],
+            location: location, detail: detail)
     }
 }
 
@@ -418,96 +506,5 @@ extension SchemaComparison {
     static func semver(_ version: String) -> (major: Int, minor: Int, patch: Int) {
         let parts = version.split(separator: ".").map { Int($0.prefix { $0.isNumber }) ?? 0 } + [0, 0, 0]
         return (parts[0], parts[1], parts[2])
-    }
-}
-
-/// A payload replayed against both versions (``SchemaComparison/replay(_:)``).
-package struct ReplayPayload: Sendable {
-    /// Where it comes from: its file.
-    package var file: String
-    /// Its line, for a line of an NDJSON file.
-    package var line: Int?
-    package var schema: String
-    package var context: [String: String]
-    package var tenderType: String?
-    package var bytes: [UInt8]
-
-    package init(
-        file: String, line: Int? = nil, schema: String, context: [String: String] = [:], tenderType: String? = nil,
-        bytes: [UInt8]
-    ) {
-        self.file = file
-        self.line = line
-        self.schema = schema
-        self.context = context
-        self.tenderType = tenderType
-        self.bytes = bytes
-    }
-}
-
-/// What replaying payloads found: how many were checked, and those whose verdict the change turns.
-package struct ReplayResult: Sendable {
-    /// A payload whose verdict changed, with the violations of the side that refuses it (rule and pointer, never a
-    /// value).
-    package struct Turned: Sendable, Hashable {
-        package var file: String
-        package var line: Int?
-        package var schema: String
-        package var violations: [(rule: String, path: String)]
-
-        package static func == (lhs: Turned, rhs: Turned) -> Bool {
-            lhs.file == rhs.file && lhs.line == rhs.line && lhs.schema == rhs.schema
-                && lhs.violations.map(\.rule) == rhs.violations.map(\.rule)
-                && lhs.violations.map(\.path) == rhs.violations.map(\.path)
-        }
-
-        package func hash(into hasher: inout Hasher) {
-            hasher.combine(file)
-            hasher.combine(line)
-        }
-    }
-
-    package var checked = 0
-    /// Valid under the old schemas, refused by the new ones (the new side's violations).
-    package var newlyInvalid: [Turned] = []
-    /// Refused by the old schemas, valid under the new ones (the old side's violations).
-    package var newlyValid: [Turned] = []
-}
-
-extension SchemaComparison {
-    /// Validates each payload against both versions, under its context and tender type. A payload whose schema or
-    /// scope one side cannot take counts as refused by that side, with the reason's code as its rule.
-    package func replay(_ payloads: [ReplayPayload]) -> ReplayResult {
-        var result = ReplayResult()
-        for payload in payloads {
-            result.checked += 1
-            let before = verdict(of: payload, by: old)
-            let after = verdict(of: payload, by: new)
-            switch (before.valid, after.valid) {
-            case (true, false):
-                result.newlyInvalid.append(
-                    ReplayResult.Turned(
-                        file: payload.file, line: payload.line, schema: payload.schema, violations: after.violations))
-            case (false, true):
-                result.newlyValid.append(
-                    ReplayResult.Turned(
-                        file: payload.file, line: payload.line, schema: payload.schema, violations: before.violations))
-            default:
-                break
-            }
-        }
-        return result
-    }
-
-    private func verdict(of payload: ReplayPayload, by validator: Validator) -> (
-        valid: Bool, violations: [(rule: String, path: String)]
-    ) {
-        do {
-            let report = try validator.prepare(payload.schema, context: payload.context, tenderType: payload.tenderType)
-                .validate(json: payload.bytes)
-            return (report.valid, report.errors.map { ($0.rule.rawValue, $0.path) })
-        } catch {
-            return (false, [(error.code.rawValue, "")])
-        }
     }
 }

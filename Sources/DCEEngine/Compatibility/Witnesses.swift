@@ -10,9 +10,12 @@ extension SchemaComparison {
         // The change's own scope first, then each example's that holds it (its context, more of it, or a tender type
         // where the change names none): a change to a field's base holds under every scope, and an example is valid
         // only under its own.
-        var scopes = [Scope(context: change.context, tenderType: change.tenderType)]
+        let given = change.given.first.flatMap { pointer, value in
+            JSONPointer.tokens(of: pointer).map { Given(tokens: $0, value: value) }
+        }
+        var scopes = [Scope(context: change.context, tenderType: change.tenderType, given: given)]
         for example in examples {
-            let scope = Scope(context: example.context, tenderType: example.tenderType)
+            let scope = Scope(context: example.context, tenderType: example.tenderType, given: given)
             let holds =
                 change.context.allSatisfy { example.context[$0.key] == $0.value }
                 && (change.tenderType == nil || change.tenderType == example.tenderType)
@@ -26,7 +29,9 @@ extension SchemaComparison {
                 let then = try? PreparedSchema(
                     schema: before, context: scope.context, tenderType: scope.tenderType, now: old.now)
             else { continue }
-            var bases = examples.filter { then.validate(json: $0.payload).valid }
+            var bases = examples.compactMap { holding(scope.given, $0, in: before) }.filter {
+                then.validate(json: $0.payload).valid
+            }
             valid += bases.count
             // Where no example fits, or none shows the change: a payload made from the old schema.
             if let payload = madePayload(for: before, in: scope, prepared: then, including: change.path) {
@@ -76,6 +81,23 @@ extension SchemaComparison {
         return change
     }
 
+    /// The example with the value the scope gives another field placed in it (every list item's, for a field of
+    /// list items); the example itself without one.
+    private func holding(_ given: Given?, _ example: Example, in schema: CompiledSchema) -> Example? {
+        guard let given else { return example }
+        guard let field = schema.field(at: given.pointer), let document = try? JSONDocument(bytes: example.payload)
+        else { return nil }
+        let value = SchemaValue.typed(given.value, as: field.dataType)
+        var root = SchemaValue(document: document, at: document.root)
+        guard let placed = try? schema.placing(value, at: given.tokens.map { $0 == "-" ? "0" : $0 }, in: root) else {
+            return nil
+        }
+        root = placed
+        var holding = example
+        holding.payload = Array(root.json.utf8)
+        return holding
+    }
+
     private func witness(_ payload: [UInt8], source: String?, scope: Scope, shownBy prepared: PreparedSchema)
         -> SchemaChange.Witness
     {
@@ -121,7 +143,9 @@ extension SchemaComparison {
         }
         let concrete = tokens.map { $0 == "-" ? "0" : $0 }
         func inForce(in schema: CompiledSchema) -> FieldInForce? {
-            (try? schema.fieldsInForce(context: scope.context, tenderType: scope.tenderType, primitiveItems: true))?
+            (try? schema.fieldsInForce(
+                context: scope.context, tenderType: scope.tenderType,
+                given: scope.given.map { [$0.tokens: $0.value] } ?? [:], primitiveItems: true))?
                 .first { $0.path == change.path }
         }
         let rules = inForce(in: before)
@@ -181,7 +205,7 @@ extension SchemaComparison {
     }
 
     /// The values at a pointer with `-` for any list item.
-    private static func values(at tokens: ArraySlice<String>, in value: SchemaValue) -> [SchemaValue] {
+    static func values(at tokens: ArraySlice<String>, in value: SchemaValue) -> [SchemaValue] {
         guard let token = tokens.first else { return [value] }
         switch value {
         case .object(let members):
@@ -215,6 +239,18 @@ extension SchemaValue {
             return .array(items)
         default:
             return self
+        }
+    }
+}
+
+extension SchemaValue {
+    /// A scalar as a form holds it, as text (what ``SchemaComparison/Scope/given`` holds); `nil` for the rest.
+    var givenText: String? {
+        switch self {
+        case .string(let text): text
+        case .number(let number): number.description
+        case .boolean(let flag): flag ? "true" : "false"
+        default: nil
         }
     }
 }
