@@ -107,6 +107,7 @@ extension SchemaChange {
         "format-added": .tightening, "format-changed": .tightening, "format-removed": .loosening,
         "pattern-added": .tightening, "pattern-changed": .tightening, "pattern-removed": .loosening,
         "unknown-fields-disallowed": .tightening, "unknown-fields-allowed": .loosening,
+        "exists-in-added": .tightening, "exists-in-changed": .tightening, "exists-in-removed": .loosening,
         "context-value-removed": .tightening, "context-value-added": .neither,
         "tender-type-removed": .tightening, "tender-type-added": .neither,
         "label-changed": .neither, "description-changed": .neither, "message-changed": .neither,

@@ -398,6 +398,26 @@ package struct SchemaComparison: Sendable {
                 "pattern-removed", "additionalDataValidations",
                 "regex \(removedPatterns.sorted().joined(separator: ", ")) removed", removed: true)
         }
+        // Another document the value must be found in (checked when that document is given at validation).
+        switch (then.field.existsIn, now.field.existsIn) {
+        case (nil, let reference?):
+            found.append(
+                change(
+                    "exists-in-added", in: after, path: now.path, scope: scope, location: reference.location,
+                    detail: "must be found in \(reference.schema) at \(reference.pointer)"))
+        case (let reference?, nil):
+            found.append(
+                change(
+                    "exists-in-removed", in: after, path: now.path, scope: scope, location: now.field.location,
+                    detail: "no longer looked up in \(reference.schema) at \(reference.pointer)"))
+        case (let was?, let reference?) where was != reference:
+            found.append(
+                change(
+                    "exists-in-changed", in: after, path: now.path, scope: scope, location: reference.location,
+                    detail: "looked up in \(was.key) → \(reference.key)"))
+        default:
+            break
+        }
         // An object's members.
         if then.field.dataType == .object && now.field.dataType == .object {
             if then.field.additionalFields && !now.field.additionalFields {

@@ -6,6 +6,13 @@ extension SchemaComparison {
         // A payload the old schema accepts and the new one refuses shows every tightening, of a request or a response.
         guard change.breaking, [.tightening, .both].contains(SchemaChange.kinds[change.change]) else { return change }
         var change = change
+        if change.change.hasPrefix("exists-in-") {
+            // The lookup reads a document given beside the payload (`--with`), so no payload alone shows the break.
+            change.noWitness =
+                "the value is looked up in another document given at validation (--with SCHEMA=FILE): a payload "
+                + "shows it only with that document, and none is compared here"
+            return change
+        }
         let examples = self.examples[before.id] ?? []
         // The change's own scope first, then each example's that holds it (its context, more of it, or a tender type
         // where the change names none): a change to a field's base holds under every scope, and an example is valid
