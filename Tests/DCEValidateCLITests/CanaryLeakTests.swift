@@ -109,20 +109,29 @@ import Testing
             let examples = scratch.appendingPathComponent("examples/payment-card")
             try FileManager.default.createDirectory(at: new, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: examples, withIntermediateDirectories: true)
-            try Data(
-                Self.schema.replacingOccurrences(of: #""minLength": 2}"#, with: #""minLength": 20}"#).utf8
-            ).write(to: new.appendingPathComponent("payment-card.json"))
             try Data(#"{"pan": "\#(Self.pan)", "cvv": "000", "holder": "Ivan Petrov"}"#.utf8)
                 .write(to: examples.appendingPathComponent("valid.json"))
-            for format in ["text", "json"] {
-                let result = try CLI.run([
-                    "compat", schemas.path, new.path, "--examples", scratch.appendingPathComponent("examples").path,
-                    "--format", format,
-                ])
-                #expect(result.status == 1 && result.out.contains("min-length-increased"), "\(result.err)")
-                #expect(result.out.contains("•••• •••• •••• 1111"), "\(result.out)")
-                expectClean(result.allBytes, "compat's witness as \(format)")
+            /// Compares the schemas with `holder` made as `edit` says, in every format: what it shows holds `shown`
+            /// and no canary.
+            func compare(holder edit: String, shows shown: String, what: String) throws {
+                try Data(Self.schema.replacingOccurrences(of: #""minLength": 2}"#, with: edit).utf8)
+                    .write(to: new.appendingPathComponent("payment-card.json"))
+                for format in ["text", "json", "sarif"] {
+                    let result = try CLI.run([
+                        "compat", schemas.path, new.path, "--examples",
+                        scratch.appendingPathComponent("examples").path, "--format", format,
+                    ])
+                    #expect(result.status == 1 && result.out.contains("min-length-increased"), "\(result.err)")
+                    #expect(result.out.contains(shown), "\(result.out)")
+                    expectClean(result.allBytes, "compat's \(what) as \(format)")
+                }
             }
+            try compare(holder: #""minLength": 20}"#, shows: "•••• •••• •••• 1111", what: "witness")
+            // An override conditioned on the card number: the values compared there are never the examples'.
+            try compare(
+                holder:
+                    #""minLength": 2, "overrides": [{"when": {"field": "/pan", "matches": "^4"}, "minLength": 20}]}"#,
+                shows: "/pan", what: "given value")
         }
     }
 

@@ -48,8 +48,11 @@ package struct SchemaChange: Sendable, Hashable {
     /// The tender type it holds under (`nil`: without one).
     package var tenderType: String?
     /// The values other fields hold that it needs, by JSON Pointer (an override conditioned on `/cardType`
-    /// holds when `/cardType` is `PHYSICAL`; `~` stands for a value none of the conditions accepts).
+    /// holds when `/cardType` is `PHYSICAL`; `~` stands for a value none of the conditions accepts), as shown: a
+    /// sensitive field's value is `[withheld]`.
     package var given: [String: String] = [:]
+    /// The value behind ``given``, as compared (a witness holds it).
+    var givenValue: SchemaComparison.Given?
     /// Where the changed attribute is written: in the new schema, or in the old one for what was removed.
     package var location: SchemaLocation?
     /// What changed, in words (`maxLength 30 → 20`).

@@ -90,6 +90,8 @@ package struct SchemaComparison: Sendable {
     struct Given: Hashable, Comparable {
         var tokens: [String]
         var value: String
+        /// Whether the field is sensitive: its value is shown withheld.
+        var sensitive = false
 
         var pointer: String { "/" + tokens.map(JSONPointer.escape).joined(separator: "/") }
 
@@ -246,7 +248,8 @@ package struct SchemaComparison: Sendable {
     /// The values of other fields that decide overrides, in either version: for each field a condition reads, one
     /// value per way the conditions on it can come out together. The values tried are what the field's own rules
     /// take, what the tests name, a string each branch of a tested regex matches, what the examples hold there, and
-    /// `~`; of those giving the same verdicts, the first is kept. So an override conditioned on `/programName`
+    /// `~` (what the examples hold only where the field is not sensitive, whose value is shown withheld); of those
+    /// giving the same verdicts, the first is kept. So an override conditioned on `/programName`
     /// matching `PHYSICAL|VIRTUAL` in the new version is compared with `/programName` holding `PHYSICAL`, a name with
     /// `VIRTUAL` (from an example), and a name with neither.
     func givens(before: CompiledSchema, after: CompiledSchema) -> [Given] {
@@ -281,21 +284,24 @@ package struct SchemaComparison: Sendable {
             let pointer = Given(tokens: target, value: "").pointer
             let read = tests[target] ?? []
             var texts: [String] = []
+            var sensitive = false
             for schema in [before, after] {
                 guard let field = schema.field(at: pointer) else { continue }
                 texts += Self.alternatives(field.dataType, field.base, now: old.now()).compactMap(\.givenText)
+                sensitive = sensitive || !field.sensitivity.isEmpty
             }
             texts += read.flatMap { test in
                 test.strings + (test.pattern.map { PatternSample.samples(ofBranches: $0.source) } ?? [])
             }
-            for example in examples[before.id] ?? [] {
+            // A given value is printed with the change: never one an example holds in a sensitive field.
+            for example in sensitive ? [] : examples[before.id] ?? [] {
                 guard let document = try? JSONDocument(bytes: example.payload) else { continue }
                 texts += Self.values(at: target[...], in: SchemaValue(document: document, at: document.root))
                     .compactMap(\.givenText)
             }
             var outcomes: Set<[Bool?]> = []
             for text in texts + ["~"] where outcomes.insert(read.map { $0.holds(forGivenText: text) }).inserted {
-                found.append(Given(tokens: target, value: text))
+                found.append(Given(tokens: target, value: text, sensitive: sensitive))
             }
         }
         return found
@@ -480,8 +486,9 @@ package struct SchemaComparison: Sendable {
         return SchemaChange(
             schema: schema.id, path: path, change: id, breaking: breaking, severity: severity,
             direction: schema.kind == .response ? .response : .request, context: scope.context,
-            tenderType: scope.tenderType, given: scope.given.map { [$0.pointer: $0.value] } ?? [:],
-            location: location, detail: detail)
+            tenderType: scope.tenderType,
+            given: scope.given.map { [$0.pointer: $0.sensitive ? "[withheld]" : $0.value] } ?? [:],
+            givenValue: scope.given, location: location, detail: detail)
     }
 }
 

@@ -17,9 +17,7 @@ extension SchemaComparison {
         // The change's own scope first, then each example's that holds it (its context, more of it, or a tender type
         // where the change names none): a change to a field's base holds under every scope, and an example is valid
         // only under its own.
-        let given = change.given.first.flatMap { pointer, value in
-            JSONPointer.tokens(of: pointer).map { Given(tokens: $0, value: value) }
-        }
+        let given = change.givenValue
         var scopes = [Scope(context: change.context, tenderType: change.tenderType, given: given)]
         for example in examples {
             let scope = Scope(context: example.context, tenderType: example.tenderType, given: given)
