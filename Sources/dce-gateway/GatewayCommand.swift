@@ -40,8 +40,9 @@ struct GatewayCommand: AsyncParsableCommand {
             tables are created or migrated at start, the catalogue is published there (or a newer one taken from \
             there). A catalogue whose request schemas refuse requests the stored one accepts (what 'dce-validate \
             compat' calls breaking at error severity, after --schemas' compat-severity.txt) is not published: the \
-            gateway lists the breaks and exits 2, unless --allow-breaking. Exit status: 0 after a graceful shutdown (SIGTERM, SIGINT); 2 a usage error or a failure to \
-            start (unreadable keys or schemas, the port taken); 3 the database cannot be reached or migrated at start.
+            gateway lists the breaks and exits 2, unless --allow-breaking. Exit status: 0 after a graceful shutdown \
+            (SIGTERM, SIGINT); 2 a usage error or a failure to start (unreadable keys or schemas, the port taken, a \
+            catalogue that breaks requests); 3 the database cannot be reached or migrated at start.
             """,
         version: DCEVersion.current, subcommands: [KeysCommand.self])
 
