@@ -307,11 +307,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DCEValidateCLITests",
-            // Depends on the executables so that they are built before the tests run them; DCEClient and DCEGateway
+            // Depends on the executables so that they are built before the tests run them (dce-benchmark writes the
+            // corpora the verdict is checked on); DCEClient and DCEGateway
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
                 "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCETestSupport", "dce-validate",
-                "dce-send", "dce-gateway", "dce-preview",
+                "dce-send", "dce-gateway", "dce-preview", "dce-benchmark",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

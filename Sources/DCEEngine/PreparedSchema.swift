@@ -405,6 +405,30 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             tenderType: tenderType, omittedErrors: omitted)
     }
 
+    /// Whether a payload breaks no rule: the verdict ``validate(json:limits:)`` would give, found without writing
+    /// a report (the walk stops at the first violation, and no message, pointer or position is made). What a Submit
+    /// button, or a gateway deciding whether to admit a request, asks.
+    ///
+    /// - Parameters:
+    ///   - json: The payload as UTF-8 bytes.
+    ///   - limits: The JSON reader's limits.
+    /// - Returns: `true` when the payload is valid; `false` when it breaks a rule or is not JSON.
+    public func isValid(json: [UInt8], limits: JSONReader.Limits = .default) -> Bool {
+        guard let document = try? JSONDocument(bytes: json, limits: limits) else { return false }
+        return isValid(document)
+    }
+
+    /// Whether a payload that has already been read breaks no rule (see ``isValid(json:limits:)``).
+    ///
+    /// - Parameter document: The payload.
+    /// - Returns: `true` when the payload is valid.
+    public func isValid(_ document: JSONDocument) -> Bool {
+        guard plan.holds(document, month: schema.usesDate ? currentMonth : 0) else { return false }
+        // Values looked up in related documents (`existsIn`), when some were given.
+        return related.isEmpty
+            || schema.referenceViolations(document, related: related, messages: messages, positions: false).isEmpty
+    }
+
     /// The report of a payload that could not be read (a missing file, a FIFO, a read error): invalid, with one
     /// violation of rule ``ViolationCode/unreadable`` whose message gives the reason in this schema's language.
     ///

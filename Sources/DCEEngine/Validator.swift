@@ -153,16 +153,36 @@ public struct Validator: Sendable {
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> ValidationReport {
         let prepared = try prepare(Request.schemaID, context: context, tenderType: tenderType)
-        let document: JSONDocument
+        return prepared.validate(try Self.document(of: request), positions: false)
+    }
+
+    /// Whether a typed request breaks no rule of the schema it names: the verdict of ``validate(_:context:tenderType:)``
+    /// without a report (``PreparedSchema/isValid(_:)``).
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Context values such as `["region": "US"]`.
+    ///   - tenderType: The payment type whose overrides apply.
+    /// - Returns: `true` when the request is valid.
+    /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown, or the request cannot
+    ///   be encoded.
+    public func isValid<Request: ValidatableRequest>(
+        _ request: Request, context: [String: String] = [:], tenderType: String? = nil
+    ) throws(ValidatorError) -> Bool {
+        let prepared = try prepare(Request.schemaID, context: context, tenderType: tenderType)
+        return prepared.isValid(try Self.document(of: request))
+    }
+
+    /// A typed request as the engine reads it.
+    static func document<Request: ValidatableRequest>(of request: Request) throws(ValidatorError) -> JSONDocument {
         do {
-            document = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request)))
+            return try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request)))
         } catch {
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(
                 code: .encoding, message: "\(Request.self) could not be encoded as JSON",
                 cause: Self.withoutValue(error))
         }
-        return prepared.validate(document, positions: false)
     }
 
     /// An encoding error with the value it could not encode replaced by the name of its type, which a request's

@@ -294,6 +294,10 @@ struct CardCreateRulesTests {
         let address = DeliveryAddress(
             address1: "a", city: "Sofia", countryCode: "BG", postalCode: String(repeating: "1", count: 17))
         #expect(try validator.validate(address).summary == ["maxLength@/postalCode"])
+        // The verdict alone agrees.
+        #expect(try validator.isValid(request, context: ["region": "EU"]))
+        #expect(try !validator.isValid(us))
+        #expect(try !validator.isValid(address))
     }
 
     @Test func misuseOfTheCallIsAnErrorNotAReport() throws {

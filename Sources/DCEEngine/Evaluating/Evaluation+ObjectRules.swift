@@ -13,6 +13,7 @@ extension Evaluation {
         // Bit i set when member i broke none of its own rules.
         var clean: UInt64 = 0
         for offset in children.indices {
+            if decided { return }
             let member = offset - children.lowerBound
             let before = work.findings.count + omitted
             checkMember(tables.children[offset], value: found[member], in: object)

@@ -239,6 +239,7 @@ extension Evaluation {
         if record.pointee.hasObjectRules && !selecting { return checkObjectRules(object, of: field, found: found) }
         let children = record.pointee.children
         for offset in children.indices {
+            if decided { return }
             let child = tables.children[offset]
             let value = found[offset - children.lowerBound]
             if selecting {
@@ -360,6 +361,7 @@ extension Evaluation {
         guard items >= 0 else { return }
         let bound = tables.fields[items].hasBindings
         for (offset, element) in document.elements(of: array).enumerated() {
+            if decided { return }
             work.path.append(.index(offset))
             if bound {
                 checkBindingItem(element, of: items)

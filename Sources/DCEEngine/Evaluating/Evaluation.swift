@@ -4,9 +4,10 @@ internal import DCEPattern
 ///
 /// The walk builds no string: member names are matched on their bytes, strings are checked on their UTF-8 bytes, and
 /// a violation is recorded as a ``Finding`` (rule, field, node, attribute set, path tokens). When the walk is done,
-/// ``writeViolations()`` writes each finding's message, JSON Pointer, line and column once. The evaluation
-/// reads the schema as the records of its ``RuleProgram``, valid only inside ``EvaluationPlan/evaluate(_:positions:month:finish:)`` and
-/// ``EvaluationPlan/check(_:against:)``, the only places an evaluation is made.
+/// ``writeViolations()`` writes each finding's message, JSON Pointer, line and column once (a verdict writes none, and
+/// stops at the first finding). The evaluation reads the schema as the records of its ``RuleProgram``, valid only
+/// inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
+/// value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and `check(_:against:)`.
 struct Evaluation: ConditionReader {
     /// The attributes in force for a value: a record in the program's table, or of a set computed for this value,
     /// read in place (a record is too large to copy at every field).
@@ -52,8 +53,13 @@ struct Evaluation: ConditionReader {
     /// What the object rules found (``ObjectRuleKind``), by the place a finding's detail gives
     /// (``Finding/objectRule(_:)``): each rule words its own findings.
     var ruleFindings: [(rule: any ObjectRuleKind, finding: ObjectRuleFinding)] = []
-    /// The most violations kept (the plan's); past it they are counted in ``omitted``.
+    /// The most violations kept (the plan's; one for a verdict); past it they are counted in ``omitted``.
     let maxErrors: Int
+    /// Whether only the verdict is asked (``EvaluationPlan/holds(_:month:)``): the walk stops at the first violation
+    /// and no text is written.
+    let verdictOnly: Bool
+    /// Whether a verdict is asked and a violation was found: nothing more needs walking.
+    var decided: Bool { verdictOnly && (omitted > 0 || !work.findings.isEmpty) }
     /// Violations found past ``maxErrors``, counted instead of recorded.
     var omitted = 0
     /// The value whose rules in force are asked for (``Recorder/probed``), or -1: validation of a form's draft while a
@@ -106,9 +112,10 @@ struct Evaluation: ConditionReader {
 
     init(
         document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int,
-        probe: JSONDocument.Index = -1, recorder: Recorder? = nil
+        probe: JSONDocument.Index = -1, recorder: Recorder? = nil, verdictOnly: Bool = false
     ) {
         self.recorder = recorder
+        self.verdictOnly = verdictOnly
         self.document = document
         self.probe = probe
         self.plan = plan
@@ -118,7 +125,7 @@ struct Evaluation: ConditionReader {
         self.numericBooleans = plan.schema.numericBooleans
         self.positions = positions
         self.month = month
-        self.maxErrors = plan.maxErrors
+        self.maxErrors = verdictOnly ? 1 : plan.maxErrors
     }
 
     /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document and the thread's working storage, then
@@ -232,6 +239,25 @@ extension EvaluationPlan {
                         $0.writeViolations()
                     }, finish: finish)
                 return (evaluation.violations, evaluation.omitted, context)
+            }
+        }
+    }
+
+    /// Whether a whole request breaks no rule: the walk of ``evaluate(_:positions:month:finish:)`` stopped at the
+    /// first violation, no message, pointer or report written. What a Submit button and a gateway's admission ask;
+    /// one of the places an ``Evaluation`` is made.
+    func holds(_ document: JSONDocument, month: Int) -> Bool {
+        withExtendedLifetime(self) {
+            schema.program.withTables { tables in
+                var evaluation = Evaluation(
+                    document: document, plan: self, tables: tables, positions: false, month: month, verdictOnly: true)
+                var valid = false
+                evaluation.withDocument(
+                    {
+                        $0.evaluate()
+                        valid = !$0.decided
+                    }, finish: { _ in })
+                return valid
             }
         }
     }
