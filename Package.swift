@@ -244,7 +244,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "dce-benchmark",
-            dependencies: ["DCEEngine"],
+            dependencies: ["DCEEngine", "DCEModels"],
             swiftSettings: strictSettings
         ),
         .testTarget(

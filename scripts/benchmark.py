@@ -191,6 +191,22 @@ def main():
             met=(hand_parsed_verdict / api["verdictBytesNs"] >= 2) if headline else None)
         row(f"{schema}: isValid, parsed payload (Swift API)", api["verdictNs"], hand_parsed_verdict, "jsonschema-rs, hand-written: is_valid")
 
+        if schema == "card-create":
+            # A typed request against its JSON, on the same requests: what an app calling validate(request) pays.
+            typed = swift_json(bench, "typed", "--corpus", corpus, "--runs", str(options.runs))
+            if other_bench:
+                try:
+                    other_typed = swift_json(other_bench, "typed", "--corpus", corpus, "--runs", str(options.runs))
+                except subprocess.CalledProcessError:  # a revision from before this measure
+                    other_typed = {}
+                if "typedNs" in other_typed:
+                    compare("card-create: validate(request), typed (Swift API)", typed["typedNs"], other_typed["typedNs"], "ns")
+            row(f"card-create: validate(request), typed, {typed['requests']:,} requests (Swift API)", typed["typedNs"],
+                typed["jsonNs"], "validate(json:) on the same requests, encoded beforehand", target="<= 1.2x",
+                met=typed["typedNs"] <= 1.2 * typed["jsonNs"])
+            row("card-create: isValid(request), typed (Swift API)", typed["typedVerdictNs"], typed["jsonNs"],
+                "validate(json:) on the same requests, encoded beforehand")
+
     catalogue = swift_json(bench, "catalogue", "--runs", str(options.runs))
     if other_bench:
         compare("load and compile the catalogue", catalogue["ms"], swift_json(other_bench, "catalogue", "--runs", str(options.runs))["ms"], "ms")

@@ -14,6 +14,8 @@ public import Foundation
 public struct Validator: Sendable {
     private let schemas: [String: CompiledSchema]
     let now: @Sendable () -> Date
+    /// The schemas typed requests were validated with, prepared once per schema, context and tender type.
+    private let preparedForTypes = PreparedCache()
 
     /// Loads and compiles schemas.
     ///
@@ -152,8 +154,8 @@ public struct Validator: Sendable {
     public func validate<Request: ValidatableRequest>(
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> ValidationReport {
-        let prepared = try prepare(Request.schemaID, context: context, tenderType: tenderType)
-        return prepared.validate(try Self.document(of: request), positions: false)
+        try prepared(for: Request.self, context: context, tenderType: tenderType)
+            .validate(try Self.document(of: request), positions: false)
     }
 
     /// Whether a typed request breaks no rule of the schema it names: the verdict of ``validate(_:context:tenderType:)``
@@ -169,14 +171,26 @@ public struct Validator: Sendable {
     public func isValid<Request: ValidatableRequest>(
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> Bool {
-        let prepared = try prepare(Request.schemaID, context: context, tenderType: tenderType)
-        return prepared.isValid(try Self.document(of: request))
+        try prepared(for: Request.self, context: context, tenderType: tenderType).isValid(
+            try Self.document(of: request))
+    }
+
+    /// The schema a typed request names, prepared for a context and tender type once and kept: preparing it on
+    /// every call cost about as much as validating a small request.
+    private func prepared<Request: ValidatableRequest>(
+        for request: Request.Type, context: [String: String], tenderType: String?
+    ) throws(ValidatorError) -> PreparedSchema {
+        let key = PreparedCache.Key(schema: Request.schemaID, context: context, tenderType: tenderType)
+        if let found = preparedForTypes[key] { return found }
+        let made = try prepare(Request.schemaID, context: context, tenderType: tenderType)
+        preparedForTypes[key] = made
+        return made
     }
 
     /// A typed request as the engine reads it.
     static func document<Request: ValidatableRequest>(of request: Request) throws(ValidatorError) -> JSONDocument {
         do {
-            return try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request)))
+            return try JSONDocument(bytes: try RequestEncoder.encode(request))
         } catch {
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(
@@ -198,5 +212,32 @@ public struct Validator: Sendable {
                 code: .unknownSchema, message: "no schema with id '\(id)'\(Suggestion.hint(for: id, in: schemas.keys))")
         }
         return schema
+    }
+}
+
+/// Prepared schemas by schema id, context and tender type, shared by the copies of a ``Validator``. Bounded: past
+/// ``capacity`` entries it starts again (an app validates a handful of combinations; a caller that passes a new
+/// context on every call must not grow it without end).
+///
+/// `@unchecked Sendable`: `entries` is read and written only under `lock`.
+final class PreparedCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var schema: String
+        var context: [String: String]
+        var tenderType: String?
+    }
+
+    static let capacity = 64
+    private let lock = NSLock()
+    private var entries: [Key: PreparedSchema] = [:]
+
+    subscript(key: Key) -> PreparedSchema? {
+        get { lock.withLock { entries[key] } }
+        set {
+            lock.withLock {
+                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                entries[key] = newValue
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 // dce-benchmark: the Swift side of scripts/benchmark. It generates the deterministic corpus and measures what only
-// the Swift API can: validation of already-read payloads, compiling the catalogue, and how cost grows with payload
-// and schema size. Every figure is the median of several runs; results are printed as JSON for the script.
+// the Swift API can: validation of already-read payloads, typed requests, compiling the catalogue, and how cost grows
+// with payload and schema size. Every figure is the median of several runs; results are printed as JSON for the
+// script.
 import DCEEngine
+import DCEModels
 import Foundation
 
 #if canImport(Glibc)
@@ -148,6 +150,27 @@ func measureParsed(schema: String, corpus: String, runs: Int) throws {
             + #""parseAndValidateNs": \#(parseAndValidate / Double(lines.count) * 1e9)}"#)
 }
 
+/// A typed request against its JSON: `validate(request)` on the card-create requests of the corpus that decode as a
+/// `CardRequest`, and `validate(json:)` on those same requests encoded once beforehand.
+func measureTyped(corpus: String, runs: Int) throws {
+    guard let data = FileManager.default.contents(atPath: corpus) else { fail("cannot read the corpus") }
+    let decoder = JSONDecoder()
+    let requests = data.split(separator: UInt8(ascii: "\n")).compactMap {
+        try? decoder.decode(CardRequest.self, from: $0)
+    }
+    let encoder = JSONEncoder()
+    let encoded = try requests.map { [UInt8](try encoder.encode($0)) }
+    let validator = try Validator()
+    let prepared = try validator.prepare("card-create")
+    let typed = measure(runs: runs) { for request in requests { _ = try? validator.validate(request) } }
+    let typedVerdict = measure(runs: runs) { for request in requests { _ = try? validator.isValid(request) } }
+    let json = measure(runs: runs) { for bytes in encoded { _ = prepared.validate(json: bytes) } }
+    let count = Double(max(requests.count, 1))
+    print(
+        #"{"requests": \#(requests.count), "typedNs": \#(typed / count * 1e9), "#
+            + #""typedVerdictNs": \#(typedVerdict / count * 1e9), "jsonNs": \#(json / count * 1e9)}"#)
+}
+
 func spawnMeasured(_ command: [String]) throws {
     guard !command.isEmpty else { fail("spawn needs a command") }
     var pid = pid_t()
@@ -194,6 +217,10 @@ case "parsed":
     // parsed --schema ID --corpus FILE: median ns per payload to validate payloads already read, all errors.
     try measureParsed(schema: option("schema", "card-create"), corpus: option("corpus", ""), runs: runs)
 
+case "typed":
+    // typed --corpus FILE: median ns per request, a typed CardRequest against its JSON.
+    try measureTyped(corpus: option("corpus", ""), runs: runs)
+
 case "catalogue":
     // catalogue: median ms to load and compile every shipped schema.
     var count = 0
@@ -234,5 +261,7 @@ case "spawn":
     try spawnMeasured(Array(arguments.dropFirst()))
 
 default:
-    fail("usage: dce-benchmark generate|parsed|catalogue|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]")
+    fail(
+        "usage: dce-benchmark generate|parsed|typed|catalogue|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]"
+    )
 }

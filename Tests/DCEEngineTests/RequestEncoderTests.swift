@@ -1,0 +1,106 @@
+import DCEModels
+import Foundation
+import Testing
+
+@testable import DCEEngine
+
+/// Typed requests reach the engine through ``RequestEncoder``, not `JSONEncoder`: the engine must read the same
+/// request either way. Every example of a schema with a typed model is decoded into it and validated both ways, and
+/// the reports are the same byte for byte; values that `JSONEncoder` treats specially are written as it writes them.
+struct RequestEncoderTests {
+    /// Validates an example decoded into `Model` both ways; `nil` when the example does not decode into the model.
+    static func reports<Model: ValidatableRequest & Codable>(
+        _ model: Model.Type, payload: [UInt8], prepared: PreparedSchema
+    ) throws -> (ours: ValidationReport, foundation: ValidationReport)? {
+        guard let request = try? JSONDecoder().decode(Model.self, from: Data(payload)) else { return nil }
+        let ours = prepared.validate(try JSONDocument(bytes: try RequestEncoder.encode(request)), positions: false)
+        let foundation = prepared.validate(
+            try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request))), positions: false)
+        return (ours, foundation)
+    }
+
+    /// The typed models, by the schema each names.
+    static let models:
+        [String: @Sendable ([UInt8], PreparedSchema) throws -> (ours: ValidationReport, foundation: ValidationReport)?] =
+            [
+                CardRequest.schemaID: { try reports(CardRequest.self, payload: $0, prepared: $1) },
+                DeliveryAddress.schemaID: { try reports(DeliveryAddress.self, payload: $0, prepared: $1) },
+                CardTokenizationRequest.schemaID: {
+                    try reports(CardTokenizationRequest.self, payload: $0, prepared: $1)
+                },
+                PaymentAccount.schemaID: { try reports(PaymentAccount.self, payload: $0, prepared: $1) },
+                CustomerProfile.schemaID: { try reports(CustomerProfile.self, payload: $0, prepared: $1) },
+                GiftCardsResponse.schemaID: { try reports(GiftCardsResponse.self, payload: $0, prepared: $1) },
+                CardArtsResponse.schemaID: { try reports(CardArtsResponse.self, payload: $0, prepared: $1) },
+            ]
+
+    @Test func everyTypedExampleIsReadAsJSONEncoderWritesIt() throws {
+        var compared = 0
+        for (schema, examples) in SchemaComparisonTests.examples {
+            for example in examples {
+                let prepared = try Fixtures.validator.prepare(
+                    schema, context: example.context, tenderType: example.tenderType)
+                guard let model = Self.models[schema] else { continue }
+                let pair = try model(example.payload, prepared)
+                guard let pair else { continue }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                #expect(try encoder.encode(pair.ours) == encoder.encode(pair.foundation), "\(example.name)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 35, "\(compared) examples decoded into a typed model")
+    }
+
+    struct Special: Encodable {
+        var text = "quote \" backslash \\ newline \n tab \t bell \u{7} é €"
+        var when = Date(timeIntervalSinceReferenceDate: 123_456.5)
+        var bytes = Data([0, 1, 2, 250])
+        var link = URL(string: "https://example.com/a?b=c")!
+        var amount = Decimal(string: "12.50")!
+        var whole = 10.0
+        var fraction = -0.25
+        var small: Int8 = -8
+        var big = UInt64.max
+        var list: [Int?] = [1, nil, 3]
+        var nested = ["b": [true], "a": [false]]
+        var nothing: String? = nil
+    }
+
+    @Test func valuesJSONEncoderTreatsSpeciallyAreWrittenAsItWritesThem() throws {
+        let ours = try JSONDocument(bytes: try RequestEncoder.encode(Special()))
+        let foundation = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(Special())))
+        let (mine, theirs) = (
+            SchemaValue(document: ours, at: ours.root), SchemaValue(document: foundation, at: foundation.root)
+        )
+        guard case .object(let members) = mine, case .object(let expected) = theirs else {
+            Issue.record("not objects: \(mine) \(theirs)")
+            return
+        }
+        // JSONEncoder's member order is its dictionary's, different from run to run: compared by name.
+        let sorted = { (members: [SchemaValue.Member]) in members.sorted { $0.key < $1.key } }
+        #expect(sorted(members).map(\.key) == sorted(expected).map(\.key))
+        for (member, other) in zip(sorted(members), sorted(expected)) {
+            #expect(member.value.sortingMembers == other.value.sortingMembers, "\(member.key)")
+        }
+    }
+
+    struct NotFinite: Encodable { var value = Double.nan }
+
+    @Test func aValueJSONCannotHoldIsAnEncodingErrorAsThere() {
+        #expect(throws: EncodingError.self) { try RequestEncoder.encode(NotFinite()) }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(NotFinite()) }
+    }
+}
+
+extension SchemaValue {
+    /// The value with every object's members sorted by name.
+    fileprivate var sortingMembers: SchemaValue {
+        switch self {
+        case .object(let members):
+            .object(members.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value.sortingMembers) })
+        case .array(let items): .array(items.map(\.sortingMembers))
+        default: self
+        }
+    }
+}
