@@ -85,6 +85,51 @@ struct RequestEncoderTests {
         }
     }
 
+    /// Encodings the fast path cannot follow as it writes, each written again as nodes: a key encoded twice (the
+    /// last value kept), a nested container filled after a later member, a super encoder, and one that asks for its
+    /// container twice.
+    struct Unusual: Encodable {
+        enum Keys: String, CodingKey { case a, b, c, d }
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Keys.self)
+            try outer.encode("first", forKey: .a)
+            var nested = outer.nestedContainer(keyedBy: Keys.self, forKey: .b)
+            try outer.encode(1, forKey: .c)
+            try nested.encode(true, forKey: .a)
+            try outer.encode("last", forKey: .a)
+            var again = encoder.container(keyedBy: Keys.self)
+            try again.encode([1, 2], forKey: .d)
+            try Special().encode(to: outer.superEncoder())
+        }
+    }
+
+    struct Orderly: Encodable {
+        enum Keys: String, CodingKey { case list, nested, single }
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Keys.self)
+            var list = outer.nestedUnkeyedContainer(forKey: .list)
+            try list.encode("x")
+            var item = list.nestedContainer(keyedBy: Keys.self)
+            try item.encode(Special(), forKey: .nested)
+            try list.encodeNil()
+            try outer.encode(Special(), forKey: .single)
+        }
+    }
+
+    @Test(arguments: [0, 1])
+    func encodingsOfEveryShapeAreReadAsJSONEncoderWritesThem(which: Int) throws {
+        let (ours, theirs) =
+            which == 0
+            ? (try RequestEncoder.encode(Unusual()), [UInt8](try JSONEncoder().encode(Unusual())))
+            : (try RequestEncoder.encode(Orderly()), [UInt8](try JSONEncoder().encode(Orderly())))
+        let mine = try JSONDocument(bytes: ours)
+        let foundation = try JSONDocument(bytes: theirs)
+        #expect(
+            SchemaValue(document: mine, at: mine.root).sortingMembers
+                == SchemaValue(document: foundation, at: foundation.root).sortingMembers,
+            "\(String(decoding: ours, as: UTF8.self))")
+    }
+
     struct NotFinite: Encodable { var value = Double.nan }
 
     @Test func aValueJSONCannotHoldIsAnEncodingErrorAsThere() {
