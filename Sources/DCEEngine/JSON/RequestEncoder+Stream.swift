@@ -25,14 +25,20 @@ final class RequestStream {
         var failed = false
         var nextID = 0
 
+        /// Gives up, for good: even if the value's own code catches the error and goes on, the text is not used.
+        mutating func restart() -> Restart {
+            failed = true
+            return Restart()
+        }
+
         mutating func scalar(_ text: [UInt8]) throws {
-            guard expectingValue else { throw Restart() }
+            guard expectingValue else { throw restart() }
             expectingValue = false
             bytes.append(contentsOf: text)
         }
 
         mutating func string(_ text: String) throws {
-            guard expectingValue else { throw Restart() }
+            guard expectingValue else { throw restart() }
             expectingValue = false
             Node.write(text, to: &bytes)
         }
@@ -42,10 +48,7 @@ final class RequestStream {
             if !expectingValue, frames.count == depth + 1, frames[depth].array == array, frames[depth].count == 0 {
                 return frames[depth].id
             }
-            guard expectingValue, frames.count == depth else {
-                failed = true
-                throw Restart()
-            }
+            guard expectingValue, frames.count == depth else { throw restart() }
             expectingValue = false
             bytes.append(array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
             nextID += 1
@@ -67,10 +70,10 @@ final class RequestStream {
         /// Makes the container `id` the innermost open one (closing nested containers its owner has moved past),
         /// and starts its next member or item: a comma, and for a member its key.
         mutating func begin(_ id: Int, key: String?) throws {
-            guard let index = frames.lastIndex(where: { $0.id == id }) else { throw Restart() }
+            guard let index = frames.lastIndex(where: { $0.id == id }) else { throw restart() }
             while frames.count > index + 1 { close() }
             if let key {
-                guard !frames[index].keys.contains(key) else { throw Restart() }
+                guard !frames[index].keys.contains(key) else { throw restart() }
                 frames[index].keys.append(key)
             }
             if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
