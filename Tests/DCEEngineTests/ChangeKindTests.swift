@@ -120,34 +120,32 @@ struct ChangeKindTests {
     }
 
     /// What a schema declares: contexts and tender types; the root's policy for members it does not know.
-    static let schemaCases: [Case] = [
-        Case(
-            "context-value-removed", "card-create.json", nil,
-            old: #"{"contexts": {"region": {"values": ["US", "EU", "UK"]}}}"#,
-            new: #"{"contexts": {"region": {"values": ["US", "EU"]}}}"#),
-        Case(
-            "context-value-added", "card-create.json", nil, old: #"{"contexts": {"region": {"values": ["US", "EU"]}}}"#,
-            new: #"{"contexts": {"region": {"values": ["US", "EU", "UK"]}}}"#),
-        Case(
-            "tender-type-removed", "payment-account.json", nil,
-            old: #"{"tenderTypes": ["credit", "debit", "gift", "prepaid"]}"#,
-            new: #"{"tenderTypes": ["credit", "debit", "gift"]}"#),
-        Case(
-            "tender-type-added", "payment-account.json", nil,
-            new: #"{"tenderTypes": ["credit", "debit", "gift", "prepaid"]}"#),
-        Case(
-            "unknown-fields-disallowed", "card-list-query.json", nil, old: #"{"additionalFields": true}"#,
-            new: #"{"additionalFields": false}"#),
-        Case(
-            "unknown-fields-allowed", "card-list-query.json", nil, old: #"{"additionalFields": false}"#,
-            new: #"{"additionalFields": true}"#),
-        Case(
-            "unknown-fields-disallowed", "card-response.json", nil, old: #"{"additionalFields": true}"#,
-            new: #"{"additionalFields": false}"#),
-        Case(
-            "unknown-fields-allowed", "card-response.json", nil, old: #"{"additionalFields": false}"#,
-            new: #"{"additionalFields": true}"#),
-    ]
+    static let schemaCases: [Case] =
+        [
+            Case(
+                "context-value-removed", "card-create.json", nil,
+                old: #"{"contexts": {"region": {"values": ["US", "EU", "UK"]}}}"#,
+                new: #"{"contexts": {"region": {"values": ["US", "EU"]}}}"#),
+            Case(
+                "context-value-added", "card-create.json", nil,
+                old: #"{"contexts": {"region": {"values": ["US", "EU"]}}}"#,
+                new: #"{"contexts": {"region": {"values": ["US", "EU", "UK"]}}}"#),
+            Case(
+                "tender-type-removed", "payment-account.json", nil,
+                old: #"{"tenderTypes": ["credit", "debit", "gift", "prepaid"]}"#,
+                new: #"{"tenderTypes": ["credit", "debit", "gift"]}"#),
+            Case(
+                "tender-type-added", "payment-account.json", nil,
+                new: #"{"tenderTypes": ["credit", "debit", "gift", "prepaid"]}"#),
+        ]
+        // The payload's own members, in a request schema and a response schema.
+        + ["card-list-query.json", "card-response.json"].flatMap { file in
+            [(false, "unknown-fields-disallowed"), (true, "unknown-fields-allowed")].map { allowed, id in
+                Case(
+                    id, file, nil, old: #"{"additionalFields": \#(!allowed)}"#,
+                    new: #"{"additionalFields": \#(allowed)}"#)
+            }
+        }
 
     /// The shipped schema documents, by id (reference data as `reference/...`).
     static let shipped: [String: [UInt8]] = try! SchemaSource.directory(
