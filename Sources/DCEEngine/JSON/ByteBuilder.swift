@@ -5,6 +5,10 @@ struct ByteBuilder {
 
     init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
+
     mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

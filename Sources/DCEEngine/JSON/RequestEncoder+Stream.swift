@@ -17,7 +17,7 @@ final class RequestStream {
             var keys: [String] = []
         }
 
-        var bytes: [UInt8] = []
+        var bytes = ByteBuilder()
         var frames: [Frame] = []
         /// Whether a value is due: at the start, and after a key or before a list item.
         var expectingValue = true
@@ -34,13 +34,13 @@ final class RequestStream {
         mutating func scalar(_ text: [UInt8]) throws {
             guard expectingValue else { throw restart() }
             expectingValue = false
-            bytes.append(contentsOf: text)
+            bytes.append(text)
         }
 
         mutating func string(_ text: String) throws {
             guard expectingValue else { throw restart() }
             expectingValue = false
-            Node.write(text, to: &bytes)
+            bytes.appendJSONString(text)
         }
 
         mutating func open(array: Bool, depth: Int) throws -> Int {
@@ -79,7 +79,7 @@ final class RequestStream {
             if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
             frames[index].count += 1
             if let key {
-                Node.write(key, to: &bytes)
+                bytes.appendJSONString(key)
                 bytes.append(UInt8(ascii: ":"))
             }
             expectingValue = true
@@ -87,8 +87,6 @@ final class RequestStream {
     }
 
     var state = State()
-
-    init() { state.bytes.reserveCapacity(256) }
 
     var failed: Bool {
         get { state.failed }

@@ -20,13 +20,12 @@ struct RequestEncoder {
         let stream = RequestStream()
         do {
             try stream.encode(value, at: [])
-            if !stream.failed { return stream.state.bytes }
+            if !stream.failed { return stream.state.bytes.bytes }
         } catch is RequestStream.Restart {}
         let root = try Node.encoding(value, at: [])
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
+        var bytes = ByteBuilder()
         root.write(to: &bytes)
-        return bytes
+        return bytes.bytes
     }
 }
 
@@ -60,50 +59,18 @@ final class Node {
                 value, .init(codingPath: path, debugDescription: "Unable to encode Double.\(value) directly in JSON."))
         }
         // As JSONEncoder writes it: integral values without a fraction.
-        if value == value.rounded(), abs(value) < 1e15 { return Array(String(Int64(value)).utf8) }
+        if value == value.rounded(), abs(value) < 1e15 {
+            var text = ByteBuilder(capacity: 16)
+            text.append(Int(value))
+            return text.bytes
+        }
         return Array(value.description.utf8)
     }
 
     static func string(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        write(text, to: &bytes)
-        return bytes
-    }
-
-    /// A string as JSON text: quoted, with `"`, `\` and control characters escaped.
-    static func write(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most strings need no escape: copied whole.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
-                case 0x0A:
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(UInt8(ascii: "n"))
-                case 0x0D:
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(UInt8(ascii: "r"))
-                case 0x09:
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    let hex: StaticString = "0123456789abcdef"
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(hex.utf8Start[Int(byte >> 4)])
-                    bytes.append(hex.utf8Start[Int(byte & 0xF)])
-                default: bytes.append(byte)
-                }
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        var bytes = ByteBuilder(capacity: text.utf8.count + 2)
+        bytes.appendJSONString(text)
+        return bytes.bytes
     }
 
     /// The object this node is, made one when nothing was encoded into it yet.
@@ -137,17 +104,15 @@ final class Node {
         return 0
     }
 
-    func write(to bytes: inout [UInt8]) {
+    func write(to bytes: inout ByteBuilder) {
         switch content {
-        case .scalar(let text): bytes.append(contentsOf: text)
-        case .empty:
-            bytes.append(UInt8(ascii: "{"))
-            bytes.append(UInt8(ascii: "}"))
+        case .scalar(let text): bytes.append(text)
+        case .empty: bytes.append("{}")
         case .object(let keys, let values):
             bytes.append(UInt8(ascii: "{"))
             for index in keys.indices {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                Node.write(keys[index], to: &bytes)
+                bytes.appendJSONString(keys[index])
                 bytes.append(UInt8(ascii: ":"))
                 values[index].write(to: &bytes)
             }
