@@ -27,14 +27,9 @@ extension SchemaComparison {
             fields.map { ($0.path, Self.alternatives($0.field.dataType, $0.rules, now: old.now())) },
             uniquingKeysWith: { a, _ in a })
         let fixed = scope.given.flatMap { given in
-            byPath[given.pointer].map {
-                (path: given.pointer, value: SchemaValue.typed(given.value, as: $0.field.dataType))
-            }
+            byPath[given.pointer] == nil ? nil : given.typedValue(in: schema).map { (path: given.pointer, value: $0) }
         }
 
-        func parent(_ path: String) -> String {
-            path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
-        }
         /// How many items a list holds: its minimum, and one when something inside it must be present.
         func count(of list: String) -> Int {
             let minimum = byPath[list]?.rules.itemCounts.lower ?? 0
@@ -47,7 +42,7 @@ extension SchemaComparison {
                 let list = String(path.dropLast(2))
                 return isIn(list) && count(of: list) > 0
             }
-            return included.contains(path) && isIn(parent(path))
+            return included.contains(path) && isIn(Self.parentPath(path))
         }
         /// The pointers a field's path stands for: `-` as each item of its list.
         func concrete(_ tokens: ArraySlice<String>, prefix: [String]) -> [[String]] {
@@ -64,7 +59,7 @@ extension SchemaComparison {
                 if !ancestor.hasSuffix("/-") && byPath[ancestor] != nil {
                     added = included.insert(ancestor).inserted || added
                 }
-                ancestor = parent(ancestor)
+                ancestor = Self.parentPath(ancestor)
             }
             return added
         }

@@ -95,6 +95,12 @@ package struct SchemaComparison: Sendable {
 
         var pointer: String { "/" + tokens.map(JSONPointer.escape).joined(separator: "/") }
 
+        /// The value as `schema`'s field at ``pointer`` types it (a number for a number field); `nil` when the schema
+        /// has no field there.
+        func typedValue(in schema: CompiledSchema) -> SchemaValue? {
+            schema.field(at: pointer).map { SchemaValue.typed(value, as: $0.dataType) }
+        }
+
         static func < (lhs: Given, rhs: Given) -> Bool { (lhs.pointer, lhs.value) < (rhs.pointer, rhs.value) }
     }
 
@@ -219,7 +225,7 @@ package struct SchemaComparison: Sendable {
         for field in then {
             guard let current = nowByPath[field.path] else {
                 // Apps that still send it break only where the object refuses members it does not know.
-                let refusesUnknown = after.field(at: parentPath(field.path))?.additionalFields == false
+                let refusesUnknown = after.field(at: Self.parentPath(field.path))?.additionalFields == false
                 var removed = change(
                     "field-removed", in: after, path: field.path, scope: scope, location: field.field.location,
                     detail: "the field is gone"
@@ -236,7 +242,7 @@ package struct SchemaComparison: Sendable {
                 || (path.hasSuffix("/-") && thenByPath[String(path.dropLast(2))] != nil)
         }
         for field in now where thenByPath[field.path] == nil {
-            let required = field.rules.presence.mustBePresent && existed(parentPath(field.path))
+            let required = field.rules.presence.mustBePresent && existed(Self.parentPath(field.path))
             found.append(
                 change(
                     required ? "required-field-added" : "field-added", in: after, path: field.path, scope: scope,
@@ -319,7 +325,8 @@ package struct SchemaComparison: Sendable {
         return SchemaLocation(file: schema.file, pointer: pointer, position: found.position)
     }
 
-    private func parentPath(_ path: String) -> String {
+    /// The path of the object or list that holds the field at `path` (`""` for the payload itself).
+    static func parentPath(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }

@@ -90,9 +90,8 @@ extension SchemaComparison {
     /// list items); the example itself without one.
     private func holding(_ given: Given?, _ example: Example, in schema: CompiledSchema) -> Example? {
         guard let given else { return example }
-        guard let field = schema.field(at: given.pointer), let document = try? JSONDocument(bytes: example.payload)
+        guard let value = given.typedValue(in: schema), let document = try? JSONDocument(bytes: example.payload)
         else { return nil }
-        let value = SchemaValue.typed(given.value, as: field.dataType)
         var root = SchemaValue(document: document, at: document.root)
         guard let placed = try? schema.placing(value, at: given.tokens.map { $0 == "-" ? "0" : $0 }, in: root) else {
             return nil
