@@ -334,3 +334,17 @@ if Context.environment["DCE_FUZZ"] != nil {
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
         ))
 }
+
+// The allocation benchmarks exist only for scripts/allocations (ordo-one/benchmark counts heap allocations and reference
+// counting per payload): an app that depends on this package never resolves that package or its malloc interposer.
+if Context.environment["DCE_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "Allocations",
+            dependencies: ["DCEEngine", "DCEModels", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/Allocations",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ))
+}
