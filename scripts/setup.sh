@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs what dce-validate needs to build, or says exactly what is missing. Safe to run again.
 # With --check it installs nothing: it only says what is missing (exit 2), as the pre-commit hook needs, which must
-# not run apt-get on a developer's machine.
+# not run apt-get on a developer's machine. --for PRODUCT: only what that product needs (dce-validate needs no libcurl).
 set -euo pipefail
 check_only=false
-[ "${1:-}" = "--check" ] && check_only=true
+product=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --check) check_only=true; shift ;;
+        --for) product=${2:-}; shift 2 ;;
+        *) echo "usage: scripts/setup.sh [--check] [--for PRODUCT]" >&2; exit 2 ;;
+    esac
+done
 
 die() { echo "setup: error: $*" >&2; exit 2; }
 
@@ -39,4 +46,26 @@ if ! have_pcre2; then
         *) die "PCRE2 headers are missing: install the PCRE2 (libpcre2-8) development files." ;;
     esac
     have_pcre2 || die "PCRE2 was installed but its headers are still not found."
+fi
+
+# On Linux the tools are built in release with the Swift runtime and Foundation linked in (scripts/release-flags.sh);
+# dce-send's HTTP client (FoundationNetworking) then links libcurl by name, which only its development package
+# provides on Debian.
+have_curl() {
+    [ "$(uname -s)" != Linux ] || [ "$product" = dce-validate ] \
+        || { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libcurl; }
+}
+if ! have_curl; then
+    $check_only && die "libcurl's development files are missing: install libcurl4-openssl-dev (Debian/Ubuntu), or run scripts/setup.sh, which does."
+    command -v apt-get >/dev/null 2>&1 || die "libcurl's development files are missing and apt-get is not available: install them (libcurl4-openssl-dev) with your package manager."
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || die "libcurl's development files are missing: run 'apt-get install libcurl4-openssl-dev' as root."
+        SUDO="sudo"
+    fi
+    echo "setup: installing libcurl4-openssl-dev through apt-get" >&2
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libcurl4-openssl-dev >/dev/null \
+        || { $SUDO apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libcurl4-openssl-dev >/dev/null; } \
+        || die "'apt-get install libcurl4-openssl-dev' failed."
+    have_curl || die "libcurl4-openssl-dev was installed but pkg-config does not find libcurl."
 fi

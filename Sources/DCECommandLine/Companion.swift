@@ -44,10 +44,9 @@ package enum Companion: String, Sendable {
         Diagnostics.note("building \(rawValue) (\(configuration)) beside dce-validate, once: \(purpose)")
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = [
-            "swift", "build", "-c", configuration, "--product", rawValue, "--package-path", package.path,
-            "--scratch-path", scratch.path,
-        ]
+        build.arguments =
+            ["swift", "build", "-c", configuration, "--product", rawValue, "--package-path", package.path]
+            + ["--scratch-path", scratch.path] + Self.buildFlags(configuration)
         build.standardOutput = FileHandle.standardError
         do {
             try build.run()
@@ -59,10 +58,22 @@ package enum Companion: String, Sendable {
         guard build.terminationStatus == 0 else {
             Diagnostics.error(
                 "\(rawValue) could not be built (above: SwiftPM's output); build it with: swift build -c \(configuration) "
-                    + "--product \(rawValue) --package-path \(package.path)")
+                    + "--product \(rawValue) --package-path \(package.path)"
+                    + Self.buildFlags(configuration).map { " " + $0 }.joined())
             throw ExitStatus.failure
         }
         return executable.path
+    }
+
+    /// The flags of a build beyond its configuration, as scripts/release-flags.sh gives them to the scripts that build
+    /// in release: on Linux, a release build links the Swift runtime and Foundation into each executable, so that the
+    /// companion builds into the same folder without relinking what is there.
+    static func buildFlags(_ configuration: String) -> [String] {
+        #if os(Linux)
+            configuration == "release" ? ["--static-swift-stdlib"] : []
+        #else
+            []
+        #endif
     }
 
     /// Replaces this process with the companion and `arguments`; throws (after a diagnostic) only when it cannot.
@@ -79,11 +90,13 @@ package enum Companion: String, Sendable {
 
     /// Says why the companion cannot be run (and where it belongs when it is missing); exit status 2.
     package func cannotRun(_ executable: String, _ failure: Int32) -> ExitCode {
+        let build = (["swift", "build", "-c", "release", "--product", rawValue] + Self.buildFlags("release"))
+            .joined(separator: " ")
         Diagnostics.error(
             "cannot run \(executable): \(Descriptor.reason(failure))"
                 + (failure == ENOENT
                     ? " (\(rawValue) belongs beside dce-validate: scripts/install installs both, and "
-                        + "swift build -c release --product \(rawValue) builds it beside a release build)" : ""))
+                        + "\(build) builds it beside a release build)" : ""))
         return ExitStatus.failure
     }
 }
