@@ -41,6 +41,30 @@ import Testing
         #expect(AddressFormats.Part.allCases.enumerated().allSatisfy { $0.offset == $0.element.index })
     }
 
+    /// The package's own address data is read a country at a time, as each is asked for, and unchecked (its problems
+    /// are the test above's): every country read so is the country reading the file whole makes.
+    @Test func eachCountryReadAsAskedForIsTheCountryReadWhole() throws {
+        let file = try #require(try SchemaSource.bundled.referenceDocuments()["addresses"])
+        let decoded = ReferenceDecoder.decode(file.bytes, file: file.file, expectedID: "addresses")
+        guard case .addresses(let whole)? = decoded.data else {
+            Issue.record("the address data does not read whole: \(decoded.problems)")
+            return
+        }
+        func summary(_ country: AddressFormats.Country) -> String {
+            let parts = AddressFormats.Part.allCases.map { "\($0):\(country.uses($0))/\(country.requires($0))" }
+            let subdivisions = country.subdivisions.map {
+                "\($0.key)|\($0.names)|\($0.postalCodePrefix ?? "-")|\($0.examples)"
+            }
+            return [
+                country.code, country.postalCodeName, country.subdivisionName, country.postalCodePattern ?? "-",
+                "\(country.postalCodeInCapitals)", "\(country.examples)", "\(parts)", "\(subdivisions)",
+            ].joined(separator: "; ")
+        }
+        #expect(formats.codes == whole.codes)
+        #expect(formats.countries.map(summary) == whole.countries.map(summary))
+        #expect(summary(formats.defaultFormat) == summary(whole.defaultFormat))
+    }
+
     @Test func messagesNameTheCountryAndGiveAnExampleFromTheData() throws {
         #expect(
             try check(#""country": "BG", "street": "a", "city": "Sofia", "zip": "10000""#)

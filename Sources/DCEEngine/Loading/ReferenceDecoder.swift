@@ -18,25 +18,31 @@ struct ReferenceDecoder {
 
     let file: String
     private(set) var problems: [SchemaProblem] = []
-    private let document: JSONDocument
-    private let lines: LineIndex
+    let document: JSONDocument
+    /// Where each line starts, worked out for the first problem.
+    private lazy var lines = document.lineIndex()
     /// Whether each pattern of the data is compiled and a pattern PCRE2 refuses reported (`lint`); loading compiles
     /// none, so that a process pays only for the countries it sees.
-    private let compilingPatterns: Bool
+    let compilingPatterns: Bool
+    /// Whether the address data's countries are read only as they are asked for (the package's own data, whose every
+    /// country its tests check): then only their codes are read now, and nothing of them is checked.
+    let countriesAsAskedFor: Bool
 
-    private init(file: String, document: JSONDocument, compilingPatterns: Bool) {
+    init(file: String, document: JSONDocument, compilingPatterns: Bool, countriesAsAskedFor: Bool) {
         self.file = file
         self.document = document
-        self.lines = document.lineIndex()
         self.compilingPatterns = compilingPatterns
+        self.countriesAsAskedFor = countriesAsAskedFor
     }
 
     private static let common = ["$schema", "kind", "id", "title", "source", "published", "description"]
 
     /// Decodes a file whose name (without `.json`) is `expectedID`: the data, or every problem found (with
-    /// `compilingPatterns`, also each pattern PCRE2 refuses).
+    /// `compilingPatterns`, also each pattern PCRE2 refuses). With `countriesAsAskedFor`, the address data's
+    /// countries are read the first time each is asked for, unchecked (the package's own data only).
     static func decode(
-        _ bytes: [UInt8], file: String, expectedID: String, compilingPatterns: Bool = false
+        _ bytes: [UInt8], file: String, expectedID: String, compilingPatterns: Bool = false,
+        countriesAsAskedFor: Bool = false
     ) -> (data: Decoded?, problems: [SchemaProblem]) {
         let document: JSONDocument
         do {
@@ -51,7 +57,9 @@ struct ReferenceDecoder {
                 ]
             )
         }
-        var decoder = ReferenceDecoder(file: file, document: document, compilingPatterns: compilingPatterns)
+        var decoder = ReferenceDecoder(
+            file: file, document: document, compilingPatterns: compilingPatterns,
+            countriesAsAskedFor: countriesAsAskedFor)
         let data = decoder.decode(expectedID: expectedID)
         return (decoder.problems.isEmpty ? data : nil, decoder.problems)
     }
@@ -320,147 +328,15 @@ struct ReferenceDecoder {
         return CardBrands.Range(digits: from.utf8.count, low: low, high: high, brand: brand)
     }
 
-    // MARK: - Address formats
-
-    private mutating func addressFormats(_ top: Node, source: String, published: String) -> AddressFormats? {
-        let before = problems.count
-        guard let defaultEntry = member("default", of: top) else {
-            report(.missingAttribute, "missing 'default'", document.root)
-            return nil
-        }
-        let fallback = addressFormat(defaultEntry, hasCode: false)
-        guard let list = nonEmptyArray("countries", of: top) else { return nil }
-        var countries: [AddressFormats.Country] = []
-        var seen: Set<String> = []
-        for element in document.elements(of: list) {
-            guard let country = addressFormat(element, hasCode: true) else { continue }
-            if !seen.insert(country.code).inserted {
-                report(.duplicate, "country '\(country.code)' is listed twice", element)
-            }
-            countries.append(country)
-        }
-        guard problems.count == before, let fallback else { return nil }
-        return AddressFormats(source: source, published: published, countries: countries, defaultFormat: fallback)
-    }
-
-    /// A country's format (`hasCode`: the entry has a `code`) or the default one.
-    private mutating func addressFormat(_ at: Node, hasCode: Bool) -> AddressFormats.Country? {
-        let common = ["parts", "required", "postalCodeName", "subdivisionName"]
-        let own = ["code", "postalCodeInCapitals", "postalCode", "examples", "subdivisions"]
-        guard let members = object(at, allowed: hasCode ? common + own : common, what: "an address format") else {
-            return nil
-        }
-        var code = "ZZ"
-        if hasCode {
-            guard let text = string(member("code", of: members), required: "code", in: at) else { return nil }
-            if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 &- 65 < 26 }) {
-                report(.invalidAttribute, "'\(text)' is not 2 capital letters A-Z", member("code", of: members)!)
-                return nil
-            }
-            code = text
-        }
-        let parts = addressParts(member("parts", of: members), required: "parts", in: at) ?? []
-        let required = addressParts(member("required", of: members), required: "required", in: at) ?? []
-        for part in required where !parts.contains(part) {
-            report(
-                .invalidAttribute, "'\(part.rawValue)' is required but not one of the country's parts",
-                member("required", of: members)!)
-        }
-        let postalCodeName =
-            string(member("postalCodeName", of: members), required: "postalCodeName", in: at) ?? "postal"
-        let subdivisionName =
-            string(member("subdivisionName", of: members), required: "subdivisionName", in: at) ?? "province"
-        var capitals = false
-        if let entry = member("postalCodeInCapitals", of: members) {
-            if document.kind(of: entry) == .boolean {
-                capitals = document.boolean(at: entry)
-            } else {
-                report(.invalidAttribute, "expected true or false", entry)
-            }
-        }
-        let patternEntry = member("postalCode", of: members)
-        let pattern = string(patternEntry, required: nil, in: at)
-        if let patternEntry, pattern?.isEmpty == true {
-            report(.invalidAttribute, "a postal-code pattern is not empty", patternEntry)
-        }
-        if let patternEntry, pattern != nil, !parts.contains(.postalCode) {
-            report(
-                .invalidAttribute, "a country without the part 'postalCode' has no postal-code pattern", patternEntry)
-        }
-        let examples = member("examples", of: members).flatMap { stringList($0) } ?? []
-        if pattern != nil && examples.isEmpty {
-            report(.missingAttribute, "a postal-code pattern needs 'examples' (messages show one)", at)
-        }
-        var subdivisions: [AddressFormats.Subdivision] = []
-        if let entry = member("subdivisions", of: members) {
-            if document.kind(of: entry) != .array {
-                report(.invalidAttribute, "expected an array of subdivisions", entry)
-            } else {
-                for element in document.elements(of: entry) {
-                    guard
-                        let parts = object(
-                            element, allowed: ["key", "names", "iso", "postalCodePrefix", "examples"],
-                            what: "a subdivision"),
-                        let key = string(member("key", of: parts), required: "key", in: element)
-                    else { continue }
-                    if key.isEmpty {
-                        report(.invalidAttribute, "a subdivision's key is not empty", member("key", of: parts)!)
-                    }
-                    _ = string(member("iso", of: parts), required: nil, in: element)
-                    let prefixEntry = member("postalCodePrefix", of: parts)
-                    let subdivision = AddressFormats.Subdivision(
-                        key: key, names: member("names", of: parts).flatMap { stringList($0) } ?? [],
-                        postalCodePrefix: string(prefixEntry, required: nil, in: element),
-                        examples: member("examples", of: parts).flatMap { stringList($0) } ?? [], capitals: capitals)
-                    if let prefixEntry { compile(subdivision.prefix, of: code, at: prefixEntry) }
-                    subdivisions.append(subdivision)
-                }
-            }
-        }
-        let country = AddressFormats.Country(
-            code: code, parts: parts, required: required, postalCodeName: postalCodeName,
-            subdivisionName: subdivisionName,
-            postalCodePattern: pattern, postalCodeInCapitals: capitals, examples: examples, subdivisions: subdivisions)
-        if let patternEntry { compile(country.postalCode, of: code, at: patternEntry) }
-        return country
-    }
-
-    /// With `compilingPatterns`, compiles a pattern of the data as evaluation will, reporting one PCRE2 refuses.
-    private mutating func compile(_ pattern: LazyPattern?, of country: String, at node: Node) {
-        guard compilingPatterns, let pattern, case .failure(let error) = pattern.compiled() else { return }
-        report(.invalidRegex, "PCRE2 cannot compile the pattern of \(country): \(error.reason)", node)
-    }
-
-    private mutating func addressParts(_ list: Node?, required: String, in parent: Node) -> [AddressFormats.Part]? {
-        guard let list else {
-            report(.missingAttribute, "missing '\(required)'", parent)
-            return nil
-        }
-        guard let names = stringList(list) else { return nil }
-        var parts: [AddressFormats.Part] = []
-        for (element, name) in zip(document.elements(of: list), names) {
-            guard let part = AddressFormats.Part(rawValue: name) else {
-                let known = AddressFormats.Part.allCases.map(\.rawValue)
-                report(
-                    .invalidAttribute, "unknown address part '\(name)'\(Suggestion.hint(for: name, in: known))", element
-                )
-                continue
-            }
-            if parts.contains(part) { report(.duplicate, "'\(name)' is listed twice", element) }
-            parts.append(part)
-        }
-        return parts
-    }
-
     // MARK: - Primitive readers
 
     /// The value of an object's member; with a key written twice, the first (the second is reported by ``object``).
-    private func member(_ key: String, of object: Node) -> Node? {
+    func member(_ key: String, of object: Node) -> Node? {
         document.member(key, of: object)
     }
 
     /// A member that must be a non-empty array (of what its key names): its node, or `nil` with the problem reported.
-    private mutating func nonEmptyArray(_ key: String, of object: Node) -> Node? {
+    mutating func nonEmptyArray(_ key: String, of object: Node) -> Node? {
         guard let list = member(key, of: object) else {
             report(.missingAttribute, "missing '\(key)'", object)
             return nil
@@ -473,7 +349,7 @@ struct ReferenceDecoder {
     }
 
     /// The object at `index`, its keys checked: each written once, and one of `allowed` when given.
-    private mutating func object(_ index: Node, allowed: [String]?, what: String) -> Node? {
+    mutating func object(_ index: Node, allowed: [String]?, what: String) -> Node? {
         guard document.kind(of: index) == .object else {
             report(.invalidAttribute, "expected \(what) (an object), found \(document.kind(of: index))", index)
             return nil
@@ -500,7 +376,7 @@ struct ReferenceDecoder {
         return index
     }
 
-    private mutating func string(_ entry: Node?, required: String?, in parent: Node) -> String? {
+    mutating func string(_ entry: Node?, required: String?, in parent: Node) -> String? {
         guard let entry else {
             if let required { report(.missingAttribute, "missing '\(required)'", parent) }
             return nil
@@ -557,7 +433,7 @@ struct ReferenceDecoder {
     }
 
     /// The strings of an array; an element that is not a string is reported and left out.
-    private mutating func stringList(_ list: Node) -> [String]? {
+    mutating func stringList(_ list: Node) -> [String]? {
         guard document.kind(of: list) == .array else {
             report(.invalidAttribute, "expected an array of strings", list)
             return nil
@@ -565,7 +441,7 @@ struct ReferenceDecoder {
         return document.elements(of: list).compactMap { string($0, required: nil, in: $0) }
     }
 
-    private mutating func report(_ code: SchemaProblem.Code, _ message: String, _ node: Node) {
+    mutating func report(_ code: SchemaProblem.Code, _ message: String, _ node: Node) {
         problems.append(
             SchemaProblem(
                 code: code, message: message,

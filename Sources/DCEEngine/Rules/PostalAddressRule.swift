@@ -93,7 +93,7 @@ struct PostalAddressRule: ObjectRuleKind {
         guard object.value(country) == .string, object.isClean(country),
             let countryIndex = object.withStringBytes(country, { formats.index(of: $0) })
         else { return }
-        let country = formats.countries[countryIndex]
+        let country = formats.country(at: countryIndex)
         let detail = Self.detail(country: countryIndex, subdivision: -1)
         // Which subdivision the state names, when the country has them: its postal-code prefix applies even where the
         // country's addresses do not show the state (Andorra's parishes), as in the data's own validator.
@@ -142,7 +142,7 @@ struct PostalAddressRule: ObjectRuleKind {
     /// What the country asks of a part, naming the country (by its ISO 3166-1 name) and giving an example from the
     /// data: "Postal code must look like 1000 for Bulgaria".
     func message(for finding: ObjectRuleFinding, writer: some RuleMessageWriter, reference: ReferenceData) -> String {
-        let country = reference.addresses.countries[finding.detail >> 12]
+        let country = reference.addresses.country(at: finding.detail >> 12)
         let subdivision = (finding.detail & 0xFFF) - 1
         let name = writer.name
         let countryName = reference.countries.name(of: country.code, in: writer.language)
