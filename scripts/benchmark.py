@@ -12,6 +12,7 @@ import time
 
 import jsonschema_rs
 import orjson
+import simdjson
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 REFERENCE = os.path.join(ROOT, "scripts", "benchmark-reference")
@@ -145,6 +146,16 @@ def main():
                 function()
                 samples.append(time.perf_counter() - start)
             return statistics.median(samples) / len(lines) * 1e9
+        # The JSON reader against Python's fastest: orjson (bytes to Python objects) and simdjson (pysimdjson: its
+        # structural index only, objects made as they are read); each figure includes Python's loop and call, which
+        # `len` on each line measures.
+        def reading(function):
+            def run():
+                for line in lines:
+                    function(line)
+            return run
+        simd = simdjson.Parser()
+        read_orjson, read_simdjson, read_call = timed(reading(orjson.loads)), timed(reading(simd.parse)), timed(reading(len))
         hand_all, hand_verdict = timed(end_to_end(hand, True)), timed(end_to_end(hand, False))
         hand_parsed_all, hand_parsed_verdict = timed(on_parsed(hand, True)), timed(on_parsed(hand, False))
         exported_all, exported_parsed_all = timed(end_to_end(exported, True)), timed(on_parsed(exported, True))
@@ -190,6 +201,14 @@ def main():
             "jsonschema-rs, hand-written: is_valid on parsed values", target=">= 2x" if headline else None,
             met=(hand_parsed_verdict / api["verdictBytesNs"] >= 2) if headline else None)
         row(f"{schema}: isValid, parsed payload (Swift API)", api["verdictNs"], hand_parsed_verdict, "jsonschema-rs, hand-written: is_valid")
+        if "readNs" in api:
+            mb = size / api["readNs"] * 1e3
+            row(f"{schema}: JSON reader, bytes to document, {size:.0f} B ({mb:.0f} MB/s) (Swift API)", api["readNs"], read_orjson,
+                f"orjson.loads, Python's loop and call included ({read_call:.0f} ns)")
+            row(f"{schema}: JSON reader, bytes to document, {size:.0f} B (Swift API)", api["readNs"], read_simdjson,
+                f"simdjson (pysimdjson) parse, Python's loop and call included ({read_call:.0f} ns)")
+            if other_bench and "readNs" in other_api:
+                compare(f"{schema}: JSON reader, bytes to document", api["readNs"], other_api["readNs"], "ns")
 
         if schema == "card-create":
             # A typed request against its JSON, on the same requests: what an app calling validate(request) pays.

@@ -141,12 +141,15 @@ func measureParsed(schema: String, corpus: String, runs: Int) throws {
     // The verdict alone (what a Submit button asks): on parsed payloads, and from bytes with the parse included.
     let verdict = measure(runs: runs) { for document in documents { _ = prepared.isValid(document) } }
     let verdictBytes = measure(runs: runs) { for line in lines { _ = prepared.isValid(json: line) } }
+    // The reader alone: bytes to the document evaluation walks (every node, strings left unescaped until read).
+    let read = measure(runs: runs) { for line in lines { _ = try? JSONDocument(bytes: line) } }
     print(
         #"{"payloads": \#(documents.count), "invalid": \#(invalid), "parsedNs": \#(perRun / Double(documents.count) * 1e9), "#
             + #""validNs": \#(validRun / Double(max(valid.count, 1)) * 1e9), "invalidNs": \#(rejectedRun / Double(max(rejected.count, 1)) * 1e9), "#
             + #""errorsPerInvalid": \#(Double(errors) / Double(max(rejected.count, 1))), "#
             + #""verdictNs": \#(verdict / Double(documents.count) * 1e9), "#
             + #""verdictBytesNs": \#(verdictBytes / Double(lines.count) * 1e9), "#
+            + #""readNs": \#(read / Double(lines.count) * 1e9), "#
             + #""parseAndValidateNs": \#(parseAndValidate / Double(lines.count) * 1e9)}"#)
 }
 
