@@ -114,8 +114,12 @@ private struct Scanner {
     let limits: JSONReader.Limits
     var index = 0
     var nodes: [JSONDocument.Node] = []
-    /// Indices of the open containers, innermost last.
-    var open: [Int] = []
+    /// The innermost open container (-1 at the top level). The containers around it are chained through their nodes'
+    /// `end`, which holds the enclosing container's index + 1 until the container closes: the stack costs no
+    /// allocation of its own (it took one or two of the three a small payload's reading made).
+    var innermost = -1
+    /// How many containers are open.
+    var depth = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONReader.Limits) {
         self.bytes = bytes
@@ -138,7 +142,8 @@ private struct Scanner {
         try readValue()
         while true {
             skipWhitespace()
-            guard let container = open.last else { break }
+            guard innermost >= 0 else { break }
+            let container = innermost
             let isObject = nodes[container].kind == .object
             guard index < bytes.count else {
                 throw error(.syntax, "unexpected end of input: expected ',' or '\(isObject ? "}" : "]")'", at: index)
@@ -169,8 +174,9 @@ private struct Scanner {
     }
 
     private mutating func close(_ container: Int) {
+        innermost = Int(nodes[container].end) - 1
         nodes[container].end = UInt32(nodes.count)
-        open.removeLast()
+        depth -= 1
     }
 
     /// Reads one value; a container is opened and its first member or element read by the main loop.
@@ -182,14 +188,17 @@ private struct Scanner {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard open.count < limits.maxDepth else {
+                guard depth < limits.maxDepth else {
                     throw error(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: index)
                 }
                 let isObject = byte == UInt8(ascii: "{")
                 let nodeIndex = nodes.count
                 nodes.append(
-                    .init(kind: isObject ? .object : .array, flag: false, start: UInt32(index), length: 0, end: 0))
-                open.append(nodeIndex)
+                    .init(
+                        kind: isObject ? .object : .array, flag: false, start: UInt32(index), length: 0,
+                        end: UInt32(innermost + 1)))
+                innermost = nodeIndex
+                depth += 1
                 index += 1
                 skipWhitespace()
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
