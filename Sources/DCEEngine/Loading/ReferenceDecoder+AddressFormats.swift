@@ -2,6 +2,7 @@ internal import DCEPattern
 
 /// The address data (`addresses.json`): the default format, and each country's parts, postal codes and subdivisions.
 extension ReferenceDecoder {
+    /// The address data: the default format and every country (read whole, or a country at a time as asked for).
     mutating func addressFormats(_ top: Node, source: String, published: String) -> AddressFormats? {
         let before = problems.count
         guard let defaultEntry = member("default", of: top) else {
@@ -37,7 +38,7 @@ extension ReferenceDecoder {
                 document.kind(of: code) == .string
             else { return nil }
             let text = document.string(at: code)
-            guard text.utf8.count == 2, text.utf8.allSatisfy({ $0 &- 65 < 26 }) else { return nil }
+            guard Self.isCode(text, width: 2) else { return nil }
             return (text, element)
         }.sorted { $0.code < $1.code }
         let file = file
@@ -64,7 +65,7 @@ extension ReferenceDecoder {
         var code = "ZZ"
         if hasCode {
             guard let text = string(member("code", of: members), required: "code", in: at) else { return nil }
-            if text.utf8.count != 2 || !text.utf8.allSatisfy({ $0 &- 65 < 26 }) {
+            if !Self.isCode(text, width: 2) {
                 report(.invalidAttribute, "'\(text)' is not 2 capital letters A-Z", member("code", of: members)!)
                 return nil
             }

@@ -170,7 +170,7 @@ struct ReferenceDecoder {
             guard let code = string(member("code", of: members), required: "code", in: element),
                 let name = string(member("name", of: members), required: "name", in: element)
             else { continue }
-            if code.utf8.count != width || !code.utf8.allSatisfy({ $0 &- 65 < 26 }) {
+            if !Self.isCode(code, width: width) {
                 report(.invalidAttribute, "'\(code)' is not \(width) capital letters A-Z", member("code", of: members)!)
             }
             let numeric = string(member("numeric", of: members), required: nil, in: element)
@@ -329,6 +329,11 @@ struct ReferenceDecoder {
     }
 
     // MARK: - Primitive readers
+
+    /// Whether text is a code of the data: `width` capital letters A-Z (a currency's 3, a country's 2).
+    static func isCode(_ text: String, width: Int) -> Bool {
+        text.utf8.count == width && text.utf8.allSatisfy { $0 &- 65 < 26 }
+    }
 
     /// The value of an object's member; with a key written twice, the first (the second is reported by ``object``).
     func member(_ key: String, of object: Node) -> Node? {
