@@ -120,6 +120,15 @@ struct MessageTests {
             try MessageCatalogue(json: Data(#"{"language": "fr", "messages": {"x": "{bad}"}}"#.utf8))
         }
         #expect(throws: ValidatorError.self) { try MessageCatalogue.bundled(language: "xx") }
+        // A name given twice counts with its last value, as Foundation's JSONSerialization read catalogues.
+        let twice = try MessageCatalogue(
+            json: Data(
+                #"{"language": "fr", "language": "de", "messages": {}, "terms": {"x": "a", "x": "{n} Fehler"}}"#.utf8))
+        #expect(twice.language == "de")
+        #expect(twice.phrase("x", ["n": "2"]) == "2 Fehler")
+        #expect(throws: ValidatorError.self) {
+            try MessageCatalogue(json: Data(#"{"language": "de", "messages": {"null": 1}}"#.utf8))
+        }
     }
 
     /// Catalogue entries are found by the code's place among the engine's codes, variants by name, and format

@@ -91,19 +91,26 @@ public struct MessageCatalogue: Sendable, Hashable {
         } catch {
             throw notACatalogue(error)
         }
-        /// An object of strings by name (a name given twice: its last value); `nil` for anything else.
+        /// An object's members by name (a name given twice: its last value, as `JSONSerialization` read it).
+        func members(_ index: JSONDocument.Index) -> [String: JSONDocument.Index] {
+            var members: [String: JSONDocument.Index] = [:]
+            for (key, value) in document.members(of: index) { members[document.string(at: key)] = value }
+            return members
+        }
+        /// An object of strings by name; `nil` for anything else.
         func strings(_ index: JSONDocument.Index?) -> [String: String]? {
             guard let index, document.kind(of: index) == .object else { return nil }
             var strings: [String: String] = [:]
-            for (key, value) in document.members(of: index) {
+            for (key, value) in members(index) {
                 guard document.kind(of: value) == .string else { return nil }
-                strings[document.string(at: key)] = document.string(at: value)
+                strings[key] = document.string(at: value)
             }
             return strings
         }
-        let root = document.root
-        guard document.kind(of: root) == .object, let languageEntry = document.member("language", of: root),
-            document.kind(of: languageEntry) == .string, let messages = strings(document.member("messages", of: root))
+        guard document.kind(of: document.root) == .object else { throw notACatalogue(nil) }
+        let top = members(document.root)
+        guard let languageEntry = top["language"], document.kind(of: languageEntry) == .string,
+            let messages = strings(top["messages"])
         else {
             throw notACatalogue(nil)
         }
@@ -119,7 +126,7 @@ public struct MessageCatalogue: Sendable, Hashable {
             }
         }
         self.tables = Tables(
-            language: language, templates: templates, terms: strings(document.member("terms", of: root)) ?? [:])
+            language: language, templates: templates, terms: strings(top["terms"]) ?? [:])
     }
 
     /// The English messages every report uses unless told otherwise.
