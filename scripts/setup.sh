@@ -22,23 +22,28 @@ have_pcre2() {
     [ -f /usr/include/pcre2.h ] || [ -f /usr/local/include/pcre2.h ] || [ -f /opt/homebrew/include/pcre2.h ]
 }
 
+# apt_install WHAT PACKAGE...: installs Debian packages through apt-get (with sudo when not root), or stops saying
+# what is missing (WHAT) and how to install it.
+apt_install() {
+    local what=$1
+    shift
+    command -v apt-get >/dev/null 2>&1 || die "$what missing and apt-get is not available: install $* with your package manager."
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || die "$what missing: run 'apt-get install $*' as root."
+        sudo="sudo"
+    fi
+    echo "setup: installing $* through apt-get" >&2
+    $sudo apt-get update -qq >/dev/null || die "'apt-get update' failed; check the package sources."
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null || die "'apt-get install $*' failed."
+}
+
 if ! have_pcre2 && $check_only; then
     die "PCRE2 headers are missing: install libpcre2-dev and pkg-config (Debian/Ubuntu) or pcre2 (Homebrew), or run scripts/setup.sh, which does."
 fi
 if ! have_pcre2; then
     case "$(uname -s)" in
-        Linux)
-            command -v apt-get >/dev/null 2>&1 || die "PCRE2 headers are missing and apt-get is not available: install libpcre2-dev (PCRE2 10.x development files) with your package manager."
-            SUDO=""
-            if [ "$(id -u)" -ne 0 ]; then
-                command -v sudo >/dev/null 2>&1 || die "PCRE2 headers are missing: run 'apt-get install libpcre2-dev pkg-config' as root."
-                SUDO="sudo"
-            fi
-            echo "setup: installing libpcre2-dev and pkg-config through apt-get" >&2
-            $SUDO apt-get update -qq >/dev/null || die "'apt-get update' failed; check the package sources."
-            DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libpcre2-dev pkg-config >/dev/null \
-                || die "'apt-get install libpcre2-dev pkg-config' failed."
-            ;;
+        Linux) apt_install "PCRE2 headers are" libpcre2-dev pkg-config ;;
         Darwin)
             command -v brew >/dev/null 2>&1 || die "PCRE2 is missing: install Homebrew, then 'brew install pcre2'."
             brew install pcre2 || die "'brew install pcre2' failed."
@@ -57,15 +62,6 @@ have_curl() {
 }
 if ! have_curl; then
     $check_only && die "libcurl's development files are missing: install libcurl4-openssl-dev (Debian/Ubuntu), or run scripts/setup.sh, which does."
-    command -v apt-get >/dev/null 2>&1 || die "libcurl's development files are missing and apt-get is not available: install them (libcurl4-openssl-dev) with your package manager."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || die "libcurl's development files are missing: run 'apt-get install libcurl4-openssl-dev' as root."
-        SUDO="sudo"
-    fi
-    echo "setup: installing libcurl4-openssl-dev through apt-get" >&2
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libcurl4-openssl-dev >/dev/null \
-        || { $SUDO apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libcurl4-openssl-dev >/dev/null; } \
-        || die "'apt-get install libcurl4-openssl-dev' failed."
+    apt_install "libcurl's development files are" libcurl4-openssl-dev
     have_curl || die "libcurl4-openssl-dev was installed but pkg-config does not find libcurl."
 fi
