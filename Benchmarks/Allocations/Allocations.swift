@@ -1,7 +1,7 @@
-// Heap allocations and reference counting per payload on the engine's API paths, counted by ordo-one/benchmark (its
-// malloc interposer and runtime hooks). Counts, unlike times on a shared 2-core machine, are the same on every run of
-// the same build: scripts/allocations checks them against Benchmarks/Thresholds, and ./scripts/test fails when one
-// rises. Each iteration is one payload, so a figure is a count per payload.
+// Heap allocations per payload on the engine's API paths, counted by ordo-one/benchmark's malloc interposer (retains
+// are not: scripts/allocations says why). Counts, unlike times on a shared 2-core machine, are the same on every run
+// of the same build: scripts/allocations checks them against Benchmarks/Thresholds, and ./scripts/test fails when one
+// changes. Each iteration is one payload, so a figure is a count per payload.
 import Benchmark
 import DCEEngine
 import DCEModels
