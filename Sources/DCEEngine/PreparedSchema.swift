@@ -334,17 +334,22 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             return validate(json: json, limits: limits)
         }
         guard let stored = try? JSONDocument(bytes: original, limits: limits) else {
-            var report =
+            let report =
                 replacing
                 ? validate(update)
                 : ValidationReport(
                     schema: schema.id, schemaVersion: schema.version, errors: [], context: context,
                     tenderType: tenderType)
-            report.errors.append(
-                Violation(
-                    path: "", key: "", rule: .json, message: messages.message(.json, variant: "original", .init())))
-            report.valid = false
-            return report
+            var result = ValidationReport(
+                schema: report.schema, schemaVersion: report.schemaVersion,
+                sorted: ViolationList(
+                    Array(report.errors) + [
+                        Violation(
+                            path: "", key: "", rule: .json,
+                            message: messages.message(.json, variant: "original", .init()))
+                    ]), context: report.context, tenderType: report.tenderType, omittedErrors: report.omittedErrors)
+            result.valid = false
+            return result
         }
         let record: JSONDocument
         if replacing {
@@ -391,14 +396,17 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
         let result = plan.evaluate(document, positions: positions, month: schema.usesDate ? currentMonth : 0) {
             effectiveContext($0)
         }
-        var errors = result.violations
+        guard !related.isEmpty else {
+            return ValidationReport(
+                schema: schema.id, schemaVersion: schema.version, sorted: result.violations, context: result.context,
+                tenderType: tenderType, omittedErrors: result.omitted)
+        }
+        var errors = Array(result.violations)
         var omitted = result.omitted
-        if !related.isEmpty {
-            for violation in schema.referenceViolations(
-                document, related: related, messages: messages, positions: positions)
-            {
-                if errors.count < maxErrors { errors.append(violation) } else { omitted += 1 }
-            }
+        for violation in schema.referenceViolations(
+            document, related: related, messages: messages, positions: positions)
+        {
+            if errors.count < maxErrors { errors.append(violation) } else { omitted += 1 }
         }
         return ValidationReport(
             schema: schema.id, schemaVersion: schema.version, errors: errors, context: result.context,

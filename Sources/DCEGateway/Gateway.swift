@@ -618,7 +618,7 @@ public final class Gateway: @unchecked Sendable {
         guard report.valid, let payload, let document = try? JSONDocument(bytes: payload) else {
             // The report keeps at most the answer's limit of violations; it counts the rest.
             let response = PDResponse(
-                requestID: header.requestID, status: .rejected, errors: report.errors,
+                requestID: header.requestID, status: .rejected, errors: Array(report.errors),
                 omittedErrors: report.omittedErrors)
             var answer = Answer(status: 422, body: response.json)
             answer.note = Note(

@@ -26,7 +26,8 @@ import Testing
     /// The engine's public types, as the README lists them: a new one is a decision, made here and there.
     static let publicTypes: Set<String> = [
         "Validator", "PreparedSchema", "CompiledSchema", "SchemaKind", "ValidatableRequest", "ValidationReport",
-        "Violation", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem", "SchemaLocation",
+        "Violation", "ViolationList", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem",
+        "SchemaLocation",
         "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition",
         "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",

@@ -22,14 +22,15 @@ extension Evaluation {
         let members = ObjectRuleMembers(
             bytes: bytes, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
         var findings: [ObjectRuleFinding] = []
-        for rule in tables.fieldObjects[field].objectRules {
+        for (place, rule) in tables.fieldObjects[field].objectRules.enumerated() {
             findings.removeAll(keepingCapacity: true)
             rule.evaluate(members, reference: reference, into: &findings)
             for finding in findings {
                 report(
                     finding.rule, member: finding.member, of: field, in: object, found: found,
-                    detail: Finding.objectRule(ruleFindings.count))
-                ruleFindings.append((rule, finding))
+                    detail: Finding.objectRule(work.ruleFindings.count))
+                work.ruleFindings.append(
+                    ObjectRuleHit(field: field, rule: place, member: finding.member, detail: finding.detail))
             }
         }
     }

@@ -1,71 +1,44 @@
-/// Where a finding is: its JSON Pointer, written straight into a string's storage, and its line and column.
+/// Where a finding is: its JSON Pointer, and its line and column.
 extension Evaluation {
-    /// The JSON Pointer of a finding's path tokens, written straight into the string's storage: one allocation
-    /// (none up to 15 bytes) instead of a string per token.
-    func pointer(_ tokens: Range<Int>) -> String {
-        let path = work.pathArena[tokens]
-        var escapedKeys: [String] = []  // member names with JSON escapes, decoded and escaped (rare)
-        var length = 0
-        for token in path {
-            length += 1
+    /// The JSON Pointer of path tokens, as a string.
+    mutating func pointer(_ tokens: Range<Int>) -> String {
+        let start = work.text.count
+        appendPointer(tokens)
+        defer { work.text.removeSubrange(start...) }
+        return String(decoding: work.text[start...], as: UTF8.self)
+    }
+
+    /// Appends the JSON Pointer of path tokens (a finding's) to ``EvaluationScratch/text``, escaping `~` and `/` in
+    /// member names. (Into the scratch's own array, not an `inout` one: calling a method of `self` with a part of
+    /// `self` as `inout` copied `self`, and with it the array, which then grew anew on every append.)
+    mutating func appendPointer(_ tokens: Range<Int>) {
+        for token in work.pathArena[tokens] {
+            work.text.append(UInt8(ascii: "/"))
             switch token {
             case .member(let keyNode):
-                let node = nodes[keyNode]
-                if node.flag {
-                    let key = JSONPointer.escape(document.string(at: keyNode))
-                    escapedKeys.append(key)
-                    length += key.utf8.count
-                } else {
-                    length += Int(node.length) + Self.escapes(in: rawText(of: keyNode))
+                if nodes[keyNode].flag {
+                    work.text.append(contentsOf: JSONPointer.escape(document.string(at: keyNode)).utf8)
+                    continue
                 }
-            case .missing(let field): length += tables.fieldObjects[field].pointerToken.utf8.count
-            case .index(let index): length += Self.digits(index)
-            }
-        }
-        var escapedKey = 0
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var at = 0
-            for token in path {
-                buffer[at] = UInt8(ascii: "/")
-                at += 1
-                switch token {
-                case .member(let keyNode):
-                    if nodes[keyNode].flag {
-                        for byte in escapedKeys[escapedKey].utf8 {
-                            buffer[at] = byte
-                            at += 1
-                        }
-                        escapedKey += 1
-                        continue
+                for byte in rawText(of: keyNode) {
+                    if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+                        work.text.append(UInt8(ascii: "~"))
+                        work.text.append(byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1"))
+                    } else {
+                        work.text.append(byte)
                     }
-                    for byte in rawText(of: keyNode) {
-                        if byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
-                            buffer[at] = UInt8(ascii: "~")
-                            buffer[at + 1] = byte == UInt8(ascii: "~") ? UInt8(ascii: "0") : UInt8(ascii: "1")
-                            at += 2
-                        } else {
-                            buffer[at] = byte
-                            at += 1
-                        }
-                    }
-                case .missing(let field):
-                    for byte in tables.fieldObjects[field].pointerToken.utf8 {
-                        buffer[at] = byte
-                        at += 1
-                    }
-                case .index(let index):
-                    var rest = index
-                    let end = at + Self.digits(index)
-                    at = end
-                    repeat {
-                        at -= 1
-                        buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                    } while rest > 0
-                    at = end
                 }
+            case .missing(let field):
+                work.text.append(contentsOf: tables.fieldObjects[field].pointerToken.utf8)
+            case .index(let index):
+                let start = work.text.count
+                var rest = index
+                repeat {
+                    work.text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                    rest /= 10
+                } while rest > 0
+                work.text[start...].reverse()
             }
-            return at
         }
     }
 
@@ -74,13 +47,6 @@ extension Evaluation {
     func rawText(of node: JSONDocument.Index) -> UnsafeBufferPointer<UInt8> {
         let start = Int(nodes[node].start)
         return UnsafeBufferPointer(rebasing: bytes[start..<(start + Int(nodes[node].length))])
-    }
-
-    /// How many bytes of a name a JSON Pointer escapes (`~` and `/` each become two).
-    static func escapes(in name: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in name where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") { count += 1 }
-        return count
     }
 
     /// Whether text is one line of ASCII, where a byte's column is its offset + 1: a payload on one NDJSON line
@@ -101,17 +67,6 @@ extension Evaluation {
             index += 1
         }
         return true
-    }
-
-    /// The number of decimal digits of a non-negative number.
-    static func digits(_ number: Int) -> Int {
-        var count = 1
-        var rest = number / 10
-        while rest > 0 {
-            count += 1
-            rest /= 10
-        }
-        return count
     }
 
     /// The line and column of a node, counted on from the last position found when it lies further on (the walk

@@ -35,193 +35,108 @@ extension Evaluation {
 
     // MARK: - Reporting
 
-    /// Turns the walk's findings into violations: message, JSON Pointer, line and column, fingerprint.
-    mutating func writeViolations() {
-        guard !work.findings.isEmpty else { return }
-        violations.reserveCapacity(work.findings.count)
+    /// Turns the walk's findings into the report's violations, as data (``FoundViolations``): each finding's JSON
+    /// Pointer and key written as bytes into one text, what its message will say of the value measured now (while
+    /// the document is at hand), its line and column, its fingerprint; sorted by pointer and then rule as a report
+    /// is, or in the order found. No message is written: that is done when a violation is read. `nil` when nothing
+    /// was found.
+    mutating func recordViolations(sorted: Bool = true) -> FoundViolations? {
+        guard !work.findings.isEmpty else { return nil }
+        var fingerprints: [String] = []
+        work.records.reserveCapacity(work.findings.count)
         for index in work.findings.indices {
             let finding = work.findings[index]
-            let set: AttributeSet? =
-                finding.attributes == Finding.noAttributes
-                ? nil
-                : finding.attributes >= 0
-                    ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
-            let key =
-                finding.detail == Finding.unknownMember
-                ? document.string(at: finding.node) : tables.fieldObjects[finding.field].key ?? ""
             let rule = finding.rule
-            var violation = Violation(
-                path: pointer(finding.path), key: key, rule: rule, message: message(for: finding, rule, set, key: key),
-                position: positions ? position(of: finding.node) : nil)
-            if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
-                switch document.kind(of: finding.node) {
-                case .string:
-                    violation.fingerprint = document.withStringBytes(at: finding.node) { fingerprinter.fingerprint($0) }
-                case .number:
-                    var text = document.numberLexeme(at: finding.node)
-                    violation.fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
-                default: break
+            let node = finding.node
+            let pointerStart = work.text.count
+            appendPointer(finding.path)
+            let pointer = pointerStart..<work.text.count
+            var key = pointer.upperBound..<pointer.upperBound
+            if finding.detail == Finding.unknownMember {
+                document.withStringBytes(at: node) { work.text.append(contentsOf: $0) }
+                key = pointer.upperBound..<work.text.count
+            }
+            var record = FoundViolation(
+                ruleOrdinal: finding.ruleOrdinal, field: finding.field, attributes: finding.attributes,
+                detail: finding.detail, pointer: pointer, key: key, line: 0, column: 0, measure: 0, brand: -1,
+                fingerprint: -1, objectField: -1, objectRule: -1, objectMember: -1)
+            if let place = Finding.objectRule(finding.detail) {
+                let found = work.ruleFindings[place]
+                record.objectField = found.field
+                record.objectRule = found.rule
+                record.objectMember = found.member
+                record.detail = found.detail
+            } else {
+                record.measure = measure(for: rule, of: finding.field, at: node)
+                if rule == .format, nodes[node].kind == .string {
+                    record.brand = cardBrand(at: node)
                 }
             }
-            violations.append(violation)
-        }
-    }
-
-    /// A finding's message in the plan's language.
-    mutating func message(for finding: Finding, _ rule: ViolationCode, _ set: AttributeSet?, key: String)
-        -> String
-    {
-        let node = finding.node
-        let name = set?.name.text(in: plan.messages.language) ?? ""
-        if let place = Finding.objectRule(finding.detail) {
-            let (objectRule, found) = ruleFindings[place]
-            return objectRule.message(
-                for: found, writer: FindingWriter(messages: plan.messages, attributes: set), reference: reference)
-        }
-        switch rule {
-        case .forbidden:
-            return text(.forbidden, set, fallback: set?.message, .init(name: name))
-        case .required:
-            if finding.detail == Finding.nullValue { return text(.required, set, variant: "null", .init(name: name)) }
-            return text(.required, set, fallback: set?.message, .init(name: name))
-        case .null:
-            return text(.null, set, .init(name: name))
-        case .type:
-            let kind = nodes[node].kind
-            let dataType = tables.fields[finding.field].dataType
-            let messages = plan.messages
-            let found =
-                kind == .number && dataType == .integer
-                ? messages.term("kind.fraction")
-                : messages.term("kind.\(kind.description)")
-            let expected = messages.term("type.\(dataType.rawValue)")
-            return text(.type, set, .init(name: name, expected: expected, found: found))
-        case .minimum, .maximum:
-            let bound = set?.valueRange.bound(for: rule)?.description
-            return text(
-                rule, set, fallback: set?.message,
-                rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
-        case .enum:
-            let list = set?.options?.labels ?? []
-            return text(
-                .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
-                .init(name: name, expected: list.joined(separator: ", ")))
-        case .duplicateKey:
-            if finding.detail == Finding.unknownMember {
-                return text(.duplicateKey, nil, variant: "unknown", .init(key: key))
+            if positions {
+                let position = position(of: node)
+                record.line = position.line
+                record.column = position.column
             }
-            return text(
-                .duplicateKey, nil,
-                .init(name: tables.fieldObjects[finding.field].label.text(in: plan.messages.language)))
-        case .unknownField:
-            let object = tables.fieldObjects[finding.field]
-            let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
-            return text(
-                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                .init(name: object.label.text(in: plan.messages.language), key: key, suggestion: suggestion))
-        case .minItems, .maxItems:
-            let count = String(document.count(of: node))
-            let bound = set?.itemCounts.bound(for: rule) ?? 0
-            return text(
-                rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
-                rule == .minItems
-                    ? .init(name: name, min: String(bound), count: count)
-                    : .init(name: name, max: String(bound), count: count))
+            if let fingerprinter = plan.fingerprinter, rule != .unknownField, rule != .duplicateKey, rule != .required {
+                var fingerprint: String?
+                switch document.kind(of: node) {
+                case .string:
+                    fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
+                case .number:
+                    var text = document.numberLexeme(at: node)
+                    fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
+                default: break
+                }
+                if let fingerprint {
+                    record.fingerprint = fingerprints.count
+                    fingerprints.append(fingerprint)
+                }
+            }
+            work.records.append(record)
+        }
+        // The order of a report: by JSON Pointer, then rule (as strings compare them; see `ViolationList`).
+        let text = work.text
+        if sorted { work.records.sort { ViolationList.precedes($0, $1, in: text) } }
+        return text.withUnsafeBufferPointer { text in
+            work.records.withUnsafeBufferPointer { records in
+                FoundViolations.make(
+                    plan: plan, records: records, text: text, computedSets: computedSets, fingerprints: fingerprints)
+            }
+        }
+    }
+
+    /// What a finding's message will say of its value, measured while the document is at hand: the kind of value for
+    /// `type`, the number of items for `minItems` and `maxItems`, else the length of a string or number in code
+    /// points (-1 for a sensitive field: a PIN's length is a clue to it).
+    func measure(for rule: ViolationCode, of field: Int, at node: JSONDocument.Index) -> Int {
+        switch rule {
+        case .type: return Int(nodes[node].kind.rawValue)
+        case .minItems, .maxItems: return document.count(of: node)
+        case .forbidden, .required, .null, .minimum, .maximum, .enum, .duplicateKey, .unknownField: return 0
         default:
-            return stringMessage(for: finding, rule, set)
+            guard !tables.fields[field].sensitive else { return -1 }
+            switch nodes[node].kind {
+            case .string:
+                return nodes[node].flag
+                    ? document.withStringBytes(at: node) { Self.codePoints(in: $0) }
+                    : Self.codePoints(in: rawText(of: node))
+            case .number: return Self.codePoints(in: rawText(of: node))
+            default: return 0
+            }
         }
     }
 
-    /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
-    mutating func stringMessage(for finding: Finding, _ code: ViolationCode, _ set: AttributeSet?) -> String {
-        guard let attributes = set else { return text(code, nil, .init()) }
-        let name = attributes.name.text(in: plan.messages.language)
-        let detail = finding.detail
-        // The length of a sensitive value is not shown: a PIN's length is a clue to it.
-        let count: String? =
-            tables.fields[finding.field].sensitive
-            ? nil
-            : String(
-                nodes[finding.node].flag
-                    ? document.withStringBytes(at: finding.node) { Self.codePoints(in: $0) }
-                    : Self.codePoints(in: rawText(of: finding.node)))
-        let variant = count == nil ? nil : "count"
-        let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
-        switch code {
-        case .minLength, .maxLength:
-            let bound = String((validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0)
-            return text(
-                code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
-                code == .minLength
-                    ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
-        case .format:
-            let implied = tables.fields[finding.field].dataType.impliedFormat
-            let formats = detail == StringFailure.impliedFormat ? Array(implied.map { [$0] } ?? []) : attributes.formats
-            let expected = formats.map { format in
-                (format.isCardNumber ? cardNumberTerm(at: finding.node) : nil) ?? plan.messages.formatTerms[format]
-                    ?? format.article
-            }.joined(separator: plan.messages.term("or"))
-            return text(
-                .format, attributes,
-                fallback: tables.fields[finding.field].dataType == .string ? attributes.message : nil,
-                .init(name: name, expected: expected))
-        case .regex:
-            return text(
-                .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
-        default:
-            return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
-        }
+    /// The card brand a string's digits show, as its place in the reference data; -1 when none.
+    func cardBrand(at node: JSONDocument.Index) -> Int {
+        guard case .brand(let index) = document.withStringBytes(at: node, { reference.cardBrands.detect(digitsOf: $0) })
+        else { return -1 }
+        return index
     }
 
-    /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
-    /// older `message` / validation `message` (`fallback`), else the catalogue's.
-    func text(
-        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
-        _ parameters: MessageParameters
-    ) -> String {
-        FindingWriter(messages: plan.messages, attributes: attributes).text(
-            rule, variant: variant, fallback: fallback, parameters)
+    /// The violations the walk found in the order found, each written out (a form's draft and a default value are
+    /// checked with them).
+    mutating func writtenViolations() -> [Violation] {
+        guard let found = recordViolations(sorted: false) else { return [] }
+        return Array(ViolationList(found: found))
     }
-
-    /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
-    /// 16, or 19 digits with a valid check digit"; `nil` when the number has no brand the reference data knows.
-    func cardNumberTerm(at node: JSONDocument.Index) -> String? {
-        guard nodes[node].kind == .string,
-            case .brand(let index) = document.withStringBytes(at: node, { reference.cardBrands.detect(digitsOf: $0) })
-        else { return nil }
-        let brand = reference.cardBrands.brands[index]
-        let lengths = brand.lengths.map(String.init)
-        let list =
-            lengths.count == 1
-            ? lengths[0] : lengths.dropLast().joined(separator: ", ") + plan.messages.term("or") + lengths.last!
-        let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
-        return plan.messages.phrase(key, ["brand": brand.name, "lengths": list])
-    }
-}
-
-/// Words a finding's message in the catalogue's language: the field's own template for the rule first, then the
-/// schema's older `message` (`fallback`), then the catalogue's (``RuleMessageWriter``, for an object rule's findings).
-struct FindingWriter: RuleMessageWriter {
-    let messages: MessageCatalogue
-    /// The field's attribute set in force.
-    let attributes: AttributeSet?
-
-    var language: String { messages.language }
-    var name: String { attributes?.name.text(in: language) ?? "" }
-
-    func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
-        text(rule, variant: variant, fallback: nil, parameters)
-    }
-
-    func text(_ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters)
-        -> String
-    {
-        if let template = attributes?.messages?.template(for: rule, language: messages.language) {
-            return template.render(parameters)
-        }
-        if let fallback { return fallback.text(in: messages.language) }
-        return messages.message(rule, variant: variant, parameters)
-    }
-
-    func term(_ key: String) -> String { messages.term(key) }
 }

@@ -4,8 +4,8 @@ internal import DCEPattern
 ///
 /// The walk builds no string: member names are matched on their bytes, strings are checked on their UTF-8 bytes, and
 /// a violation is recorded as a ``Finding`` (rule, field, node, attribute set, path tokens). When the walk is done,
-/// ``writeViolations()`` writes each finding's message, JSON Pointer, line and column once (a verdict writes none, and
-/// stops at the first finding). The evaluation reads the schema as the records of its ``RuleProgram``, valid only
+/// ``recordViolations()`` keeps each finding as data in the report, with its JSON Pointer, line and column; its message
+/// is written when it is read (a verdict keeps none, and stops at the first finding). The evaluation reads the schema as the records of its ``RuleProgram``, valid only
 /// inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
 /// value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and `check(_:against:)`.
 struct Evaluation: ConditionReader {
@@ -45,14 +45,9 @@ struct Evaluation: ConditionReader {
     var singleLineASCII: Bool?
     /// The last position ``position(of:)`` found, where the next search starts when it lies further on.
     var located = SourcePosition(line: 1, column: 1, offset: 0)
-    /// The violations, written from the walk's findings once it is done (``writeViolations()``).
-    var violations: [Violation] = []
     /// Attribute sets computed while walking (for a field with more overrides than are computed ahead) that a
     /// finding refers to.
     var computedSets: [AttributeSet] = []
-    /// What the object rules found (``ObjectRuleKind``), by the place a finding's detail gives
-    /// (``Finding/objectRule(_:)``): each rule words its own findings.
-    var ruleFindings: [(rule: any ObjectRuleKind, finding: ObjectRuleFinding)] = []
     /// The most violations kept (the plan's; one for a verdict); past it they are counted in ``omitted``.
     let maxErrors: Int
     /// Whether only the verdict is asked (``EvaluationPlan/holds(_:month:)``): the walk stops at the first violation
@@ -228,17 +223,18 @@ extension EvaluationPlan {
     /// evaluation reads without reference counts, stay alive until it returns.
     func evaluate<Context>(
         _ document: JSONDocument, positions: Bool, month: Int, finish: ([String?]) -> Context
-    ) -> (violations: [Violation], omitted: Int, context: Context) {
+    ) -> (violations: ViolationList, omitted: Int, context: Context) {
         withExtendedLifetime(self) {
             schema.program.withTables { tables in
                 var evaluation = Evaluation(
                     document: document, plan: self, tables: tables, positions: positions, month: month)
+                var found: FoundViolations?
                 let context = evaluation.withDocument(
                     {
                         $0.evaluate()
-                        $0.writeViolations()
+                        found = $0.recordViolations()
                     }, finish: finish)
-                return (evaluation.violations, evaluation.omitted, context)
+                return (found.map(ViolationList.init(found:)) ?? [], evaluation.omitted, context)
             }
         }
     }
@@ -274,12 +270,13 @@ extension EvaluationPlan {
                 var evaluation = Evaluation(
                     document: document, plan: self, tables: tables, positions: false, month: month, probe: node,
                     recorder: recorder)
+                var violations: [Violation] = []
                 evaluation.withDocument(
                     {
                         $0.evaluate()
-                        $0.writeViolations()
+                        violations = $0.writtenViolations()
                     }, finish: { _ in })
-                return (evaluation.violations, recorder.probed)
+                return (violations, recorder.probed)
             }
         }
     }
@@ -296,12 +293,13 @@ extension EvaluationPlan {
                 let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
                 var evaluation = Evaluation(
                     document: document, plan: self, tables: tables, positions: false, month: month, recorder: recorder)
+                var violations: [Violation] = []
                 evaluation.withDocument(
                     {
                         $0.evaluate()
-                        $0.writeViolations()
+                        violations = $0.writtenViolations()
                     }, finish: { _ in })
-                return (evaluation.violations, recorder.fields, recorder.ignored)
+                return (violations, recorder.fields, recorder.ignored)
             }
         }
     }
@@ -329,12 +327,13 @@ extension EvaluationPlan {
             schema.program.withTables { tables in
                 guard let id = schema.program.id(of: field) else { return [] }
                 var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: false, month: 0)
+                var violations: [Violation] = []
                 evaluation.withDocument(
                     {
                         $0.check(document.root, of: id)
-                        $0.writeViolations()
+                        violations = $0.writtenViolations()
                     }, finish: { _ in })
-                return evaluation.violations
+                return violations
             }
         }
     }

@@ -17,6 +17,13 @@ struct EvaluationScratch {
     var findings: [Finding] = []
     /// The path tokens of every finding, end to end.
     var pathArena: [Evaluation.PathToken] = []
+    /// What the object rules found (``ObjectRuleKind``), by the place a finding's detail gives
+    /// (``Finding/objectRule(_:)``): each rule words its own findings.
+    var ruleFindings: [ObjectRuleHit] = []
+    /// The findings as the report keeps them, before they are copied into it (``Evaluation/recordViolations()``).
+    var records: [FoundViolation] = []
+    /// The JSON Pointers and keys of ``records``, end to end.
+    var text: [UInt8] = []
     /// Context values by slot: the prepared schema's, then derived ones (see ``Evaluation/deriveContexts()``).
     var context: [String?] = []
     /// Match data for regex matches, created on first use.
@@ -51,6 +58,9 @@ struct EvaluationScratch {
         failures.removeAll(keepingCapacity: true)
         findings.removeAll(keepingCapacity: true)
         pathArena.removeAll(keepingCapacity: true)
+        ruleFindings.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
         context.removeAll(keepingCapacity: true)
         // Moved, not copied: a copy would retain and release every array once more.
         var emptied = EvaluationScratch()
@@ -67,9 +77,18 @@ struct EvaluationScratch {
     private static let kept = ThreadLocalSlot<Holder>()
 }
 
+/// What an object rule found: the object's field, the rule's place among its `objectRules`, and the rule's finding
+/// (the member, by its place among the object's fields, and the rule's detail).
+struct ObjectRuleHit {
+    let field: Int
+    let rule: Int
+    let member: Int
+    let detail: Int
+}
+
 /// A violation as the walk finds it: which rule, of which field, at which node of the document, with which attribute
 /// set and detail. Its text (message, JSON Pointer, line and column) is written once the walk is done
-/// (``Evaluation/writeViolations()``), so that the walk itself builds no string.
+/// (``Evaluation/recordViolations()``), so that the walk itself builds no string.
 ///
 /// Plain values only (the rule by its place in ``ViolationCode/catalogue``), so that recording, copying and clearing
 /// findings touches no reference count.
@@ -97,11 +116,11 @@ struct Finding {
     static let nullValue = -100
     /// A member no field describes (its key is the member's name).
     static let unknownMember = -101
-    /// What an object rule found (``ObjectRuleKind``): its place in ``Evaluation/ruleFindings``, below this value.
+    /// What an object rule found (``ObjectRuleKind``): its place in ``EvaluationScratch/ruleFindings``, below this value.
     private static let objectRuleBase = -1_000_000
 
     static func objectRule(_ place: Int) -> Int { objectRuleBase - place }
 
-    /// The place in ``Evaluation/ruleFindings`` of an object rule's finding; `nil` for any other detail.
+    /// The place in ``EvaluationScratch/ruleFindings`` of an object rule's finding; `nil` for any other detail.
     static func objectRule(_ detail: Int) -> Int? { detail <= objectRuleBase ? objectRuleBase - detail : nil }
 }

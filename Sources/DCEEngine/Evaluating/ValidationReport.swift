@@ -6,8 +6,9 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var schemaVersion: String
     /// Whether the request has no violations.
     public var valid: Bool
-    /// Every violation, sorted by path and then rule; at most ``PreparedSchema/maxErrors`` of them.
-    public var errors: [Violation]
+    /// Every violation, sorted by path and then rule; at most ``PreparedSchema/maxErrors`` of them. Kept as data
+    /// when validation found them: each violation's text is written when it is read (see ``ViolationList``).
+    public var errors: ViolationList
     /// The context values in force: those supplied and those derived from the request.
     public var context: [String: String]
     /// The tender type the request was checked for, if any.
@@ -33,10 +34,21 @@ public struct ValidationReport: Hashable, Sendable, Codable {
         schema: String, schemaVersion: String, errors: [Violation], context: [String: String], tenderType: String?,
         omittedErrors: Int = 0
     ) {
+        self.init(
+            schema: schema, schemaVersion: schemaVersion,
+            sorted: ViolationList(errors.sorted { ($0.path, $0.rule) < ($1.path, $1.rule) }), context: context,
+            tenderType: tenderType, omittedErrors: omittedErrors)
+    }
+
+    /// Creates a report of violations already in report order.
+    init(
+        schema: String, schemaVersion: String, sorted errors: ViolationList, context: [String: String],
+        tenderType: String?, omittedErrors: Int
+    ) {
         self.schema = schema
         self.schemaVersion = schemaVersion
         self.valid = errors.isEmpty && omittedErrors == 0
-        self.errors = errors.sorted { ($0.path, $0.rule) < ($1.path, $1.rule) }
+        self.errors = errors
         self.context = context
         self.tenderType = tenderType
         self.omittedErrors = omittedErrors
@@ -52,7 +64,7 @@ public struct ValidationReport: Hashable, Sendable, Codable {
         schema = try container.decode(String.self, forKey: .schema)
         schemaVersion = try container.decode(String.self, forKey: .schemaVersion)
         valid = try container.decode(Bool.self, forKey: .valid)
-        errors = try container.decode([Violation].self, forKey: .errors)
+        errors = try container.decode(ViolationList.self, forKey: .errors)
         context = try container.decode([String: String].self, forKey: .context)
         tenderType = try container.decodeIfPresent(String.self, forKey: .tenderType)
         reverificationRequired = try container.decodeIfPresent([String].self, forKey: .reverificationRequired) ?? []

@@ -7,7 +7,7 @@ package struct PayloadReport: Hashable, Sendable, Codable {
     /// Whether the payload is valid.
     package var valid: Bool
     /// The payload's violations.
-    package var errors: [Violation]
+    package var errors: ViolationList
     /// Changed fields that require reverification (updates checked against an original).
     package var reverificationRequired: [String] = []
     /// Violations found beyond the prepared schema's limit and not kept (see ``ValidationReport/omittedErrors``).
@@ -26,13 +26,10 @@ package struct PayloadReport: Hashable, Sendable, Codable {
         self.file = file
         self.line = line
         self.valid = report.valid
-        self.errors = report.errors
+        // A record's positions are relative to the record, which is one line of the file.
+        self.errors = line.map { report.errors.placed(onLine: $0) } ?? report.errors
         self.reverificationRequired = report.reverificationRequired
         self.omittedErrors = report.omittedErrors
-        if let line {
-            // A record's positions are relative to the record, which is one line of the file.
-            for index in errors.indices where errors[index].line != nil { errors[index].line = line }
-        }
     }
 
     /// Decodes a payload report; `reverificationRequired` and `omittedErrors` may be missing (reports of earlier
@@ -45,7 +42,7 @@ package struct PayloadReport: Hashable, Sendable, Codable {
         file = try container.decode(String.self, forKey: .file)
         line = try container.decodeIfPresent(Int.self, forKey: .line)
         valid = try container.decode(Bool.self, forKey: .valid)
-        errors = try container.decode([Violation].self, forKey: .errors)
+        errors = try container.decode(ViolationList.self, forKey: .errors)
         reverificationRequired = try container.decodeIfPresent([String].self, forKey: .reverificationRequired) ?? []
         omittedErrors = try container.decodeIfPresent(Int.self, forKey: .omittedErrors) ?? 0
         masked = try container.decodeIfPresent(String.self, forKey: .masked)

@@ -8,26 +8,9 @@ struct JSONRenderer {
             output.append(line)
         }
         output.append(payload.valid ? ",\"valid\":true,\"errors\":[" : ",\"valid\":false,\"errors\":[")
-        for (index, error) in payload.errors.enumerated() {
-            output.append(index > 0 ? ",{\"path\":" : "{\"path\":")
-            output.appendJSONString(error.path)
-            output.append(",\"key\":")
-            output.appendJSONString(error.key)
-            output.append(",\"rule\":")
-            output.appendJSONString(error.rule.rawValue)
-            output.append(",\"message\":")
-            output.appendJSONString(error.message)
-            if let line = error.line, let column = error.column {
-                output.append(",\"line\":")
-                output.append(line)
-                output.append(",\"column\":")
-                output.append(column)
-            }
-            if let fingerprint = error.fingerprint {
-                output.append(",\"fingerprint\":")
-                output.appendJSONString(fingerprint)
-            }
-            output.append("}")
+        for index in payload.errors.indices {
+            if index > 0 { output.append(",") }
+            payload.errors.appendJSON(at: index, to: &output)
         }
         output.append("]")
         if !payload.reverificationRequired.isEmpty {

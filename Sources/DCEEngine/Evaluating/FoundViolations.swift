@@ -1,0 +1,122 @@
+/// One violation as data, as validation leaves it in a report: the rule, the field, the attribute set and the check
+/// broken (places in the program's tables), what the message says of the value (a count, a kind, a card brand), the
+/// line and column, and where its JSON Pointer and key lie in the report's text. Its message is written only when it
+/// is read (``FoundViolations/violation(at:)``) or written into a report.
+///
+/// Integers only, so that a report's violations are one flat buffer, copied and freed without a reference count. Of
+/// the payload it keeps member names (in pointers and keys) and never a value: a report may outlive the payload and
+/// be kept, logged or sent whatever the fields held.
+struct FoundViolation {
+    /// The rule's place in ``ViolationCode/catalogue``.
+    var ruleOrdinal: Int
+    /// The field (a place in the program's tables).
+    var field: Int
+    /// The attribute set in force: a place in the program's tables (≥ 0), a set computed for the value
+    /// (-1 - its place among ``FoundViolationsHeader/computedSets``), or ``Finding/noAttributes``.
+    var attributes: Int
+    /// As ``Finding/detail``: which string check failed, ``Finding/nullValue``, ``Finding/unknownMember``, or for an
+    /// object rule's finding the detail that rule gave.
+    var detail: Int
+    /// The JSON Pointer's bytes in the text.
+    var pointer: Range<Int>
+    /// The key's bytes in the text, for a member no field describes; otherwise the key is the field's (empty range).
+    var key: Range<Int>
+    /// The 1-based line and column of the value; 0 when not known.
+    var line: Int
+    var column: Int
+    /// What the message says of the value: for `type`, the kind of value found (``JSONDocument/Kind`` raw value); for
+    /// `minItems` and `maxItems`, the number of items; for a failed string check, its length in code points (-1 when
+    /// the field is sensitive, whose length is not shown); otherwise 0.
+    var measure: Int
+    /// For `format`: the card brand the value's digits show, as a place in the reference data; -1 when none.
+    var brand: Int
+    /// The value's fingerprint's place in ``FoundViolationsHeader/fingerprints``; -1 when none.
+    var fingerprint: Int
+    /// For an object rule's finding (``isObjectRule``): the object's field and the rule's place among its
+    /// `objectRules`, and the member the rule found (its place among the object's fields).
+    var objectField: Int
+    var objectRule: Int
+    var objectMember: Int
+
+    /// Whether an object rule (``ObjectRuleKind``) found this, and words it.
+    var isObjectRule: Bool { objectRule >= 0 }
+
+    /// The rule broken.
+    var rule: ViolationCode { ViolationCode.catalogue[ruleOrdinal].code }
+}
+
+/// What every violation of one report shares: the plan that found them (its program, messages and reference data
+/// word them), the attribute sets computed for the walk, the values' fingerprints, and where the text starts.
+struct FoundViolationsHeader {
+    let plan: EvaluationPlan
+    let count: Int
+    /// The text's length in bytes (JSON Pointers and unknown keys, end to end).
+    let textCount: Int
+    let computedSets: [AttributeSet]
+    let fingerprints: [String]
+}
+
+/// The violations one validation found, in report order (by JSON Pointer, then rule), as one allocation: the
+/// ``FoundViolation`` records, then the bytes of their pointers and keys. What ``ViolationList`` reads; an element's
+/// text is written each time it is read.
+///
+/// Never changed once made, so it is shared between tasks freely (``ViolationList`` says so for it: no subclass of
+/// `ManagedBuffer` may be `Sendable`).
+final class FoundViolations: ManagedBuffer<FoundViolationsHeader, FoundViolation> {
+    /// Copies records and their text into a new buffer.
+    static func make(
+        plan: EvaluationPlan, records: UnsafeBufferPointer<FoundViolation>, text: UnsafeBufferPointer<UInt8>,
+        computedSets: [AttributeSet], fingerprints: [String]
+    ) -> FoundViolations {
+        let stride = MemoryLayout<FoundViolation>.stride
+        let textRecords = (text.count + stride - 1) / stride
+        let buffer = create(minimumCapacity: records.count + textRecords) { _ in
+            FoundViolationsHeader(
+                plan: plan, count: records.count, textCount: text.count, computedSets: computedSets,
+                fingerprints: fingerprints)
+        }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
+            // The text lies in the room of the records after the last: raw bytes, read only as raw bytes.
+            if let base = text.baseAddress {
+                UnsafeMutableRawPointer(elements + records.count).copyMemory(from: base, byteCount: text.count)
+            }
+        }
+        return unsafeDowncast(buffer, to: FoundViolations.self)
+    }
+
+    var count: Int { header.count }
+
+    /// Runs `body` with the records and the text.
+    func withContents<Result>(
+        _ body: (UnsafeBufferPointer<FoundViolation>, UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        let count = header.count
+        let textCount = header.textCount
+        return withUnsafeMutablePointerToElements { elements in
+            body(
+                UnsafeBufferPointer(start: elements, count: count),
+                UnsafeRawBufferPointer(start: UnsafeRawPointer(elements + count), count: textCount))
+        }
+    }
+
+    /// The violation at `index`, its message written now in the plan's language.
+    func violation(at index: Int) -> Violation {
+        withWriter { $0.violation(at: index) }
+    }
+
+    /// Runs `body` with a writer over these violations.
+    func withWriter<Result>(_ body: (ViolationWriter) -> Result) -> Result {
+        let plan = header.plan
+        return withExtendedLifetime(self) {
+            plan.schema.program.withTables { tables in
+                withContents { records, text in
+                    body(
+                        ViolationWriter(
+                            plan: plan, tables: tables, records: records, text: text,
+                            computedSets: header.computedSets, fingerprints: header.fingerprints))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/// The violations of a report, sorted by JSON Pointer and then rule.
+///
+/// Validation keeps what it found as data (the rule, the field, the check broken, a length or count, the line and
+/// column, the pointer's bytes) in one buffer, and writes a violation's message only when the violation is read:
+/// `count` and `isEmpty` write nothing, and the report writers of `dce-validate` write each message straight into
+/// their output. Reading an element writes its text anew each time, so keep the element when you read it more than
+/// once:
+///
+/// ```swift
+/// let report = prepared.validate(json: payload)
+/// if !report.errors.isEmpty {
+///     for error in report.errors { show(error.path, error.message) }   // each written once, here
+/// }
+/// ```
+///
+/// It holds none of the payload's values, only member names (in pointers and keys): a report may be kept after the
+/// payload is gone.
+public struct ViolationList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral,
+    CustomStringConvertible, CustomReflectable
+{
+    /// Unchecked because the standard library makes no `ManagedBuffer` sendable: a ``FoundViolations`` is never
+    /// changed once made, so it is safe to share.
+    private enum Storage: @unchecked Sendable {
+        case written([Violation])
+        case found(FoundViolations)
+    }
+
+    private var storage: Storage
+    /// For the violations of an NDJSON record: the line of the file every violation with a position is on.
+    private var placedLine: Int?
+
+    /// A list of violations as given, in that order.
+    ///
+    /// - Parameter violations: The violations.
+    public init(_ violations: [Violation] = []) {
+        storage = .written(violations)
+    }
+
+    /// A list of violations as given, in that order.
+    ///
+    /// - Parameter elements: The violations.
+    public init(arrayLiteral elements: Violation...) {
+        storage = .written(elements)
+    }
+
+    /// The violations one validation found, kept as data.
+    init(found: FoundViolations) {
+        storage = .found(found)
+    }
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch storage {
+        case .written(let violations): violations.count
+        case .found(let found): found.count
+        }
+    }
+
+    /// The violation at `position`, its message written now when the list was found by validation.
+    public subscript(position: Int) -> Violation {
+        var violation: Violation
+        switch storage {
+        case .written(let violations): violation = violations[position]
+        case .found(let found):
+            precondition(position >= 0 && position < found.count, "index out of range")
+            violation = found.violation(at: position)
+        }
+        if let placedLine, violation.line != nil { violation.line = placedLine }
+        return violation
+    }
+
+    public var description: String { Array(self).description }
+
+    /// The violations, as `dump` and debuggers show a list: never the schema and plan that word them.
+    public var customMirror: Mirror { Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection) }
+
+    public static func == (lhs: ViolationList, rhs: ViolationList) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for violation in self { hasher.combine(violation) }
+    }
+
+    /// Every byte a list found by validation keeps (its records, then its text); `nil` for violations given written.
+    /// What the tests search for values a report must not keep.
+    var keptBytes: [UInt8]? {
+        guard case .found(let found) = storage else { return nil }
+        return found.withContents { records, text in Array(UnsafeRawBufferPointer(records)) + Array(text) }
+    }
+
+    /// This list with every violation that has a position moved onto `line`: an NDJSON record's positions are
+    /// relative to the record, which is one line of its file.
+    func placed(onLine line: Int) -> ViolationList {
+        var copy = self
+        copy.placedLine = line
+        return copy
+    }
+
+    /// Appends the violation at `index` as a member of the `errors` array of `dce-validate --format json`; a list
+    /// found by validation writes it straight from its data, with no string but the message.
+    func appendJSON(at index: Int, to output: inout ByteBuilder) {
+        switch storage {
+        case .found(let found):
+            found.withWriter { $0.appendJSON(at: index, line: placedLine, to: &output) }
+        case .written:
+            let error = self[index]
+            output.append("{\"path\":")
+            output.appendJSONString(error.path)
+            output.append(",\"key\":")
+            output.appendJSONString(error.key)
+            output.append(",\"rule\":")
+            output.appendJSONString(error.rule.rawValue)
+            output.append(",\"message\":")
+            output.appendJSONString(error.message)
+            if let line = error.line, let column = error.column {
+                output.append(",\"line\":")
+                output.append(line)
+                output.append(",\"column\":")
+                output.append(column)
+            }
+            if let fingerprint = error.fingerprint {
+                output.append(",\"fingerprint\":")
+                output.appendJSONString(fingerprint)
+            }
+            output.append("}")
+        }
+    }
+
+    /// Whether one record comes before another in a report: by JSON Pointer, then by rule, as `String` compares them
+    /// (the order of ``ValidationReport/errors`` however it was made). Pointers of ASCII compare by their bytes,
+    /// which is the same order; others as strings, which compare canonically equivalent text as equal.
+    static func precedes(_ lhs: FoundViolation, _ rhs: FoundViolation, in text: [UInt8]) -> Bool {
+        let order = text.withUnsafeBufferPointer { text in
+            let left = UnsafeBufferPointer(rebasing: text[lhs.pointer])
+            let right = UnsafeBufferPointer(rebasing: text[rhs.pointer])
+            if left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) {
+                return left.lexicographicallyPrecedes(right) ? -1 : left.elementsEqual(right) ? 0 : 1
+            }
+            let leftText = String(decoding: left, as: UTF8.self)
+            let rightText = String(decoding: right, as: UTF8.self)
+            return leftText < rightText ? -1 : leftText == rightText ? 0 : 1
+        }
+        return order < 0 || (order == 0 && lhs.rule < rhs.rule)
+    }
+}
+
+extension ViolationList: Codable {
+    /// Decodes a JSON array of violations.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: When the value is not an array of violations.
+    public init(from decoder: any Decoder) throws {
+        storage = .written(try decoder.singleValueContainer().decode([Violation].self))
+    }
+
+    /// Encodes the violations as a JSON array, each written out.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Array(self))
+    }
+}

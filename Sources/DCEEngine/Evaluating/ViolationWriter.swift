@@ -1,0 +1,227 @@
+/// Writes the text of violations kept as data (``FoundViolations``): each message in the plan's language, from the
+/// field's own messages, the schema's, or the catalogue, and the JSON Pointer and key from the report's text.
+///
+/// Valid only inside ``FoundViolations/withWriter(_:)``, which keeps the program's tables and the records alive.
+struct ViolationWriter {
+    let plan: EvaluationPlan
+    let tables: RuleProgram.Tables
+    let records: UnsafeBufferPointer<FoundViolation>
+    let text: UnsafeRawBufferPointer
+    let computedSets: [AttributeSet]
+    let fingerprints: [String]
+
+    var messages: MessageCatalogue { plan.messages }
+
+    /// The violation at `index`, as a value of its own.
+    func violation(at index: Int) -> Violation {
+        let record = records[index]
+        var violation = Violation(
+            path: string(record.pointer), key: key(of: record), rule: record.rule, message: message(for: record))
+        if record.line > 0 {
+            violation.line = record.line
+            violation.column = record.column
+        }
+        if record.fingerprint >= 0 { violation.fingerprint = fingerprints[record.fingerprint] }
+        return violation
+    }
+
+    /// Appends the violation at `index` as a member of the `errors` array of `dce-validate --format json`, straight
+    /// from the report's text; with `line`, a positioned violation is on that line (an NDJSON record's).
+    func appendJSON(at index: Int, line: Int?, to output: inout ByteBuilder) {
+        let record = records[index]
+        output.append("{\"path\":")
+        output.appendJSONString(UnsafeRawBufferPointer(rebasing: text[record.pointer]))
+        output.append(",\"key\":")
+        if record.key.isEmpty {
+            output.appendJSONString(tables.fieldObjects[record.field].key ?? "")
+        } else {
+            output.appendJSONString(UnsafeRawBufferPointer(rebasing: text[record.key]))
+        }
+        output.append(",\"rule\":")
+        output.appendJSONString(record.rule.rawValue)
+        output.append(",\"message\":")
+        output.appendJSONString(message(for: record))
+        if record.line > 0 {
+            output.append(",\"line\":")
+            output.append(line ?? record.line)
+            output.append(",\"column\":")
+            output.append(record.column)
+        }
+        if record.fingerprint >= 0 {
+            output.append(",\"fingerprint\":")
+            output.appendJSONString(fingerprints[record.fingerprint])
+        }
+        output.append("}")
+    }
+
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
+    }
+
+    /// The field's `key`, or for a member no field describes, its name.
+    func key(of record: FoundViolation) -> String {
+        record.key.isEmpty ? tables.fieldObjects[record.field].key ?? "" : string(record.key)
+    }
+
+    /// The attribute set in force where the violation was found.
+    func attributeSet(of record: FoundViolation) -> AttributeSet? {
+        record.attributes == Finding.noAttributes
+            ? nil
+            : record.attributes >= 0
+                ? tables.attributeObjects[record.attributes] : computedSets[-record.attributes - 1]
+    }
+
+    // MARK: - Messages
+
+    /// A violation's message in the plan's language.
+    func message(for record: FoundViolation) -> String {
+        let set = attributeSet(of: record)
+        let rule = record.rule
+        if record.isObjectRule {
+            let objectRule = tables.fieldObjects[record.objectField].objectRules[record.objectRule]
+            return objectRule.message(
+                for: ObjectRuleFinding(rule: rule, member: record.objectMember, detail: record.detail),
+                writer: FindingWriter(messages: messages, attributes: set), reference: plan.schema.reference)
+        }
+        let name = set?.name.text(in: messages.language) ?? ""
+        switch rule {
+        case .forbidden:
+            return text(.forbidden, set, fallback: set?.message, .init(name: name))
+        case .required:
+            if record.detail == Finding.nullValue { return text(.required, set, variant: "null", .init(name: name)) }
+            return text(.required, set, fallback: set?.message, .init(name: name))
+        case .null:
+            return text(.null, set, .init(name: name))
+        case .type:
+            let kind = JSONDocument.Kind(rawValue: UInt8(record.measure)) ?? .null
+            let dataType = tables.fields[record.field].dataType
+            let found =
+                kind == .number && dataType == .integer
+                ? messages.term("kind.fraction")
+                : messages.term("kind.\(kind.description)")
+            let expected = messages.term("type.\(dataType.rawValue)")
+            return text(.type, set, .init(name: name, expected: expected, found: found))
+        case .minimum, .maximum:
+            let bound = set?.valueRange.bound(for: rule)?.description
+            return text(
+                rule, set, fallback: set?.message,
+                rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
+        case .enum:
+            let list = set?.options?.labels ?? []
+            return text(
+                .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
+                .init(name: name, expected: list.joined(separator: ", ")))
+        case .duplicateKey:
+            if record.detail == Finding.unknownMember {
+                return text(.duplicateKey, nil, variant: "unknown", .init(key: key(of: record)))
+            }
+            return text(
+                .duplicateKey, nil,
+                .init(name: tables.fieldObjects[record.field].label.text(in: messages.language)))
+        case .unknownField:
+            let object = tables.fieldObjects[record.field]
+            let key = key(of: record)
+            let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
+            return text(
+                .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
+                .init(name: object.label.text(in: messages.language), key: key, suggestion: suggestion))
+        case .minItems, .maxItems:
+            let count = String(record.measure)
+            let bound = set?.itemCounts.bound(for: rule) ?? 0
+            return text(
+                rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
+                rule == .minItems
+                    ? .init(name: name, min: String(bound), count: count)
+                    : .init(name: name, max: String(bound), count: count))
+        default:
+            return stringMessage(for: record, rule, set)
+        }
+    }
+
+    /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
+    func stringMessage(for record: FoundViolation, _ code: ViolationCode, _ set: AttributeSet?) -> String {
+        guard let attributes = set else { return text(code, nil, .init()) }
+        let name = attributes.name.text(in: messages.language)
+        let detail = record.detail
+        // The length of a sensitive value is not shown: a PIN's length is a clue to it.
+        let count: String? = record.measure < 0 ? nil : String(record.measure)
+        let variant = count == nil ? nil : "count"
+        let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
+        switch code {
+        case .minLength, .maxLength:
+            let bound = String((validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0)
+            return text(
+                code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                code == .minLength
+                    ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
+        case .format:
+            let implied = tables.fields[record.field].dataType.impliedFormat
+            let formats =
+                detail == Evaluation.StringFailure.impliedFormat
+                ? Array(implied.map { [$0] } ?? []) : attributes.formats
+            let expected = formats.map { format in
+                (format.isCardNumber ? cardNumberTerm(brand: record.brand) : nil) ?? messages.formatTerms[format]
+                    ?? format.article
+            }.joined(separator: messages.term("or"))
+            return text(
+                .format, attributes,
+                fallback: tables.fields[record.field].dataType == .string ? attributes.message : nil,
+                .init(name: name, expected: expected))
+        case .regex:
+            return text(
+                .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
+        default:
+            return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
+        }
+    }
+
+    /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
+    /// older `message` / validation `message` (`fallback`), else the catalogue's.
+    func text(
+        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
+        _ parameters: MessageParameters
+    ) -> String {
+        FindingWriter(messages: messages, attributes: attributes).text(
+            rule, variant: variant, fallback: fallback, parameters)
+    }
+
+    /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
+    /// 16, or 19 digits with a valid check digit"; `nil` when the number has no brand the reference data knows.
+    func cardNumberTerm(brand index: Int) -> String? {
+        guard index >= 0 else { return nil }
+        let brand = plan.schema.reference.cardBrands.brands[index]
+        let lengths = brand.lengths.map(String.init)
+        let list =
+            lengths.count == 1
+            ? lengths[0] : lengths.dropLast().joined(separator: ", ") + messages.term("or") + lengths.last!
+        let key = brand.luhn ? "format.card-number.brand" : "format.card-number.brand-without-check-digit"
+        return messages.phrase(key, ["brand": brand.name, "lengths": list])
+    }
+}
+
+/// Words a finding's message in the catalogue's language: the field's own template for the rule first, then the
+/// schema's older `message` (`fallback`), then the catalogue's (``RuleMessageWriter``, for an object rule's findings).
+struct FindingWriter: RuleMessageWriter {
+    let messages: MessageCatalogue
+    /// The field's attribute set in force.
+    let attributes: AttributeSet?
+
+    var language: String { messages.language }
+    var name: String { attributes?.name.text(in: language) ?? "" }
+
+    func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
+        text(rule, variant: variant, fallback: nil, parameters)
+    }
+
+    func text(_ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters)
+        -> String
+    {
+        if let template = attributes?.messages?.template(for: rule, language: messages.language) {
+            return template.render(parameters)
+        }
+        if let fallback { return fallback.text(in: messages.language) }
+        return messages.message(rule, variant: variant, parameters)
+    }
+
+    func term(_ key: String) -> String { messages.term(key) }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import DCEEngine
+
+/// A report's violations kept as data (``ViolationList``) read exactly as violations written at validation would:
+/// the same violations in the same order, the same JSON report byte for byte, also on an NDJSON line; the same from
+/// many tasks at once; and the data holds none of the payload's values.
+struct ViolationListTests {
+    /// Every example and each of its variants (``VerdictTests/variants(of:)``) that is invalid, with its report.
+    static func invalidReports() throws -> [(name: String, report: ValidationReport)] {
+        var found: [(String, ValidationReport)] = []
+        for (schema, examples) in SchemaComparisonTests.examples.sorted(by: { $0.key < $1.key }) {
+            for example in examples {
+                let prepared = try Fixtures.validator.prepare(
+                    schema, context: example.context, tenderType: example.tenderType)
+                for payload in VerdictTests.variants(of: example.payload) {
+                    let report = prepared.validate(json: payload)
+                    if !report.valid { found.append((example.name, report)) }
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func violationsKeptAsDataReadAsViolationsWrittenAtOnce() throws {
+        let reports = try Self.invalidReports()
+        var violations = 0
+        for (name, report) in reports {
+            let written = Array(report.errors)
+            violations += written.count
+            // Sorted again as strings, the order a report made of written violations has.
+            let rewritten = ValidationReport(
+                schema: report.schema, schemaVersion: report.schemaVersion, errors: written, context: report.context,
+                tenderType: report.tenderType, omittedErrors: report.omittedErrors)
+            #expect(rewritten.errors == report.errors, "\(name)")
+            #expect(rewritten == report, "\(name)")
+            for line in [nil, 7] as [Int?] {
+                var kept = ByteBuilder()
+                JSONRenderer().append(PayloadReport(file: name, line: line, report: report), to: &kept)
+                var byHand = PayloadReport(file: name, line: line, report: rewritten)
+                byHand.errors = ViolationList(
+                    written.map { violation in
+                        var moved = violation
+                        if let line, moved.line != nil { moved.line = line }
+                        return moved
+                    })
+                var expected = ByteBuilder()
+                JSONRenderer().append(byHand, to: &expected)
+                #expect(kept.string == expected.string, "\(name)")
+            }
+        }
+        // Enough reports and violations that a difference would show.
+        #expect(reports.count > 2_000 && violations > 4_000, "\(reports.count) reports, \(violations) violations")
+    }
+
+    @Test func aReportReadFromManyTasksAtOnceReadsTheSame() async throws {
+        let prepared = try Fixtures.validator.prepare("card-create")
+        let payload = Array(
+            #"{"programName":"NOPE","currency":"EURO","mobile":"0888","cardPin":"12a4","extra":1}"#.utf8)
+        let report = prepared.validate(json: payload)
+        let expected = Array(report.errors)
+        #expect(expected.count >= 4)
+        let readings = await withTaskGroup(of: [Violation].self) { group in
+            for _ in 0..<16 { group.addTask { Array(report.errors) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(readings.allSatisfy { $0 == expected })
+    }
+
+    @Test func whatAReportKeepsHoldsNoValueOfThePayload() throws {
+        let prepared = try Fixtures.validator.prepare("payment-account", tenderType: "credit")
+        let pan = "4111111111111111111"
+        let payload = Array(#"{"cardNumber":"\#(pan)","securityCode":"98765","unknownMember":"4929"}"#.utf8)
+        let report = prepared.validate(json: payload)
+        #expect(report.errors.contains { $0.path == "/cardNumber" })
+        #expect(report.errors.contains { $0.key == "unknownMember" })
+        let kept = try #require(report.errors.keptBytes)
+        for secret in [pan, "98765", "4929"] {
+            #expect(
+                kept.firstRange(of: Array(secret.utf8)) == nil, "the report keeps \(secret)")
+        }
+        // The names are kept: the test reads the right bytes.
+        #expect(kept.firstRange(of: Array("unknownMember".utf8)) != nil)
+    }
+}
