@@ -240,16 +240,19 @@ enum StepSummary {
             schema: schema, catalogue: options.catalogueVersion, payloads: summary.payloads, invalid: summary.invalid,
             errors: summary.errors, omitted: summary.omittedErrors)
         text += "\n\n"
-        if !summary.firstErrors.isEmpty {
+        if summary.firstErrors.count > 0 {
             let columns = ["payload", "line", "path", "rule", "message"].map { messages.phrase("step." + $0) }
             text += "| " + columns.joined(separator: " | ") + " |\n|---|---|---|---|---|\n"
-            for (file, violation) in summary.firstErrors {
-                let cells = [
-                    file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue,
-                    violation.message,
-                ]
-                text +=
-                    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+            for (file, violations) in summary.firstErrors.lists {
+                for violation in violations {
+                    let cells = [
+                        file, violation.line.map(String.init) ?? "", violation.path, violation.rule.rawValue,
+                        violation.message,
+                    ]
+                    text +=
+                        "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ")
+                        + " |\n"
+                }
             }
             if summary.errors > summary.firstErrors.count {
                 text += "\n" + messages.phrase("step.more", count: summary.errors - summary.firstErrors.count) + "\n"

@@ -28,7 +28,7 @@ struct BatchRunner {
         /// Inputs that could not be read, for the diagnostics on standard error.
         var unreadable: [PayloadReadError] = []
         /// The item's first violations, as many as the summary may still need.
-        var firstErrors: [(file: String, violation: Violation)] = []
+        var firstErrors = FirstErrors()
 
         init(rendering: Rendering) {
             batches = zip(rendering.formats, rendering.options).map { ReportBatch(format: $0, options: $1) }
@@ -39,9 +39,7 @@ struct BatchRunner {
             errors += payload.errors.count
             omittedErrors += payload.omittedErrors
             if !payload.valid { invalid += 1 }
-            for violation in payload.errors.prefix(Summary.firstErrorLimit - firstErrors.count) {
-                firstErrors.append((payload.name, violation))
-            }
+            firstErrors.add(payload.errors[...], file: payload.name)
             for index in batches.indices { batches[index].add(payload) }
         }
     }
@@ -53,16 +51,38 @@ struct BatchRunner {
         var schema: String
     }
 
+    /// The first violations of a run, as many as a GitHub step summary lists, kept as their reports keep them: their
+    /// text is written only if a step summary is (a run without one wrote the first 50 messages of every work item).
+    struct FirstErrors: Sendable {
+        /// How many violations the step summary lists.
+        static let limit = 50
+        /// The violations, by payload name.
+        private(set) var lists: [(file: String, violations: Slice<ViolationList>)] = []
+        /// How many violations ``lists`` holds.
+        private(set) var count = 0
+
+        /// Keeps as many of a payload's violations as there is room for.
+        mutating func add(_ violations: Slice<ViolationList>, file: @autoclosure () -> String) {
+            guard count < Self.limit, !violations.isEmpty else { return }
+            let kept = violations.prefix(Self.limit - count)
+            lists.append((file(), kept))
+            count += kept.count
+        }
+
+        /// Keeps as many of another's violations as there is room for.
+        mutating func add(_ other: FirstErrors) {
+            for (file, violations) in other.lists { add(violations, file: file) }
+        }
+    }
+
     struct Summary {
         var payloads = 0
         var invalid = 0
         var errors = 0
         var omittedErrors = 0
         var unreadable = 0
-        /// How many violations the step summary lists.
-        static let firstErrorLimit = 50
         /// The first violations, for a GitHub step summary.
-        var firstErrors: [(file: String, violation: Violation)] = []
+        var firstErrors = FirstErrors()
         /// Why a report could not be written, when one could not: the run stopped there.
         var writeFailure: String?
     }
@@ -87,7 +107,7 @@ struct BatchRunner {
             summary.errors += piece.errors
             summary.omittedErrors += piece.omittedErrors
             summary.invalid += piece.invalid
-            summary.firstErrors += piece.firstErrors.prefix(Summary.firstErrorLimit - summary.firstErrors.count)
+            summary.firstErrors.add(piece.firstErrors)
             for index in writers.indices { writers[index].add(piece.batches[index]) }
             progress.update(payloads: summary.payloads, invalid: summary.invalid)
         }
