@@ -53,19 +53,26 @@ struct EvaluationScratch {
             holder = Holder()
             guard Self.kept.store(holder) else { return }
         }
-        containers.removeAll(keepingCapacity: true)
-        path.removeAll(keepingCapacity: true)
-        failures.removeAll(keepingCapacity: true)
-        findings.removeAll(keepingCapacity: true)
-        pathArena.removeAll(keepingCapacity: true)
-        ruleFindings.removeAll(keepingCapacity: true)
-        records.removeAll(keepingCapacity: true)
-        text.removeAll(keepingCapacity: true)
-        context.removeAll(keepingCapacity: true)
+        // Only what holds something: emptying an empty array still goes through the general replace path, and a
+        // verdict, or a valid payload, leaves most of these empty.
+        Self.empty(&containers)
+        Self.empty(&path)
+        Self.empty(&failures)
+        Self.empty(&findings)
+        Self.empty(&pathArena)
+        Self.empty(&ruleFindings)
+        Self.empty(&records)
+        Self.empty(&text)
+        Self.empty(&context)
         // Moved, not copied: a copy would retain and release every array once more.
         var emptied = EvaluationScratch()
         swap(&self, &emptied)
         holder.scratch = emptied
+    }
+
+    @inline(__always)
+    private static func empty<Element>(_ array: inout [Element]) {
+        if !array.isEmpty { array.removeAll(keepingCapacity: true) }
     }
 
     /// One thread's kept storage.

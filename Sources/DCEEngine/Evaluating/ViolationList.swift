@@ -99,33 +99,39 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
         return copy
     }
 
-    /// Appends the violation at `index` as a member of the `errors` array of `dce-validate --format json`; a list
-    /// found by validation writes it straight from its data, with no string but the message.
-    func appendJSON(at index: Int, to output: inout ByteBuilder) {
+    /// Appends the violations as the members of the `errors` array of `dce-validate --format json`, comma-separated;
+    /// a list found by validation writes them straight from its data, with no string but each message.
+    func appendJSON(to output: inout ByteBuilder) {
         switch storage {
         case .found(let found):
-            found.withWriter { $0.appendJSON(at: index, line: placedLine, to: &output) }
+            found.withWriter { writer in
+                for index in 0..<found.count {
+                    if index > 0 { output.append(",") }
+                    writer.appendJSON(at: index, line: placedLine, to: &output)
+                }
+            }
         case .written:
-            let error = self[index]
-            output.append("{\"path\":")
-            output.appendJSONString(error.path)
-            output.append(",\"key\":")
-            output.appendJSONString(error.key)
-            output.append(",\"rule\":")
-            output.appendJSONString(error.rule.rawValue)
-            output.append(",\"message\":")
-            output.appendJSONString(error.message)
-            if let line = error.line, let column = error.column {
-                output.append(",\"line\":")
-                output.append(line)
-                output.append(",\"column\":")
-                output.append(column)
+            for (index, error) in enumerated() {
+                output.append(index > 0 ? ",{\"path\":" : "{\"path\":")
+                output.appendJSONString(error.path)
+                output.append(",\"key\":")
+                output.appendJSONString(error.key)
+                output.append(",\"rule\":")
+                output.appendJSONString(error.rule.rawValue)
+                output.append(",\"message\":")
+                output.appendJSONString(error.message)
+                if let line = error.line, let column = error.column {
+                    output.append(",\"line\":")
+                    output.append(line)
+                    output.append(",\"column\":")
+                    output.append(column)
+                }
+                if let fingerprint = error.fingerprint {
+                    output.append(",\"fingerprint\":")
+                    output.appendJSONString(fingerprint)
+                }
+                output.append("}")
             }
-            if let fingerprint = error.fingerprint {
-                output.append(",\"fingerprint\":")
-                output.appendJSONString(fingerprint)
-            }
-            output.append("}")
         }
     }
 

@@ -39,8 +39,14 @@ struct ViolationWriter {
         }
         output.append(",\"rule\":")
         output.appendJSONString(record.rule.rawValue)
-        output.append(",\"message\":")
-        output.appendJSONString(message(for: record))
+        output.append(",\"message\":\"")
+        // Written into the report's bytes piece by piece: no string is made of the message. (Moved in and out of the
+        // sink, not copied: a copy would make the bytes grow anew.)
+        var sink = JSONStringContents()
+        swap(&sink.output, &output)
+        message(for: record, into: &sink)
+        swap(&sink.output, &output)
+        output.append("\"")
         if record.line > 0 {
             output.append(",\"line\":")
             output.append(line ?? record.line)
@@ -75,23 +81,35 @@ struct ViolationWriter {
 
     /// A violation's message in the plan's language.
     func message(for record: FoundViolation) -> String {
+        var text = ""
+        // Room for most messages at once: appended piece by piece, a string would grow two or three times.
+        text.reserveCapacity(80)
+        message(for: record, into: &text)
+        return text
+    }
+
+    /// A violation's message in the plan's language, written piece by piece into `sink`.
+    func message(for record: FoundViolation, into sink: inout some MessageSink) {
         let set = attributeSet(of: record)
         let rule = record.rule
         if record.isObjectRule {
             let objectRule = tables.fieldObjects[record.objectField].objectRules[record.objectRule]
-            return objectRule.message(
-                for: ObjectRuleFinding(rule: rule, member: record.objectMember, detail: record.detail),
-                writer: FindingWriter(messages: messages, attributes: set), reference: plan.schema.reference)
+            return sink.write(
+                objectRule.message(
+                    for: ObjectRuleFinding(rule: rule, member: record.objectMember, detail: record.detail),
+                    writer: FindingWriter(messages: messages, attributes: set), reference: plan.schema.reference))
         }
         let name = set?.name.text(in: messages.language) ?? ""
         switch rule {
         case .forbidden:
-            return text(.forbidden, set, fallback: set?.message, .init(name: name))
+            return text(.forbidden, set, fallback: set?.message, .init(name: name), into: &sink)
         case .required:
-            if record.detail == Finding.nullValue { return text(.required, set, variant: "null", .init(name: name)) }
-            return text(.required, set, fallback: set?.message, .init(name: name))
+            if record.detail == Finding.nullValue {
+                return text(.required, set, variant: "null", .init(name: name), into: &sink)
+            }
+            return text(.required, set, fallback: set?.message, .init(name: name), into: &sink)
         case .null:
-            return text(.null, set, .init(name: name))
+            return text(.null, set, .init(name: name), into: &sink)
         case .type:
             let kind = JSONDocument.Kind(rawValue: UInt8(record.measure)) ?? .null
             let dataType = tables.fields[record.field].dataType
@@ -100,31 +118,31 @@ struct ViolationWriter {
                 ? messages.term("kind.fraction")
                 : messages.term("kind.\(kind.description)")
             let expected = messages.term("type.\(dataType.rawValue)")
-            return text(.type, set, .init(name: name, expected: expected, found: found))
+            return text(.type, set, .init(name: name, expected: expected, found: found), into: &sink)
         case .minimum, .maximum:
             let bound = set?.valueRange.bound(for: rule)?.description
             return text(
                 rule, set, fallback: set?.message,
-                rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound))
+                rule == .minimum ? .init(name: name, min: bound) : .init(name: name, max: bound), into: &sink)
         case .enum:
             let list = set?.options?.labels ?? []
             return text(
                 .enum, set, variant: list.count == 1 ? nil : "list", fallback: set?.message,
-                .init(name: name, expected: list.joined(separator: ", ")))
+                .init(name: name, expected: list.joined(separator: ", ")), into: &sink)
         case .duplicateKey:
             if record.detail == Finding.unknownMember {
-                return text(.duplicateKey, nil, variant: "unknown", .init(key: key(of: record)))
+                return text(.duplicateKey, nil, variant: "unknown", .init(key: key(of: record)), into: &sink)
             }
             return text(
                 .duplicateKey, nil,
-                .init(name: tables.fieldObjects[record.field].label.text(in: messages.language)))
+                .init(name: tables.fieldObjects[record.field].label.text(in: messages.language)), into: &sink)
         case .unknownField:
             let object = tables.fieldObjects[record.field]
             let key = key(of: record)
             let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
             return text(
                 .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                .init(name: object.label.text(in: messages.language), key: key, suggestion: suggestion))
+                .init(name: object.label.text(in: messages.language), key: key, suggestion: suggestion), into: &sink)
         case .minItems, .maxItems:
             let count = String(record.measure)
             let bound = set?.itemCounts.bound(for: rule) ?? 0
@@ -132,15 +150,17 @@ struct ViolationWriter {
                 rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
                 rule == .minItems
                     ? .init(name: name, min: String(bound), count: count)
-                    : .init(name: name, max: String(bound), count: count))
+                    : .init(name: name, max: String(bound), count: count), into: &sink)
         default:
-            return stringMessage(for: record, rule, set)
+            return stringMessage(for: record, rule, set, into: &sink)
         }
     }
 
     /// The message of a failed string check (`minLength`, `maxLength`, `format`, `regex`, `regexLimit`).
-    func stringMessage(for record: FoundViolation, _ code: ViolationCode, _ set: AttributeSet?) -> String {
-        guard let attributes = set else { return text(code, nil, .init()) }
+    func stringMessage(
+        for record: FoundViolation, _ code: ViolationCode, _ set: AttributeSet?, into sink: inout some MessageSink
+    ) {
+        guard let attributes = set else { return text(code, nil, .init(), into: &sink) }
         let name = attributes.name.text(in: messages.language)
         let detail = record.detail
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
@@ -153,7 +173,8 @@ struct ViolationWriter {
             return text(
                 code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
                 code == .minLength
-                    ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count))
+                    ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count),
+                into: &sink)
         case .format:
             let implied = tables.fields[record.field].dataType.impliedFormat
             let formats =
@@ -166,12 +187,13 @@ struct ViolationWriter {
             return text(
                 .format, attributes,
                 fallback: tables.fields[record.field].dataType == .string ? attributes.message : nil,
-                .init(name: name, expected: expected))
+                .init(name: name, expected: expected), into: &sink)
         case .regex:
             return text(
-                .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""))
+                .regex, attributes, fallback: validation?.message, .init(name: name, pattern: validation?.regex ?? ""),
+                into: &sink)
         default:
-            return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""))
+            return text(code, attributes, .init(name: name, pattern: validation?.regex ?? ""), into: &sink)
         }
     }
 
@@ -179,10 +201,10 @@ struct ViolationWriter {
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
     func text(
         _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
-        _ parameters: MessageParameters
-    ) -> String {
+        _ parameters: MessageParameters, into sink: inout some MessageSink
+    ) {
         FindingWriter(messages: messages, attributes: attributes).text(
-            rule, variant: variant, fallback: fallback, parameters)
+            rule, variant: variant, fallback: fallback, parameters, into: &sink)
     }
 
     /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
@@ -216,12 +238,31 @@ struct FindingWriter: RuleMessageWriter {
     func text(_ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters)
         -> String
     {
+        var text = ""
+        self.text(rule, variant: variant, fallback: fallback, parameters, into: &text)
+        return text
+    }
+
+    func text(
+        _ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters,
+        into sink: inout some MessageSink
+    ) {
         if let template = attributes?.messages?.template(for: rule, language: messages.language) {
-            return template.render(parameters)
+            return template.render(parameters, into: &sink)
         }
-        if let fallback { return fallback.text(in: messages.language) }
-        return messages.message(rule, variant: variant, parameters)
+        if let fallback { return sink.write(fallback.text(in: messages.language)) }
+        messages.message(rule, variant: variant, parameters, into: &sink)
     }
 
     func term(_ key: String) -> String { messages.term(key) }
+}
+
+/// Writes a message's pieces into report bytes as the inside of a JSON string literal (``MessageSink``).
+struct JSONStringContents: MessageSink {
+    var output = ByteBuilder(capacity: 0)
+
+    mutating func write(_ piece: String) {
+        var piece = piece
+        piece.withUTF8 { output.appendJSONStringContents(UnsafeRawBufferPointer($0)) }
+    }
 }

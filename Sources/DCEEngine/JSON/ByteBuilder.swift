@@ -43,6 +43,12 @@ struct ByteBuilder {
     /// Appends a JSON string literal of UTF-8 bytes.
     mutating func appendJSONString(_ utf8: UnsafeRawBufferPointer) {
         bytes.append(UInt8(ascii: "\""))
+        appendJSONStringContents(utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 bytes escaped as the inside of a JSON string literal.
+    mutating func appendJSONStringContents(_ utf8: UnsafeRawBufferPointer) {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
@@ -62,7 +68,6 @@ struct ByteBuilder {
             runStart = index + 1
         }
         bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -198,11 +198,29 @@ public struct MessageCatalogue: Sendable, Hashable {
 
     /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
     func message(_ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters) -> String {
-        if let template = template(rule, variant: variant) { return template.render(parameters) }
-        if language != "en", let template = MessageCatalogue.english.template(rule, variant: variant) {
-            return template.render(parameters)
-        }
-        return "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
+        if let template = messageTemplate(rule, variant: variant) { return template.render(parameters) }
+        return Self.withoutTemplate(rule, parameters)
+    }
+
+    /// ``message(_:variant:_:)`` written piece by piece into `sink`.
+    func message(
+        _ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters,
+        into sink: inout some MessageSink
+    ) {
+        if let template = messageTemplate(rule, variant: variant) { return template.render(parameters, into: &sink) }
+        sink.write(Self.withoutTemplate(rule, parameters))
+    }
+
+    /// The template of a rule's message: the first of `rule.variant` and `rule` this catalogue or English has.
+    private func messageTemplate(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
+        if let template = template(rule, variant: variant) { return template }
+        if language != "en" { return MessageCatalogue.english.template(rule, variant: variant) }
+        return nil
+    }
+
+    /// A message for a rule no catalogue words (a rule of another program's).
+    private static func withoutTemplate(_ rule: ViolationCode, _ parameters: MessageParameters) -> String {
+        "\(parameters.name ?? parameters.key ?? "the value"): \(rule.rawValue)"
     }
 
     /// This catalogue's own template for a rule: the variant's when it has one, else the rule's.
@@ -381,6 +399,16 @@ struct MessageParameters {
 }
 
 /// A message with its placeholders found once, when the catalogue or schema is read.
+/// Where a message is written piece by piece: a string, or a report's bytes (``JSONStringContents``), so that a
+/// report writer writes messages without making a string of each.
+protocol MessageSink {
+    mutating func write(_ piece: String)
+}
+
+extension String: MessageSink {
+    mutating func write(_ piece: String) { append(piece) }
+}
+
 struct MessageTemplate: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case text(String)
@@ -425,6 +453,17 @@ struct MessageTemplate: Sendable, Hashable {
         }
         if !literal.isEmpty { segments.append(.text(literal)) }
         self.segments = segments
+    }
+
+    /// The message with its placeholders filled, written piece by piece into `sink`.
+    func render(_ parameters: MessageParameters, into sink: inout some MessageSink) {
+        for segment in segments {
+            switch segment {
+            case .text(let text): sink.write(text)
+            case .parameter(let name):
+                if let value = parameters[name] { sink.write(value) }
+            }
+        }
     }
 
     func render(_ parameters: MessageParameters) -> String {

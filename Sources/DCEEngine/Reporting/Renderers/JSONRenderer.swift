@@ -8,10 +8,7 @@ struct JSONRenderer {
             output.append(line)
         }
         output.append(payload.valid ? ",\"valid\":true,\"errors\":[" : ",\"valid\":false,\"errors\":[")
-        for index in payload.errors.indices {
-            if index > 0 { output.append(",") }
-            payload.errors.appendJSON(at: index, to: &output)
-        }
+        payload.errors.appendJSON(to: &output)
         output.append("]")
         if !payload.reverificationRequired.isEmpty {
             output.append(",\"reverificationRequired\":[")
