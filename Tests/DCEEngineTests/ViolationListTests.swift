@@ -4,7 +4,7 @@ import Testing
 @testable import DCEEngine
 
 /// A report's violations kept as data (``ViolationList``) read exactly as violations written at validation would:
-/// the same violations in the same order, the same JSON report byte for byte, also on an NDJSON line; the same from
+/// the same violations in the same order, the same JSON and text reports byte for byte, also on an NDJSON line; the same from
 /// many tasks at once; and the data holds none of the payload's values.
 struct ViolationListTests {
     /// Every example and each of its variants (``VerdictTests/variants(of:)``) that is invalid, with its report.
@@ -36,8 +36,7 @@ struct ViolationListTests {
             #expect(rewritten.errors == report.errors, "\(name)")
             #expect(rewritten == report, "\(name)")
             for line in [nil, 7] as [Int?] {
-                var kept = ByteBuilder()
-                JSONRenderer().append(PayloadReport(file: name, line: line, report: report), to: &kept)
+                let kept = PayloadReport(file: name, line: line, report: report)
                 var byHand = PayloadReport(file: name, line: line, report: rewritten)
                 byHand.errors = ViolationList(
                     written.map { violation in
@@ -45,9 +44,16 @@ struct ViolationListTests {
                         if let line, moved.line != nil { moved.line = line }
                         return moved
                     })
-                var expected = ByteBuilder()
-                JSONRenderer().append(byHand, to: &expected)
-                #expect(kept.string == expected.string, "\(name)")
+                var json = (kept: ByteBuilder(), byHand: ByteBuilder())
+                JSONRenderer().append(kept, to: &json.kept)
+                JSONRenderer().append(byHand, to: &json.byHand)
+                #expect(json.kept.string == json.byHand.string, "\(name)")
+                for color in [false, true] {
+                    let text = TextRenderer(color: color)
+                    #expect(
+                        text.lines(for: kept, options: ReportOptions())
+                            == text.lines(for: byHand, options: ReportOptions()), "\(name)")
+                }
             }
         }
         // Enough reports and violations that a difference would show.

@@ -99,38 +99,21 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
         return copy
     }
 
-    /// Appends the violations as the members of the `errors` array of `dce-validate --format json`, comma-separated;
-    /// a list found by validation writes them straight from its data, with no string but each message.
-    func appendJSON(to output: inout ByteBuilder) {
+    /// Calls `body` with each violation as a report writer reads it: its pointer, key and message written straight
+    /// into the report's bytes when the list was found by validation, with no string made of them.
+    func forEachReported(_ body: (ReportedViolation) -> Void) {
         switch storage {
         case .found(let found):
             found.withWriter { writer in
-                for index in 0..<found.count {
-                    if index > 0 { output.append(",") }
-                    writer.appendJSON(at: index, line: placedLine, to: &output)
+                for record in writer.records {
+                    body(ReportedViolation(found: record, writer: writer, line: placedLine))
                 }
             }
-        case .written:
-            for (index, error) in enumerated() {
-                output.append(index > 0 ? ",{\"path\":" : "{\"path\":")
-                output.appendJSONString(error.path)
-                output.append(",\"key\":")
-                output.appendJSONString(error.key)
-                output.append(",\"rule\":")
-                output.appendJSONString(error.rule.rawValue)
-                output.append(",\"message\":")
-                output.appendJSONString(error.message)
-                if let line = error.line, let column = error.column {
-                    output.append(",\"line\":")
-                    output.append(line)
-                    output.append(",\"column\":")
-                    output.append(column)
-                }
-                if let fingerprint = error.fingerprint {
-                    output.append(",\"fingerprint\":")
-                    output.appendJSONString(fingerprint)
-                }
-                output.append("}")
+        case .written(let violations):
+            for violation in violations {
+                var violation = violation
+                if let placedLine, violation.line != nil { violation.line = placedLine }
+                body(ReportedViolation(written: violation))
             }
         }
     }
@@ -169,5 +152,91 @@ extension ViolationList: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Array(self))
+    }
+}
+
+/// One violation as a report writer reads it (``ViolationList/forEachReported(_:)``), valid only during the call that
+/// gives it: its rule, line, column and fingerprint, and its pointer, key and message written into the report's bytes.
+struct ReportedViolation {
+    private enum Source {
+        case written(Violation)
+        case found(FoundViolation, ViolationWriter)
+    }
+
+    private let source: Source
+    let rule: ViolationCode
+    let line: Int?
+    let column: Int?
+    let fingerprint: String?
+
+    fileprivate init(written violation: Violation) {
+        source = .written(violation)
+        rule = violation.rule
+        line = violation.line
+        column = violation.column
+        fingerprint = violation.fingerprint
+    }
+
+    fileprivate init(found record: FoundViolation, writer: ViolationWriter, line placedLine: Int?) {
+        source = .found(record, writer)
+        rule = record.rule
+        line = record.line > 0 ? placedLine ?? record.line : nil
+        column = record.line > 0 ? record.column : nil
+        fingerprint = record.fingerprint >= 0 ? writer.fingerprints[record.fingerprint] : nil
+    }
+
+    /// Whether the JSON Pointer is the empty one (the whole payload).
+    var isAtRoot: Bool {
+        switch source {
+        case .written(let violation): violation.path.isEmpty
+        case .found(let record, _): record.pointer.isEmpty
+        }
+    }
+
+    /// Appends the JSON Pointer: as it is, or as a JSON string literal.
+    func appendPath(to output: inout ByteBuilder, asJSON: Bool) {
+        switch source {
+        case .written(let violation): Self.append(violation.path, to: &output, asJSON: asJSON)
+        case .found(let record, let writer):
+            Self.append(UnsafeRawBufferPointer(rebasing: writer.text[record.pointer]), to: &output, asJSON: asJSON)
+        }
+    }
+
+    /// Appends the key: as it is, or as a JSON string literal.
+    func appendKey(to output: inout ByteBuilder, asJSON: Bool) {
+        switch source {
+        case .written(let violation): Self.append(violation.key, to: &output, asJSON: asJSON)
+        case .found(let record, let writer):
+            if record.key.isEmpty {
+                Self.append(writer.tables.fieldObjects[record.field].key ?? "", to: &output, asJSON: asJSON)
+            } else {
+                Self.append(UnsafeRawBufferPointer(rebasing: writer.text[record.key]), to: &output, asJSON: asJSON)
+            }
+        }
+    }
+
+    /// Appends the message: as it is, or as a JSON string literal. A violation found by validation writes its message
+    /// piece by piece into the bytes.
+    func appendMessage(to output: inout ByteBuilder, asJSON: Bool) {
+        switch source {
+        case .written(let violation): Self.append(violation.message, to: &output, asJSON: asJSON)
+        case .found(let record, let writer):
+            if asJSON { output.append(UInt8(ascii: "\"")) }
+            // Moved in and out of the sink, not copied: a copy would make the bytes grow anew.
+            var sink = ReportBytes(escapedForJSON: asJSON)
+            swap(&sink.output, &output)
+            writer.message(for: record, into: &sink)
+            swap(&sink.output, &output)
+            if asJSON { output.append(UInt8(ascii: "\"")) }
+        }
+    }
+
+    private static func append(_ text: String, to output: inout ByteBuilder, asJSON: Bool) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0), to: &output, asJSON: asJSON) }
+    }
+
+    private static func append(_ bytes: UnsafeRawBufferPointer, to output: inout ByteBuilder, asJSON: Bool) {
+        if asJSON { output.appendJSONString(bytes) } else { output.append(bytes) }
     }
 }

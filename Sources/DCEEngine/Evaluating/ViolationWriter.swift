@@ -25,41 +25,6 @@ struct ViolationWriter {
         return violation
     }
 
-    /// Appends the violation at `index` as a member of the `errors` array of `dce-validate --format json`, straight
-    /// from the report's text; with `line`, a positioned violation is on that line (an NDJSON record's).
-    func appendJSON(at index: Int, line: Int?, to output: inout ByteBuilder) {
-        let record = records[index]
-        output.append("{\"path\":")
-        output.appendJSONString(UnsafeRawBufferPointer(rebasing: text[record.pointer]))
-        output.append(",\"key\":")
-        if record.key.isEmpty {
-            output.appendJSONString(tables.fieldObjects[record.field].key ?? "")
-        } else {
-            output.appendJSONString(UnsafeRawBufferPointer(rebasing: text[record.key]))
-        }
-        output.append(",\"rule\":")
-        output.appendJSONString(record.rule.rawValue)
-        output.append(",\"message\":\"")
-        // Written into the report's bytes piece by piece: no string is made of the message. (Moved in and out of the
-        // sink, not copied: a copy would make the bytes grow anew.)
-        var sink = JSONStringContents()
-        swap(&sink.output, &output)
-        message(for: record, into: &sink)
-        swap(&sink.output, &output)
-        output.append("\"")
-        if record.line > 0 {
-            output.append(",\"line\":")
-            output.append(line ?? record.line)
-            output.append(",\"column\":")
-            output.append(record.column)
-        }
-        if record.fingerprint >= 0 {
-            output.append(",\"fingerprint\":")
-            output.appendJSONString(fingerprints[record.fingerprint])
-        }
-        output.append("}")
-    }
-
     func string(_ range: Range<Int>) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
@@ -257,12 +222,20 @@ struct FindingWriter: RuleMessageWriter {
     func term(_ key: String) -> String { messages.term(key) }
 }
 
-/// Writes a message's pieces into report bytes as the inside of a JSON string literal (``MessageSink``).
-struct JSONStringContents: MessageSink {
+/// Writes a message's pieces into report bytes (``MessageSink``): as they are, or escaped as the inside of a JSON string
+/// literal.
+struct ReportBytes: MessageSink {
     var output = ByteBuilder(capacity: 0)
+    let escapedForJSON: Bool
 
     mutating func write(_ piece: String) {
         var piece = piece
-        piece.withUTF8 { output.appendJSONStringContents(UnsafeRawBufferPointer($0)) }
+        piece.withUTF8 { utf8 in
+            if escapedForJSON {
+                output.appendJSONStringContents(UnsafeRawBufferPointer(utf8))
+            } else {
+                output.append(UnsafeRawBufferPointer(utf8))
+            }
+        }
     }
 }

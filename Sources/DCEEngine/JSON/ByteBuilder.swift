@@ -9,6 +9,8 @@ struct ByteBuilder {
 
     mutating func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
 
+    mutating func append(_ text: UnsafeRawBufferPointer) { bytes.append(contentsOf: text) }
+
     mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

@@ -8,7 +8,29 @@ struct JSONRenderer {
             output.append(line)
         }
         output.append(payload.valid ? ",\"valid\":true,\"errors\":[" : ",\"valid\":false,\"errors\":[")
-        payload.errors.appendJSON(to: &output)
+        var first = true
+        payload.errors.forEachReported { error in
+            output.append(first ? "{\"path\":" : ",{\"path\":")
+            first = false
+            error.appendPath(to: &output, asJSON: true)
+            output.append(",\"key\":")
+            error.appendKey(to: &output, asJSON: true)
+            output.append(",\"rule\":")
+            output.appendJSONString(error.rule.rawValue)
+            output.append(",\"message\":")
+            error.appendMessage(to: &output, asJSON: true)
+            if let line = error.line, let column = error.column {
+                output.append(",\"line\":")
+                output.append(line)
+                output.append(",\"column\":")
+                output.append(column)
+            }
+            if let fingerprint = error.fingerprint {
+                output.append(",\"fingerprint\":")
+                output.appendJSONString(fingerprint)
+            }
+            output.append("}")
+        }
         output.append("]")
         if !payload.reverificationRequired.isEmpty {
             output.append(",\"reverificationRequired\":[")

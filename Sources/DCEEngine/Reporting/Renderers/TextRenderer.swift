@@ -9,7 +9,7 @@ struct TextRenderer {
             return ""
         }
         var output = ByteBuilder(capacity: payload.errors.count * 160)
-        for error in payload.errors {
+        payload.errors.forEachReported { error in
             if color { output.append("\u{1B}[1m") }
             output.append(payload.file)
             if let line = error.line {
@@ -21,11 +21,11 @@ struct TextRenderer {
                 }
             }
             output.append(color ? "\u{1B}[0m: \u{1B}[1;31merror\u{1B}[0m: " : ": error: ")
-            if !error.path.isEmpty {
-                output.append(error.path)
+            if !error.isAtRoot {
+                error.appendPath(to: &output, asJSON: false)
                 output.append(": ")
             }
-            output.append(error.message)
+            error.appendMessage(to: &output, asJSON: false)
             if let fingerprint = error.fingerprint {
                 output.append(" (")
                 output.append(fingerprint)
