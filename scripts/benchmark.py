@@ -168,7 +168,8 @@ def main():
             other_api = swift_json(other_bench, "parsed", "--schema", schema, "--corpus", corpus, "--runs", str(options.runs))
             compare(f"{schema}: end to end, 1 core, every error", one_core / len(lines) * 1e9, other_one / len(lines) * 1e9, "ns")
             compare(f"{schema}: end to end, {os.cpu_count()} cores", all_cores / len(lines) * 1e9, other_all / len(lines) * 1e9, "ns")
-            for key, label in [("parsedNs", "parsed payload, every error (Swift API)"), ("validNs", "  of which a valid payload"),
+            for key, label in [("parsedNs", "parsed payload, every error (Swift API)"),
+                               ("writtenNs", "parsed payload, every error and its message (Swift API)"), ("validNs", "  of which a valid payload"),
                                ("invalidNs", "  of which an invalid payload"), ("parseAndValidateNs", "parse + validate (Swift API)"),
                                ("verdictNs", "isValid, parsed payload (Swift API)"), ("verdictBytesNs", "isValid(json:), parse included (Swift API)")]:
                 if key in other_api:  # a revision from before the verdict API has no such figure
@@ -189,11 +190,16 @@ def main():
         row(end, per_one, exported_all, "jsonschema-rs, exported schema: read + parse + every error")
         row(f"{schema}: end to end, {os.cpu_count()} cores (peak {rss_all:.0f} MB)", per_all, per_one, "dce-validate, 1 core",
             target=">= 1.85x" if headline else None, met=(per_one / per_all >= 1.85) if headline else None)
-        row(f"{schema}: parsed payload, every error (Swift API)", api["parsedNs"], hand_parsed_all, "jsonschema-rs, hand-written: every error",
-            target="<= 500 ns" if headline else None, met=(api["parsedNs"] <= 500) if headline else None)
+        # A report keeps its violations as data, their messages written when read: beside a reference that makes every
+        # error with its message, every message is read.
+        row(f"{schema}: parsed payload, every error (Swift API)", api["parsedNs"], target="<= 500 ns" if headline else None,
+            met=(api["parsedNs"] <= 500) if headline else None)
         row(f"{schema}:   of which a valid payload", api["validNs"])
         row(f"{schema}:   of which an invalid payload ({api['errorsPerInvalid']:.2f} errors)", api["invalidNs"])
-        row(f"{schema}: parsed payload, every error (Swift API)", api["parsedNs"], exported_parsed_all, "jsonschema-rs, exported schema: every error")
+        row(f"{schema}: parsed payload, every error and its message (Swift API)", api["writtenNs"], hand_parsed_all,
+            "jsonschema-rs, hand-written: every error")
+        row(f"{schema}: parsed payload, every error and its message (Swift API)", api["writtenNs"], exported_parsed_all,
+            "jsonschema-rs, exported schema: every error")
         row(f"{schema}: parsed payload, every error (Swift API)", api["parsedNs"], hand_parsed_verdict, "jsonschema-rs, hand-written: is_valid")
         row(f"{schema}: parse + validate (Swift API)", api["parseAndValidateNs"], hand_all, "jsonschema-rs, hand-written: read + parse + every error")
         # A verdict against a verdict: ours from bytes, the parse included; theirs on values orjson already parsed.

@@ -107,15 +107,17 @@ final class FoundViolations: ManagedBuffer<FoundViolationsHeader, FoundViolation
 
     /// Runs `body` with a writer over these violations.
     func withWriter<Result>(_ body: (ViolationWriter) -> Result) -> Result {
-        let plan = header.plan
-        return withExtendedLifetime(self) {
-            plan.schema.program.withTables { tables in
-                withContents { records, text in
-                    body(
-                        ViolationWriter(
-                            plan: plan, tables: tables, records: records, text: text,
-                            computedSets: header.computedSets, fingerprints: header.fingerprints))
-                }
+        // Read once: each read of a member of the header copies it, with a reference count for each of its parts.
+        let header = header
+        return header.plan.schema.program.withTables { tables in
+            withUnsafeMutablePointerToElements { elements in
+                body(
+                    ViolationWriter(
+                        plan: header.plan, messages: header.plan.messages, tables: tables,
+                        records: UnsafeBufferPointer(start: elements, count: header.count),
+                        text: UnsafeRawBufferPointer(
+                            start: UnsafeRawPointer(elements + header.count), count: header.textCount),
+                        computedSets: header.computedSets, fingerprints: header.fingerprints))
             }
         }
     }

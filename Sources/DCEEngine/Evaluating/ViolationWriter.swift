@@ -4,13 +4,12 @@
 /// Valid only inside ``FoundViolations/withWriter(_:)``, which keeps the program's tables and the records alive.
 struct ViolationWriter {
     let plan: EvaluationPlan
+    let messages: MessageCatalogue
     let tables: RuleProgram.Tables
     let records: UnsafeBufferPointer<FoundViolation>
     let text: UnsafeRawBufferPointer
     let computedSets: [AttributeSet]
     let fingerprints: [String]
-
-    var messages: MessageCatalogue { plan.messages }
 
     /// The violation at `index`, as a value of its own.
     func violation(at index: Int) -> Violation {
