@@ -48,8 +48,10 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
         storage = .found(found)
     }
 
+    /// The position of the first violation: 0.
     public var startIndex: Int { 0 }
 
+    /// One past the last violation's position: the number of violations.
     public var endIndex: Int {
         switch storage {
         case .written(let violations): violations.count
@@ -58,6 +60,8 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
     }
 
     /// The violation at `position`, its message written now when the list was found by validation.
+    ///
+    /// - Parameter position: A place from 0 to `count - 1`.
     public subscript(position: Int) -> Violation {
         var violation: Violation
         switch storage {
@@ -70,15 +74,25 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
         return violation
     }
 
+    /// The violations, each written out, as an array describes them.
     public var description: String { Array(self).description }
 
     /// The violations, as `dump` and debuggers show a list: never the schema and plan that word them.
     public var customMirror: Mirror { Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection) }
 
+    /// Whether two lists hold the same violations in the same order, however each was made.
+    ///
+    /// - Parameters:
+    ///   - lhs: A list.
+    ///   - rhs: Another list.
+    /// - Returns: `true` when every violation is equal to the one at its place in the other.
     public static func == (lhs: ViolationList, rhs: ViolationList) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
     }
 
+    /// Hashes the violations, each written out, so that equal lists hash alike however each was made.
+    ///
+    /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for violation in self { hasher.combine(violation) }
