@@ -89,4 +89,21 @@ struct ViolationListTests {
         // The names are kept: the test reads the right bytes.
         #expect(kept.firstRange(of: Array("unknownMember".utf8)) != nil)
     }
+
+    @Test func anUnknownMemberWithAnEmptyNameIsNamedSo() throws {
+        let prepared = try Fixtures.validator.prepare("card-create")
+        let report = prepared.validate(json: Array(#"{"deliveryAddress":{"":1,"city":"Sofia"}}"#.utf8))
+        let unknown = try #require(report.errors.first { $0.rule == .unknownField })
+        // The member's name, empty, and not the key of the object it is in.
+        #expect(unknown.path == "/deliveryAddress/" && unknown.key == "")
+        var json = ByteBuilder()
+        JSONRenderer().append(PayloadReport(file: "p", report: report), to: &json)
+        #expect(json.string.contains(#"{"path":"/deliveryAddress/","key":"","rule":"unknownField""#))
+    }
+
+    @Test func aKeptViolationIsPlainData() {
+        // FoundViolations copies records as bytes and never deinitializes them: a field with a reference would leak
+        // or be freed twice.
+        #expect(_isPOD(FoundViolation.self))
+    }
 }

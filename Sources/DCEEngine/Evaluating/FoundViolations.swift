@@ -19,7 +19,8 @@ struct FoundViolation {
     var detail: Int
     /// The JSON Pointer's bytes in the text.
     var pointer: Range<Int>
-    /// The key's bytes in the text, for a member no field describes; otherwise the key is the field's (empty range).
+    /// The key's bytes in the text, for a member no field describes (``keyIsMemberName``); otherwise empty, and the key
+    /// is the field's.
     var key: Range<Int>
     /// The 1-based line and column of the value; 0 when not known.
     var line: Int
@@ -40,6 +41,10 @@ struct FoundViolation {
 
     /// Whether an object rule (``ObjectRuleKind``) found this, and words it.
     var isObjectRule: Bool { objectRule >= 0 }
+
+    /// Whether the key is a member's name, in ``key`` (a member no field describes, whose ``field`` is its object's),
+    /// rather than the field's: told by the finding, not by the name, which may be empty.
+    var keyIsMemberName: Bool { !isObjectRule && detail == Finding.unknownMember }
 
     /// The rule broken.
     var rule: ViolationCode { ViolationCode.catalogue[ruleOrdinal].code }

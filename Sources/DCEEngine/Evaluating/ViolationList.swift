@@ -14,7 +14,9 @@
 /// ```
 ///
 /// It holds none of the payload's values, only member names (in pointers and keys): a report may be kept after the
-/// payload is gone.
+/// payload is gone. It holds the prepared schema's rules and messages, which word its violations.
+///
+/// A collection, not an array: `Array(report.errors)` makes one, and ``init(_:)`` a list of violations made elsewhere.
 public struct ViolationList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral,
     CustomStringConvertible, CustomReflectable
 {
@@ -221,10 +223,10 @@ struct ReportedViolation {
         switch source {
         case .written(let violation): Self.append(violation.key, to: &output, asJSON: asJSON)
         case .found(let record, let writer):
-            if record.key.isEmpty {
-                Self.append(writer.tables.fieldObjects[record.field].key ?? "", to: &output, asJSON: asJSON)
-            } else {
+            if record.keyIsMemberName {
                 Self.append(UnsafeRawBufferPointer(rebasing: writer.text[record.key]), to: &output, asJSON: asJSON)
+            } else {
+                Self.append(writer.tables.fieldObjects[record.field].key ?? "", to: &output, asJSON: asJSON)
             }
         }
     }

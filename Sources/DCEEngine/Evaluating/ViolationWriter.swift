@@ -30,7 +30,7 @@ struct ViolationWriter {
 
     /// The field's `key`, or for a member no field describes, its name.
     func key(of record: FoundViolation) -> String {
-        record.key.isEmpty ? tables.fieldObjects[record.field].key ?? "" : string(record.key)
+        record.keyIsMemberName ? string(record.key) : tables.fieldObjects[record.field].key ?? ""
     }
 
     /// The attribute set in force where the violation was found.
