@@ -1,7 +1,7 @@
 internal import DCEPattern
 
-/// Findings recorded while walking, and their violations written once the walk is done: each message in the plan's
-/// language, from the field's own messages, the schema's, or the catalogue.
+/// Findings recorded while walking, and kept as the report's violations once the walk is done (``FoundViolations``),
+/// their messages written when they are read (``ViolationWriter``).
 extension Evaluation {
     // MARK: - Findings
 
@@ -68,7 +68,7 @@ extension Evaluation {
                 record.detail = found.detail
             } else {
                 record.measure = measure(for: rule, of: finding.field, at: node)
-                if rule == .format, nodes[node].kind == .string {
+                if rule == .format, nodes[node].kind == .string, asksForCardNumber(finding) {
                     record.brand = cardBrand(at: node)
                 }
             }
@@ -124,6 +124,18 @@ extension Evaluation {
             default: return 0
             }
         }
+    }
+
+    /// Whether a failed `format` check asked for a card number (its message then names the brand the digits show).
+    func asksForCardNumber(_ finding: Finding) -> Bool {
+        guard finding.attributes != Finding.noAttributes else { return false }
+        if finding.detail == StringFailure.impliedFormat {
+            return tables.fields[finding.field].dataType.impliedFormat?.isCardNumber ?? false
+        }
+        let set =
+            finding.attributes >= 0
+            ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
+        return set.formats.contains { $0.isCardNumber }
     }
 
     /// The card brand a string's digits show, as its place in the reference data; -1 when none.

@@ -4,9 +4,9 @@ internal import DCEPattern
 ///
 /// The walk builds no string: member names are matched on their bytes, strings are checked on their UTF-8 bytes, and
 /// a violation is recorded as a ``Finding`` (rule, field, node, attribute set, path tokens). When the walk is done,
-/// ``recordViolations()`` keeps each finding as data in the report, with its JSON Pointer, line and column; its message
-/// is written when it is read (a verdict keeps none, and stops at the first finding). The evaluation reads the schema as the records of its ``RuleProgram``, valid only
-/// inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
+/// ``recordViolations(sorted:)`` keeps each finding as data in the report, with its JSON Pointer, line and column; its
+/// message is written when it is read (a verdict keeps none, and stops at the first finding). The evaluation reads the
+/// schema as the records of its ``RuleProgram``, valid only inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
 /// value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and `check(_:against:)`.
 struct Evaluation: ConditionReader {
     /// The attributes in force for a value: a record in the program's table, or of a set computed for this value,

@@ -20,7 +20,7 @@ struct EvaluationScratch {
     /// What the object rules found (``ObjectRuleKind``), by the place a finding's detail gives
     /// (``Finding/objectRule(_:)``): each rule words its own findings.
     var ruleFindings: [ObjectRuleHit] = []
-    /// The findings as the report keeps them, before they are copied into it (``Evaluation/recordViolations()``).
+    /// The findings as the report keeps them, before they are copied into it (``Evaluation/recordViolations(sorted:)``).
     var records: [FoundViolation] = []
     /// The JSON Pointers and keys of ``records``, end to end.
     var text: [UInt8] = []
@@ -94,8 +94,8 @@ struct ObjectRuleHit {
 }
 
 /// A violation as the walk finds it: which rule, of which field, at which node of the document, with which attribute
-/// set and detail. Its text (message, JSON Pointer, line and column) is written once the walk is done
-/// (``Evaluation/recordViolations()``), so that the walk itself builds no string.
+/// set and detail. It is kept in the report once the walk is done, with its JSON Pointer, line and column
+/// (``Evaluation/recordViolations(sorted:)``), so that the walk itself builds no string.
 ///
 /// Plain values only (the rule by its place in ``ViolationCode/catalogue``), so that recording, copying and clearing
 /// findings touches no reference count.

@@ -398,9 +398,8 @@ struct MessageParameters {
     }
 }
 
-/// A message with its placeholders found once, when the catalogue or schema is read.
-/// Where a message is written piece by piece: a string, or a report's bytes (``JSONStringContents``), so that a
-/// report writer writes messages without making a string of each.
+/// Where a message is written piece by piece: a string, or a report's bytes (``ReportBytes``), so that a report
+/// writer writes messages without making a string of each.
 protocol MessageSink {
     mutating func write(_ piece: String)
 }
@@ -409,6 +408,7 @@ extension String: MessageSink {
     mutating func write(_ piece: String) { append(piece) }
 }
 
+/// A message with its placeholders found once, when the catalogue or schema is read.
 struct MessageTemplate: Sendable, Hashable {
     enum Segment: Sendable, Hashable {
         case text(String)
