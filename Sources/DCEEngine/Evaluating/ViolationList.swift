@@ -65,15 +65,59 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
     ///
     /// - Parameter position: A place from 0 to `count - 1`.
     public subscript(position: Int) -> Violation {
-        var violation: Violation
         switch storage {
-        case .written(let violations): violation = violations[position]
+        case .written(let violations): return placed(violations[position])
         case .found(let found):
             precondition(position >= 0 && position < found.count, "index out of range")
-            violation = found.violation(at: position)
+            return placed(found.violation(at: position))
         }
-        if let placedLine, violation.line != nil { violation.line = placedLine }
-        return violation
+    }
+
+    /// Goes through the violations in order; the first step writes them all at once (one writer for the list, not one
+    /// per element), so a loop that stops early has still paid for every message.
+    public struct Iterator: IteratorProtocol {
+        private let list: ViolationList
+        private var written: [Violation]?
+        private var position = 0
+
+        fileprivate init(_ list: ViolationList) { self.list = list }
+
+        /// The next violation, or `nil` past the last.
+        ///
+        /// - Returns: The violation.
+        public mutating func next() -> Violation? {
+            guard position < list.count else { return nil }
+            if written == nil { written = list.writtenOut() }
+            defer { position += 1 }
+            return written?[position]
+        }
+    }
+
+    /// An iterator over the violations, which writes them all when it first steps.
+    ///
+    /// - Returns: The iterator.
+    public func makeIterator() -> Iterator { Iterator(self) }
+
+    /// Every violation written out, under one writer.
+    private func writtenOut() -> [Violation] {
+        var violations: [Violation]
+        switch storage {
+        case .written(let given): violations = given
+        case .found(let found):
+            violations = found.withWriter { writer in (0..<found.count).map { writer.violation(at: $0) } }
+        }
+        if placedLine != nil {
+            for index in violations.indices { violations[index] = placed(violations[index]) }
+        }
+        return violations
+    }
+
+    /// A violation with a position moved onto ``placedLine``, when the list has one.
+    private func placed(_ violation: Violation) -> Violation {
+        guard let placedLine, violation.line != nil else { return violation }
+        var moved = violation
+        moved.line = placedLine
+        return moved
     }
 
     /// The violations, each written out, as an array describes them.
@@ -126,11 +170,7 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
                 }
             }
         case .written(let violations):
-            for violation in violations {
-                var violation = violation
-                if let placedLine, violation.line != nil { violation.line = placedLine }
-                body(ReportedViolation(written: violation))
-            }
+            for violation in violations { body(ReportedViolation(written: placed(violation))) }
         }
     }
 
