@@ -128,14 +128,10 @@ extension Evaluation {
 
     /// Whether a failed `format` check asked for a card number (its message then names the brand the digits show).
     func asksForCardNumber(_ finding: Finding) -> Bool {
-        guard finding.attributes != Finding.noAttributes else { return false }
-        if finding.detail == StringFailure.impliedFormat {
-            return tables.fields[finding.field].dataType.impliedFormat?.isCardNumber ?? false
+        guard let set = tables.attributeSet(finding.attributes, computed: computedSets) else { return false }
+        return tables.checkedFormats(detail: finding.detail, field: finding.field, set: set).contains {
+            $0.isCardNumber
         }
-        let set =
-            finding.attributes >= 0
-            ? tables.attributeObjects[finding.attributes] : computedSets[-finding.attributes - 1]
-        return set.formats.contains { $0.isCardNumber }
     }
 
     /// The card brand a string's digits show, as its place in the reference data; -1 when none.

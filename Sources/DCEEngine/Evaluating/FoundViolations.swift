@@ -50,6 +50,21 @@ struct FoundViolation {
     var rule: ViolationCode { ViolationCode.catalogue[ruleOrdinal].code }
 }
 
+extension RuleProgram.Tables {
+    /// The attribute set a finding's or record's `attributes` names: a set of the program (≥ 0), one of `computed`
+    /// (-1 - its place), or none (``Finding/noAttributes``).
+    func attributeSet(_ place: Int, computed: [AttributeSet]) -> AttributeSet? {
+        place == Finding.noAttributes ? nil : place >= 0 ? attributeObjects[place] : computed[-place - 1]
+    }
+
+    /// The formats a failed `format` check of a field asked for: the one its data type implies
+    /// (`StringFailure.impliedFormat`), or the attribute set's.
+    func checkedFormats(detail: Int, field: Int, set: AttributeSet) -> [Format] {
+        guard detail == Evaluation.StringFailure.impliedFormat else { return set.formats }
+        return fields[field].dataType.impliedFormat.map { [$0] } ?? []
+    }
+}
+
 /// What every violation of one report shares: the plan that found them (its program, messages and reference data
 /// word them), the attribute sets computed for the walk, the values' fingerprints, and where the text starts.
 struct FoundViolationsHeader {
@@ -91,19 +106,6 @@ final class FoundViolations: ManagedBuffer<FoundViolationsHeader, FoundViolation
     }
 
     var count: Int { header.count }
-
-    /// Runs `body` with the records and the text.
-    func withContents<Result>(
-        _ body: (UnsafeBufferPointer<FoundViolation>, UnsafeRawBufferPointer) -> Result
-    ) -> Result {
-        let count = header.count
-        let textCount = header.textCount
-        return withUnsafeMutablePointerToElements { elements in
-            body(
-                UnsafeBufferPointer(start: elements, count: count),
-                UnsafeRawBufferPointer(start: UnsafeRawPointer(elements + count), count: textCount))
-        }
-    }
 
     /// The violation at `index`, its message written now in the plan's language.
     func violation(at index: Int) -> Violation {

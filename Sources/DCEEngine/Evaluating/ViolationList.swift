@@ -148,7 +148,7 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
     /// What the tests search for values a report must not keep.
     var keptBytes: [UInt8]? {
         guard case .found(let found) = storage else { return nil }
-        return found.withContents { records, text in Array(UnsafeRawBufferPointer(records)) + Array(text) }
+        return found.withWriter { Array(UnsafeRawBufferPointer($0.records)) + Array($0.text) }
     }
 
     /// This list with every violation that has a position moved onto `line`: an NDJSON record's positions are
@@ -236,9 +236,10 @@ struct ReportedViolation {
     fileprivate init(found record: FoundViolation, writer: ViolationWriter, line placedLine: Int?) {
         source = .found(record, writer)
         rule = record.rule
-        line = record.line > 0 ? placedLine ?? record.line : nil
-        column = record.line > 0 ? record.column : nil
-        fingerprint = record.fingerprint >= 0 ? writer.fingerprints[record.fingerprint] : nil
+        let position = writer.position(of: record)
+        line = position.map { placedLine ?? $0.line }
+        column = position?.column
+        fingerprint = writer.fingerprint(of: record)
     }
 
     /// Whether the JSON Pointer is the empty one (the whole payload).

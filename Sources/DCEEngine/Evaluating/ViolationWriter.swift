@@ -16,12 +16,22 @@ struct ViolationWriter {
         let record = records[index]
         var violation = Violation(
             path: string(record.pointer), key: key(of: record), rule: record.rule, message: message(for: record))
-        if record.line > 0 {
-            violation.line = record.line
-            violation.column = record.column
+        if let position = position(of: record) {
+            violation.line = position.line
+            violation.column = position.column
         }
-        if record.fingerprint >= 0 { violation.fingerprint = fingerprints[record.fingerprint] }
+        violation.fingerprint = fingerprint(of: record)
         return violation
+    }
+
+    /// The line and column of the value; `nil` when not known.
+    func position(of record: FoundViolation) -> (line: Int, column: Int)? {
+        record.line > 0 ? (record.line, record.column) : nil
+    }
+
+    /// The value's fingerprint, when the schema was prepared with a fingerprinter.
+    func fingerprint(of record: FoundViolation) -> String? {
+        record.fingerprint >= 0 ? fingerprints[record.fingerprint] : nil
     }
 
     func string(_ range: Range<Int>) -> String {
@@ -35,10 +45,7 @@ struct ViolationWriter {
 
     /// The attribute set in force where the violation was found.
     func attributeSet(of record: FoundViolation) -> AttributeSet? {
-        record.attributes == Finding.noAttributes
-            ? nil
-            : record.attributes >= 0
-                ? tables.attributeObjects[record.attributes] : computedSets[-record.attributes - 1]
+        tables.attributeSet(record.attributes, computed: computedSets)
     }
 
     // MARK: - Messages
@@ -140,10 +147,7 @@ struct ViolationWriter {
                     ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count),
                 into: &sink)
         case .format:
-            let implied = tables.fields[record.field].dataType.impliedFormat
-            let formats =
-                detail == Evaluation.StringFailure.impliedFormat
-                ? Array(implied.map { [$0] } ?? []) : attributes.formats
+            let formats = tables.checkedFormats(detail: detail, field: record.field, set: attributes)
             let expected = formats.map { format in
                 (format.isCardNumber ? cardNumberTerm(brand: record.brand) : nil) ?? messages.formatTerms[format]
                     ?? format.article
