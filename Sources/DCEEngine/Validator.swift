@@ -190,7 +190,7 @@ public struct Validator: Sendable {
     /// A typed request as the engine reads it.
     static func document<Request: ValidatableRequest>(of request: Request) throws(ValidatorError) -> JSONDocument {
         do {
-            return try JSONDocument(bytes: try RequestEncoder.encode(request))
+            return try RequestEncoder.document(request)
         } catch {
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(

@@ -13,7 +13,7 @@ struct RequestEncoderTests {
         _ model: Model.Type, payload: [UInt8], prepared: PreparedSchema
     ) throws -> (ours: ValidationReport, foundation: ValidationReport)? {
         guard let request = try? JSONDecoder().decode(Model.self, from: Data(payload)) else { return nil }
-        let ours = prepared.validate(try JSONDocument(bytes: try RequestEncoder.encode(request)), positions: false)
+        let ours = prepared.validate(try RequestEncoder.document(request), positions: false)
         let foundation = prepared.validate(
             try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(request))), positions: false)
         return (ours, foundation)
@@ -68,7 +68,7 @@ struct RequestEncoderTests {
     }
 
     @Test func valuesJSONEncoderTreatsSpeciallyAreWrittenAsItWritesThem() throws {
-        let ours = try JSONDocument(bytes: try RequestEncoder.encode(Special()))
+        let ours = try RequestEncoder.document(Special())
         let foundation = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(Special())))
         let (mine, theirs) = (
             SchemaValue(document: ours, at: ours.root), SchemaValue(document: foundation, at: foundation.root)
@@ -130,21 +130,104 @@ struct RequestEncoderTests {
     @Test(arguments: [0, 1, 2])
     func encodingsOfEveryShapeAreReadAsJSONEncoderWritesThem(which: Int) throws {
         let values: [any Encodable] = [Unusual(), Orderly(), Swallowing()]
-        let ours = try RequestEncoder.encode(values[which])
+        let mine = try RequestEncoder.document(values[which])
         let theirs = [UInt8](try JSONEncoder().encode(values[which]))
-        let mine = try JSONDocument(bytes: ours)
         let foundation = try JSONDocument(bytes: theirs)
         #expect(
             SchemaValue(document: mine, at: mine.root).sortingMembers
                 == SchemaValue(document: foundation, at: foundation.root).sortingMembers,
-            "\(String(decoding: ours, as: UTF8.self))")
+            "\(String(decoding: mine.bytes, as: UTF8.self))")
     }
 
     struct NotFinite: Encodable { var value = Double.nan }
 
     @Test func aValueJSONCannotHoldIsAnEncodingErrorAsThere() {
-        #expect(throws: EncodingError.self) { try RequestEncoder.encode(NotFinite()) }
+        #expect(throws: EncodingError.self) { try RequestEncoder.document(NotFinite()) }
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(NotFinite()) }
+    }
+}
+
+/// A typed request's document is made as its text is written, not read back: its nodes must be exactly what the
+/// reader reads from that text, and text the reader would refuse (too deep, too long, not JSON) must be refused as
+/// the reader refuses it.
+struct RequestDocumentTests {
+    /// A document's nodes, field by field.
+    static func layout(_ document: JSONDocument) -> [String] {
+        document.nodes.map { "\($0.kind) \($0.flag) \($0.start) \($0.length) \($0.end)" }
+    }
+
+    /// Whether the document's nodes are those the reader reads from its text.
+    static func expectReadAlike(_ document: JSONDocument, _ name: String) throws {
+        let read = try JSONDocument(bytes: document.bytes)
+        #expect(layout(document) == layout(read), "\(name): \(String(decoding: document.bytes, as: UTF8.self))")
+    }
+
+    @Test func everyTypedExampleIsMadeAsTheReaderReadsIt() throws {
+        let models: [String: ([UInt8]) throws -> JSONDocument?] = [
+            CardRequest.schemaID: { try Self.made(CardRequest.self, $0) },
+            DeliveryAddress.schemaID: { try Self.made(DeliveryAddress.self, $0) },
+            CardTokenizationRequest.schemaID: { try Self.made(CardTokenizationRequest.self, $0) },
+            PaymentAccount.schemaID: { try Self.made(PaymentAccount.self, $0) },
+            CustomerProfile.schemaID: { try Self.made(CustomerProfile.self, $0) },
+            GiftCardsResponse.schemaID: { try Self.made(GiftCardsResponse.self, $0) },
+            CardArtsResponse.schemaID: { try Self.made(CardArtsResponse.self, $0) },
+        ]
+        var compared = 0
+        for (schema, examples) in SchemaComparisonTests.examples {
+            guard let model = models[schema] else { continue }
+            for example in examples {
+                guard let document = try model(example.payload) else { continue }
+                try Self.expectReadAlike(document, example.name)
+                compared += 1
+            }
+        }
+        #expect(compared >= 35, "\(compared) examples decoded into a typed model")
+    }
+
+    static func made<Model: Codable>(_ model: Model.Type, _ payload: [UInt8]) throws -> JSONDocument? {
+        guard let request = try? JSONDecoder().decode(Model.self, from: Data(payload)) else { return nil }
+        return try RequestEncoder.document(request)
+    }
+
+    @Test func valuesOfEveryKindAreMadeAsTheReaderReadsThem() throws {
+        try Self.expectReadAlike(try RequestEncoder.document(RequestEncoderTests.Special()), "special")
+        try Self.expectReadAlike(try RequestEncoder.document(RequestEncoderTests.Orderly()), "orderly")
+        try Self.expectReadAlike(try RequestEncoder.document(["": [String: Int]()]), "empty object")
+        try Self.expectReadAlike(try RequestEncoder.document([[Int]](repeating: [], count: 3)), "empty arrays")
+        try Self.expectReadAlike(try RequestEncoder.document("top-level \u{1} string"), "a string alone")
+        try Self.expectReadAlike(try RequestEncoder.document([1.5e300, -0.0, 3]), "numbers")
+    }
+
+    /// Nested one level per step.
+    struct Nest: Encodable {
+        var inner: [Nest] = []
+
+        init(depth: Int) {
+            if depth > 1 { inner = [Nest(depth: depth - 1)] }
+        }
+    }
+
+    @Test func aRequestPastTheReadersLimitsIsRefusedAsTheReaderRefusesIt() throws {
+        // 64 levels of Nest are 128 containers (an object and its list): the reader's limit, still made.
+        _ = try RequestEncoder.document(Nest(depth: 64))
+        let deep = Nest(depth: 65)
+        #expect(throws: JSONReadError.self) { try RequestEncoder.document(deep) }
+        let long = String(repeating: "a", count: JSONReader.Limits.default.maxStringBytes + 1)
+        #expect(throws: JSONReadError.self) { try RequestEncoder.document(["text": long]) }
+        // A Decimal that is not a number is not JSON.
+        #expect(throws: JSONReadError.self) { try RequestEncoder.document(["amount": Decimal.nan]) }
+    }
+
+    @Test func numbersAreToldAsTheReaderTellsThem() throws {
+        let lexemes = [
+            "0", "-0", "12", "-12.5", "1e5", "1E+5", "2.5e-3", "01", "-", "1.", ".5", "1e", "1e+", "+1", "0x1", "NaN",
+            "--1", "1.2.3", "00", "-01", "9007199254740993",
+        ]
+        for lexeme in lexemes {
+            let text = Array(lexeme.utf8)
+            let read = (try? JSONDocument(bytes: text)).map { $0.kind(of: $0.root) == .number } ?? false
+            #expect(RequestStream.State.isNumber(text) == read, "\(lexeme)")
+        }
     }
 }
 

@@ -77,6 +77,13 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
         self.nodes = try JSONReader(limits: limits).readNodes(bytes)
     }
 
+    /// A document whose nodes were made as its text was written (``RequestEncoder``): they must be what
+    /// ``JSONReader`` reads from `bytes`, which `RequestEncoderTests` holds them to.
+    init(bytes: [UInt8], nodes: [Node]) {
+        self.bytes = bytes
+        self.nodes = nodes
+    }
+
     /// The kind of value at an index.
     ///
     /// - Parameter index: A node index.

@@ -3,6 +3,9 @@ import Foundation
 /// The fast path: JSON written as the value encodes, in one buffer, for the orderly use synthesized conformances make
 /// (each value's containers filled before the next member). Anything else — a key encoded twice, a container written
 /// after a later member, a super encoder — makes it give up (``Restart``), and the value is encoded again as nodes.
+///
+/// Beside the text it makes the document's nodes, as ``JSONReader`` would read them from that text, so that a typed
+/// request is not read back: the engine walks what was written.
 final class RequestStream {
     /// Why the stream gave up.
     struct Restart: Error {}
@@ -13,17 +16,38 @@ final class RequestStream {
         struct Frame {
             let id: Int
             let array: Bool
+            /// The container's node.
+            let node: Int
+            /// Where the nodes of its members' names start in ``State/keyNodes``.
+            let keys: Int
             var count = 0
-            var keys: [String] = []
         }
 
         var bytes = ByteBuilder()
+        /// The document's nodes, in the reader's layout (``JSONDocument/Node``).
+        var nodes: [JSONDocument.Node] = []
         var frames: [Frame] = []
+        /// The nodes of the member names of the open objects, innermost last: what a key is compared with to find one
+        /// encoded twice (by the bytes written, which are equal exactly when the names are).
+        var keyNodes: [Int] = []
         /// Whether a value is due: at the start, and after a key or before a list item.
         var expectingValue = true
         /// Whether a container could not be given (the text is then not to be used, even if nothing threw).
         var failed = false
         var nextID = 0
+        /// Whether the text must be read instead of taking ``nodes``: a scalar whose text is not JSON (a `Decimal`
+        /// that is not a number), so that it fails as the reader makes any such text fail.
+        var mustRead = false
+        /// The deepest nesting and the longest string as written: beyond the reader's limits, the text is read, and
+        /// refused as the reader refuses it.
+        var deepest = 0
+        var longestString = 0
+
+        init() {
+            nodes.reserveCapacity(32)
+            frames.reserveCapacity(8)
+            keyNodes.reserveCapacity(16)
+        }
 
         /// Gives up, for good: even if the value's own code catches the error and goes on, the text is not used.
         mutating func restart() -> Restart {
@@ -34,13 +58,85 @@ final class RequestStream {
         mutating func scalar(_ text: [UInt8]) throws {
             guard expectingValue else { throw restart() }
             expectingValue = false
+            let start = bytes.bytes.count
             bytes.append(text)
+            appendNode(scalar: text, at: start)
         }
 
         mutating func string(_ text: String) throws {
             guard expectingValue else { throw restart() }
             expectingValue = false
+            appendString(text)
+        }
+
+        /// Writes a string literal (a value or a member's name) and its node.
+        private mutating func appendString(_ text: String) {
+            let start = bytes.bytes.count + 1
             bytes.appendJSONString(text)
+            let length = bytes.bytes.count - 1 - start
+            // An escape always lengthens the text: a string written longer than its UTF-8 holds one.
+            appendNode(.string, escaped: length != text.utf8.count, start: start, length: length)
+        }
+
+        private mutating func appendNode(_ kind: JSONDocument.Kind, escaped flag: Bool, start: Int, length: Int) {
+            if kind == .string { longestString = max(longestString, length) }
+            nodes.append(
+                JSONDocument.Node(
+                    kind: kind, flag: flag, start: UInt32(truncatingIfNeeded: start),
+                    length: UInt32(truncatingIfNeeded: length), end: UInt32(truncatingIfNeeded: nodes.count + 1)))
+        }
+
+        /// The node of a scalar written whole (a literal, a number, a quoted string, or `{}` for a value that asked
+        /// for no container), told by its text as the reader tells it.
+        private mutating func appendNode(scalar text: [UInt8], at start: Int) {
+            let count = text.count
+            switch text.first {
+            case UInt8(ascii: "\""):
+                appendNode(.string, escaped: text.contains(UInt8(ascii: "\\")), start: start + 1, length: count - 2)
+            case UInt8(ascii: "t") where text.elementsEqual("true".utf8):
+                appendNode(.boolean, escaped: true, start: start, length: count)
+            case UInt8(ascii: "f") where text.elementsEqual("false".utf8):
+                appendNode(.boolean, escaped: false, start: start, length: count)
+            case UInt8(ascii: "n") where text.elementsEqual("null".utf8):
+                appendNode(.null, escaped: false, start: start, length: count)
+            case UInt8(ascii: "{") where count == 2:
+                appendNode(.object, escaped: false, start: start, length: 0)
+            default:
+                guard Self.isNumber(text) else {
+                    mustRead = true
+                    return
+                }
+                let fraction = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+                appendNode(.number, escaped: fraction, start: start, length: count)
+            }
+        }
+
+        /// Whether a text is a JSON number: `-`? int frac? exp? (RFC 8259, section 6).
+        static func isNumber(_ text: [UInt8]) -> Bool {
+            var index = 0
+            func digits() -> Int {
+                let first = index
+                while index < text.count, text[index] >= UInt8(ascii: "0"), text[index] <= UInt8(ascii: "9") {
+                    index += 1
+                }
+                return index - first
+            }
+            if index < text.count, text[index] == UInt8(ascii: "-") { index += 1 }
+            let integer = index
+            let count = digits()
+            guard count > 0, count == 1 || text[integer] != UInt8(ascii: "0") else { return false }
+            if index < text.count, text[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return false }
+            }
+            if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
+                guard digits() > 0 else { return false }
+            }
+            return index == text.count
         }
 
         mutating func open(array: Bool, depth: Int) throws -> Int {
@@ -50,9 +146,12 @@ final class RequestStream {
             }
             guard expectingValue, frames.count == depth else { throw restart() }
             expectingValue = false
+            let start = bytes.bytes.count
             bytes.append(array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
             nextID += 1
-            frames.append(Frame(id: nextID, array: array))
+            frames.append(Frame(id: nextID, array: array, node: nodes.count, keys: keyNodes.count))
+            deepest = max(deepest, frames.count)
+            appendNode(array ? .array : .object, escaped: false, start: start, length: 0)
             return nextID
         }
 
@@ -64,7 +163,10 @@ final class RequestStream {
 
         mutating func close() {
             let frame = frames.removeLast()
+            keyNodes.removeSubrange(frame.keys...)
             bytes.append(frame.array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+            nodes[frame.node].length = UInt32(truncatingIfNeeded: frame.count)
+            nodes[frame.node].end = UInt32(truncatingIfNeeded: nodes.count)
         }
 
         /// Makes the container `id` the innermost open one (closing nested containers its owner has moved past),
@@ -72,17 +174,37 @@ final class RequestStream {
         mutating func begin(_ id: Int, key: String?) throws {
             guard let index = frames.lastIndex(where: { $0.id == id }) else { throw restart() }
             while frames.count > index + 1 { close() }
-            if let key {
-                guard !frames[index].keys.contains(key) else { throw restart() }
-                frames[index].keys.append(key)
-            }
             if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
             frames[index].count += 1
             if let key {
-                bytes.appendJSONString(key)
+                appendString(key)
+                guard !isWrittenBefore(nodes.count - 1, since: frames[index].keys) else { throw restart() }
+                keyNodes.append(nodes.count - 1)
                 bytes.append(UInt8(ascii: ":"))
             }
             expectingValue = true
+        }
+
+        /// Whether the name at node `key` was written already among ``keyNodes`` from `first` on.
+        private func isWrittenBefore(_ key: Int, since first: Int) -> Bool {
+            let written = bytes.bytes
+            let name = written[Int(nodes[key].start)..<Int(nodes[key].start + nodes[key].length)]
+            return keyNodes[first...].contains { other in
+                let node = nodes[other]
+                return node.length == nodes[key].length
+                    && written[Int(node.start)..<Int(node.start + node.length)].elementsEqual(name)
+            }
+        }
+
+        /// The document written: its nodes as they were made, or, for text the reader must judge (past its limits,
+        /// or not JSON), what reading it gives.
+        func document(limits: JSONReader.Limits = .default) throws -> JSONDocument {
+            if mustRead || deepest > limits.maxDepth || bytes.bytes.count > limits.maxDocumentBytes
+                || longestString > limits.maxStringBytes
+            {
+                return try JSONDocument(bytes: bytes.bytes, limits: limits)
+            }
+            return JSONDocument(bytes: bytes.bytes, nodes: nodes)
         }
     }
 
