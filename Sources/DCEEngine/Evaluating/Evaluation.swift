@@ -91,8 +91,13 @@ struct Evaluation: ConditionReader {
         }
     }
     /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
-    /// runs (see ``EvaluationScratch``).
-    var work = EvaluationScratch()
+    /// runs (``withDocument(_:finish:)``; see ``EvaluationScratch``).
+    var work: EvaluationScratch {
+        unsafeAddress { UnsafePointer(loan!.pointer) }
+        nonmutating unsafeMutableAddress { loan!.pointer }
+    }
+    /// The storage ``work`` reaches, while the evaluation runs.
+    private var loan: ThreadLocalLoan<EvaluationScratch>.Loan?
     /// The document's nodes and bytes, valid while the evaluation runs: reading through them costs no reference count.
     var nodes = UnsafeBufferPointer<JSONDocument.Node>(start: nil, count: 0)
     var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -129,8 +134,10 @@ struct Evaluation: ConditionReader {
         -> Result
     {
         let document = document
-        work = EvaluationScratch.take()
-        work.context.append(contentsOf: plan.context)
+        let lent = EvaluationScratch.perThread.take()
+        loan = lent
+        // One by one: `append(contentsOf:)` of a schema's one or two slots cost a valid payload about 200 instructions.
+        for value in plan.context { work.context.append(value) }
         document.nodes.withUnsafeBufferPointer { nodes in
             document.bytes.withUnsafeBufferPointer { bytes in
                 self.nodes = nodes
@@ -141,7 +148,8 @@ struct Evaluation: ConditionReader {
         nodes = UnsafeBufferPointer(start: nil, count: 0)
         bytes = UnsafeBufferPointer(start: nil, count: 0)
         let result = finish(work.context)
-        work.giveBack()
+        loan = nil
+        EvaluationScratch.perThread.giveBack(lent) { $0.empty() }
         return result
     }
 

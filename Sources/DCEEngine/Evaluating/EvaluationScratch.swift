@@ -4,8 +4,8 @@ internal import DCEPattern
 /// the regex match data.
 ///
 /// Creating it costs four allocations and freeing it as many, which for a small valid payload was a quarter of the
-/// evaluation; so each thread keeps one and its evaluations borrow it (``take()``, ``giveBack()``). An evaluation
-/// that starts while another on the same thread holds it (one run inside another) gets a fresh one.
+/// evaluation; so each thread keeps one and its evaluations borrow it by pointer (``perThread``). An evaluation that
+/// starts while another on the same thread holds it (one run inside another) gets storage of its own.
 struct EvaluationScratch {
     /// The objects and arrays enclosing the value being checked, innermost last.
     var containers: [JSONDocument.Index] = []
@@ -29,32 +29,19 @@ struct EvaluationScratch {
     /// Match data for regex matches, created on first use.
     var match: MatchScratch?
 
-    /// Empty storage; it allocates as it grows.
-    init() {}
-
-    /// The calling thread's kept storage, or new storage when it has none to lend (the first evaluation on a
-    /// thread, or one that runs inside another).
-    static func take() -> EvaluationScratch {
-        if let scratch = kept.value?.scratch.take() { return scratch }
-        var scratch = EvaluationScratch()
-        scratch.containers.reserveCapacity(16)
-        scratch.path.reserveCapacity(16)
-        scratch.failures.reserveCapacity(8)
-        return scratch
+    /// Empty storage, with room for a typical payload's stacks.
+    init() {
+        containers.reserveCapacity(16)
+        path.reserveCapacity(16)
+        failures.reserveCapacity(8)
     }
 
-    /// Hands this storage, emptied, to the calling thread for its next evaluation, and leaves `self` empty.
-    mutating func giveBack() {
-        let holder: Holder
-        if let existing = Self.kept.value {
-            holder = existing
-            guard holder.scratch == nil else { return }
-        } else {
-            holder = Holder()
-            guard Self.kept.store(holder) else { return }
-        }
-        // Only what holds something: emptying an empty array still goes through the general replace path, and a
-        // verdict, or a valid payload, leaves most of these empty.
+    /// Each thread's storage, lent to its evaluations in turn.
+    static let perThread = ThreadLocalLoan { EvaluationScratch() }
+
+    /// Empties the arrays, keeping their room; only those that hold something: emptying an empty array still goes
+    /// through the general replace path, and a verdict, or a valid payload, leaves most of them empty.
+    mutating func empty() {
         Self.empty(&containers)
         Self.empty(&path)
         Self.empty(&failures)
@@ -64,24 +51,12 @@ struct EvaluationScratch {
         Self.empty(&records)
         Self.empty(&text)
         Self.empty(&context)
-        // Moved, not copied: a copy would retain and release every array once more.
-        var emptied = EvaluationScratch()
-        swap(&self, &emptied)
-        holder.scratch = emptied
     }
 
     @inline(__always)
     private static func empty<Element>(_ array: inout [Element]) {
         if !array.isEmpty { array.removeAll(keepingCapacity: true) }
     }
-
-    /// One thread's kept storage.
-    private final class Holder {
-        var scratch: EvaluationScratch?
-    }
-
-    /// Each thread's kept storage.
-    private static let kept = ThreadLocalSlot<Holder>()
 }
 
 /// What an object rule found: the object's field, the rule's place among its `objectRules`, and the rule's finding
