@@ -218,6 +218,61 @@ struct RequestDocumentTests {
         #expect(throws: JSONReadError.self) { try RequestEncoder.document(["amount": Decimal.nan]) }
     }
 
+    /// Arrays nested `depth` deep around a value that asks for no container (written `{}`, one level more).
+    struct Deep: Encodable {
+        let depth: Int
+        func encode(to encoder: any Encoder) throws {
+            guard depth > 0 else { return }
+            var list = encoder.unkeyedContainer()
+            try list.encode(Deep(depth: depth - 1))
+        }
+    }
+
+    @Test func anObjectWrittenForAValueThatAskedForNoneCountsTowardsTheDepth() throws {
+        _ = try RequestEncoder.document(Deep(depth: 127))
+        #expect(throws: JSONReadError.self) { try RequestEncoder.document(Deep(depth: 128)) }
+    }
+
+    /// A member whose value throws after its name was written, the error swallowed, and a member after it.
+    struct Swallowed: Encodable {
+        enum Keys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try? container.encode(Date(timeIntervalSinceReferenceDate: .nan), forKey: .a)
+            try container.encode(2, forKey: .b)
+        }
+    }
+
+    @Test func aMemberWhoseValueThrewLeavesNoNameWithoutAValue() throws {
+        let document = try RequestEncoder.document(Swallowed())
+        try Self.expectReadAlike(document, "swallowed")
+        #expect(document.count(of: document.root) == 1)
+        #expect(document.member("b", of: document.root) != nil)
+    }
+
+    /// Two names Swift takes for one: "é" composed, and "e" with a combining accent.
+    struct Equivalent: Encodable {
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(1, forKey: Key(stringValue: "caf\u{E9}"))
+            try container.encode(2, forKey: Key(stringValue: "cafe\u{301}"))
+        }
+    }
+
+    @Test func namesSwiftTakesForOneAreOneMemberAsJSONEncoderWritesThem() throws {
+        let document = try RequestEncoder.document(Equivalent())
+        try Self.expectReadAlike(document, "equivalent")
+        let foundation = try JSONDocument(bytes: [UInt8](try JSONEncoder().encode(Equivalent())))
+        #expect(document.count(of: document.root) == foundation.count(of: foundation.root))
+        #expect(document.count(of: document.root) == 1)
+    }
+
     @Test func numbersAreToldAsTheReaderTellsThem() throws {
         let lexemes = [
             "0", "-0", "12", "-12.5", "1e5", "1E+5", "2.5e-3", "01", "-", "1.", ".5", "1e", "1e+", "+1", "0x1", "NaN",

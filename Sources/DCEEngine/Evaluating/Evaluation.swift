@@ -134,6 +134,7 @@ struct Evaluation: ConditionReader {
         -> Result
     {
         let document = document
+        precondition(loan == nil, "an evaluation walks one document at a time")
         let lent = EvaluationScratch.perThread.take()
         loan = lent
         // One by one: `append(contentsOf:)` of a schema's one or two slots cost a valid payload about 200 instructions.

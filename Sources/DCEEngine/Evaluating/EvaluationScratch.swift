@@ -3,7 +3,7 @@ internal import DCEPattern
 /// The working storage of an evaluation: the path and container stacks, the failed string checks, the findings and
 /// the regex match data.
 ///
-/// Creating it costs four allocations and freeing it as many, which for a small valid payload was a quarter of the
+/// Creating it costs three allocations (its stacks' room) and freeing it as many, which for a small valid payload was a quarter of the
 /// evaluation; so each thread keeps one and its evaluations borrow it by pointer (``perThread``). An evaluation that
 /// starts while another on the same thread holds it (one run inside another) gets storage of its own.
 struct EvaluationScratch {

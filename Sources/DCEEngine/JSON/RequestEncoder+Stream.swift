@@ -28,7 +28,7 @@ final class RequestStream {
         var nodes: [JSONDocument.Node] = []
         var frames: [Frame] = []
         /// The nodes of the member names of the open objects, innermost last: what a key is compared with to find one
-        /// encoded twice (by the bytes written, which are equal exactly when the names are).
+        /// encoded twice.
         var keyNodes: [Int] = []
         /// Whether a value is due: at the start, and after a key or before a list item.
         var expectingValue = true
@@ -100,6 +100,7 @@ final class RequestStream {
             case UInt8(ascii: "n") where text.elementsEqual("null".utf8):
                 appendNode(.null, escaped: false, start: start, length: count)
             case UInt8(ascii: "{") where count == 2:
+                deepest = max(deepest, frames.count + 1)
                 appendNode(.object, escaped: false, start: start, length: 0)
             default:
                 guard Self.isNumber(text) else {
@@ -172,7 +173,9 @@ final class RequestStream {
         /// Makes the container `id` the innermost open one (closing nested containers its owner has moved past),
         /// and starts its next member or item: a comma, and for a member its key.
         mutating func begin(_ id: Int, key: String?) throws {
-            guard let index = frames.lastIndex(where: { $0.id == id }) else { throw restart() }
+            // A member or item whose value never came (it threw, and the value's own code went on) would leave a
+            // key with no value in the text: the nodes follow that no further.
+            guard !expectingValue, let index = frames.lastIndex(where: { $0.id == id }) else { throw restart() }
             while frames.count > index + 1 { close() }
             if frames[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
             frames[index].count += 1
@@ -185,14 +188,22 @@ final class RequestStream {
             expectingValue = true
         }
 
-        /// Whether the name at node `key` was written already among ``keyNodes`` from `first` on.
+        /// Whether the name at node `key` was written already among ``keyNodes`` from `first` on: the same bytes, or,
+        /// for names beyond ASCII, the same `String` (Swift, and `JSONEncoder`'s dictionary, take "é" and "e" with a
+        /// combining accent for one name).
         private func isWrittenBefore(_ key: Int, since first: Int) -> Bool {
             let written = bytes.bytes
-            let name = written[Int(nodes[key].start)..<Int(nodes[key].start + nodes[key].length)]
+            func name(_ node: Int) -> ArraySlice<UInt8> {
+                written[Int(nodes[node].start)..<Int(nodes[node].start + nodes[node].length)]
+            }
+            let bytes = name(key)
+            let ascii = bytes.allSatisfy { $0 < 0x80 }
+            let text = ascii ? nil : JSONReader.unescape(bytes)
             return keyNodes[first...].contains { other in
-                let node = nodes[other]
-                return node.length == nodes[key].length
-                    && written[Int(node.start)..<Int(node.start + node.length)].elementsEqual(name)
+                let otherBytes = name(other)
+                if otherBytes.elementsEqual(bytes) { return true }
+                guard let text, !otherBytes.allSatisfy({ $0 < 0x80 }) else { return false }
+                return JSONReader.unescape(otherBytes) == text
             }
         }
 

@@ -1,7 +1,7 @@
 /// One value per thread, lent by pointer to one user at a time: what lets each thread's evaluations reuse the same
 /// working storage (``EvaluationScratch``) without allocating it for each payload, and without moving it in and out
-/// of each evaluation (its arrays moved in and back, and the empty ones left behind torn down, cost a valid payload
-/// about 500 instructions of reference counting).
+/// of each evaluation (its arrays moved in and back, and the empty ones left behind torn down, were about 440
+/// instructions of releases per payload, by callgrind).
 ///
 /// A user that asks while the thread's value is lent (one evaluation inside another), or on a thread that can keep
 /// none, gets a value of its own, freed when it is given back.
