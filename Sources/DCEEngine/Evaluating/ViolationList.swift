@@ -250,50 +250,60 @@ struct ReportedViolation {
         }
     }
 
-    /// Appends the JSON Pointer: as it is, or as a JSON string literal.
-    func appendPath(to output: inout ByteBuilder, asJSON: Bool) {
+    /// Appends the JSON Pointer, escaped as the report's format needs.
+    func appendPath(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
-        case .written(let violation): Self.append(violation.path, to: &output, asJSON: asJSON)
+        case .written(let violation): output.append(violation.path, escaping: escaping)
         case .found(let record, let writer):
-            Self.append(UnsafeRawBufferPointer(rebasing: writer.text[record.pointer]), to: &output, asJSON: asJSON)
+            output.append(UnsafeRawBufferPointer(rebasing: writer.text[record.pointer]), escaping: escaping)
         }
     }
 
-    /// Appends the key: as it is, or as a JSON string literal.
-    func appendKey(to output: inout ByteBuilder, asJSON: Bool) {
+    /// Appends `:line:column` (each when known; a violation has both or neither), as a location after a file name.
+    func appendLineAndColumn(to output: inout ByteBuilder) {
+        for number in [line, column] {
+            guard let number else { continue }
+            output.append(UInt8(ascii: ":"))
+            output.append(number)
+        }
+    }
+
+    /// Appends `pointer: message`, or the message alone for the whole payload, escaped as the report's format needs.
+    func appendPathAndMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
+        if !isAtRoot {
+            appendPath(to: &output, escaping: escaping)
+            output.append(": ")
+        }
+        appendMessage(to: &output, escaping: escaping)
+    }
+
+    /// Appends the key, escaped as the report's format needs.
+    func appendKey(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
-        case .written(let violation): Self.append(violation.key, to: &output, asJSON: asJSON)
+        case .written(let violation): output.append(violation.key, escaping: escaping)
         case .found(let record, let writer):
             if record.keyIsMemberName {
-                Self.append(UnsafeRawBufferPointer(rebasing: writer.text[record.key]), to: &output, asJSON: asJSON)
+                output.append(UnsafeRawBufferPointer(rebasing: writer.text[record.key]), escaping: escaping)
             } else {
-                Self.append(writer.tables.fieldObjects[record.field].key ?? "", to: &output, asJSON: asJSON)
+                output.append(writer.tables.fieldObjects[record.field].key ?? "", escaping: escaping)
             }
         }
     }
 
-    /// Appends the message: as it is, or as a JSON string literal. A violation found by validation writes its message
+    /// Appends the message, escaped as the report's format needs. A violation found by validation writes its message
     /// piece by piece into the bytes.
-    func appendMessage(to output: inout ByteBuilder, asJSON: Bool) {
+    func appendMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
-        case .written(let violation): Self.append(violation.message, to: &output, asJSON: asJSON)
+        case .written(let violation): output.append(violation.message, escaping: escaping)
         case .found(let record, let writer):
-            if asJSON { output.append(UInt8(ascii: "\"")) }
+            let literal = escaping == .jsonLiteral
+            if literal { output.append(UInt8(ascii: "\"")) }
             // Moved in and out of the sink, not copied: a copy would make the bytes grow anew.
-            var sink = ReportBytes(escapedForJSON: asJSON)
+            var sink = ReportBytes(escaping: escaping)
             swap(&sink.output, &output)
             writer.message(for: record, into: &sink)
             swap(&sink.output, &output)
-            if asJSON { output.append(UInt8(ascii: "\"")) }
+            if literal { output.append(UInt8(ascii: "\"")) }
         }
-    }
-
-    private static func append(_ text: String, to output: inout ByteBuilder, asJSON: Bool) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0), to: &output, asJSON: asJSON) }
-    }
-
-    private static func append(_ bytes: UnsafeRawBufferPointer, to output: inout ByteBuilder, asJSON: Bool) {
-        if asJSON { output.appendJSONString(bytes) } else { output.append(bytes) }
     }
 }

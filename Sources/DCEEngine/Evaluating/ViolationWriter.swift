@@ -225,19 +225,19 @@ struct FindingWriter: RuleMessageWriter {
     func term(_ key: String) -> String { messages.term(key) }
 }
 
-/// Writes a message's pieces into report bytes (``MessageSink``): as they are, or escaped as the inside of a JSON string
-/// literal.
+/// Writes a message's pieces into report bytes (``MessageSink``), escaped as the report's format needs; for
+/// ``ReportEscaping/jsonLiteral``, as the inside of the literal, whose quotes the caller writes.
 struct ReportBytes: MessageSink {
     var output = ByteBuilder(capacity: 0)
-    let escapedForJSON: Bool
+    let escaping: ReportEscaping
 
     mutating func write(_ piece: String) {
         var piece = piece
         piece.withUTF8 { utf8 in
-            if escapedForJSON {
+            if escaping == .jsonLiteral {
                 output.appendJSONStringContents(UnsafeRawBufferPointer(utf8))
             } else {
-                output.append(UnsafeRawBufferPointer(utf8))
+                output.append(UnsafeRawBufferPointer(utf8), escaping: escaping)
             }
         }
     }

@@ -49,10 +49,16 @@ package struct ReportBatch: Sendable {
             JSONRenderer().append(payload, to: &text)
             hasFragment = true
         case .sarif:
-            for (offset, error) in payload.errors.enumerated() {
-                if hasFragment { text.append(",") }
-                text.append(SARIFRenderer().result(for: error, in: payload, first: offset == 0))
-                hasFragment = true
+            let renderer = SARIFRenderer()
+            var first = true
+            if !payload.errors.isEmpty {
+                let uri = renderer.uriLiteral(payload)
+                payload.errors.forEachReported { error in
+                    if hasFragment { text.append(",") }
+                    renderer.appendResult(for: error, in: payload, uri: uri, first: first, to: &text)
+                    first = false
+                    hasFragment = true
+                }
             }
             if payload.omittedErrors > 0 {
                 if hasFragment { text.append(",") }
@@ -62,7 +68,7 @@ package struct ReportBatch: Sendable {
         case .text:
             text.append(TextRenderer(color: options.color).lines(for: payload, options: options))
         case .github:
-            text.append(GitHubRenderer().commands(for: payload, options: options))
+            GitHubRenderer().append(payload, options: options, to: &text)
         case .junit:
             ordered.append(payload)
         }

@@ -1,49 +1,45 @@
 /// Renders GitHub Actions workflow commands, one `::error` per violation, escaped as the runner requires.
 package struct GitHubRenderer {
-    func commands(for payload: PayloadReport, options: ReportOptions) -> String {
-        var output = ""
-        for error in payload.errors {
-            var properties = ["file=\(Self.property(payload.file))"]
-            if let line = error.line { properties.append("line=\(line)") }
-            if let column = error.column { properties.append("col=\(column)") }
-            properties.append("title=\(Self.property("dce-validate \(error.rule)"))")
-            let path = error.path.isEmpty ? "" : "\(error.path): "
-            output += "::error \(properties.joined(separator: ","))::\(Self.data("\(path)\(error.message)"))\n"
+    /// Appends one `::error` per violation of a payload, and a `::notice` for those left out past the limit.
+    func append(_ payload: PayloadReport, options: ReportOptions, to output: inout ByteBuilder) {
+        if !payload.errors.isEmpty {
+            var file = ByteBuilder(capacity: payload.file.utf8.count + 8)
+            file.append("file=")
+            file.append(payload.file, escaping: .gitHubProperty)
+            payload.errors.forEachReported { error in
+                output.append("::error ")
+                output.append(file.bytes)
+                if let line = error.line {
+                    output.append(",line=")
+                    output.append(line)
+                }
+                if let column = error.column {
+                    output.append(",col=")
+                    output.append(column)
+                }
+                output.append(",title=dce-validate ")
+                output.append(error.rule.rawValue, escaping: .gitHubProperty)
+                output.append("::")
+                error.appendPathAndMessage(to: &output, escaping: .gitHubData)
+                output.append(UInt8(ascii: "\n"))
+            }
         }
         if payload.omittedErrors > 0 {
-            var properties = ["file=\(Self.property(payload.file))"]
-            if let line = payload.line { properties.append("line=\(line)") }
-            properties.append("title=dce-validate")
-            output +=
-                "::notice \(properties.joined(separator: ","))::\(Self.data(options.omissionNote(payload.omittedErrors)))\n"
+            output.append("::notice file=")
+            output.append(payload.file, escaping: .gitHubProperty)
+            if let line = payload.line {
+                output.append(",line=")
+                output.append(line)
+            }
+            output.append(",title=dce-validate::")
+            output.append(options.omissionNote(payload.omittedErrors), escaping: .gitHubData)
+            output.append(UInt8(ascii: "\n"))
         }
-        return output
     }
 
     /// Escapes a command's message: `%`, CR and LF.
-    package static func data(_ text: String) -> String {
-        var output = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "%": output += "%25"
-            case "\r": output += "%0D"
-            case "\n": output += "%0A"
-            default: output.unicodeScalars.append(character)
-            }
-        }
-        return output
-    }
+    package static func data(_ text: String) -> String { ByteBuilder.escaped(text, .gitHubData) }
 
     /// Escapes a property value: as `data`, plus `:` and `,`.
-    package static func property(_ text: String) -> String {
-        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
-        var output = ""
-        for character in self { if character == target { output += replacement } else { output.append(character) } }
-        return output
-    }
+    package static func property(_ text: String) -> String { ByteBuilder.escaped(text, .gitHubProperty) }
 }

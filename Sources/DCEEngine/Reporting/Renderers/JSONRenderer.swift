@@ -12,13 +12,13 @@ struct JSONRenderer {
         payload.errors.forEachReported { error in
             output.append(first ? "{\"path\":" : ",{\"path\":")
             first = false
-            error.appendPath(to: &output, asJSON: true)
+            error.appendPath(to: &output, escaping: .jsonLiteral)
             output.append(",\"key\":")
-            error.appendKey(to: &output, asJSON: true)
+            error.appendKey(to: &output, escaping: .jsonLiteral)
             output.append(",\"rule\":")
             output.appendJSONString(error.rule.rawValue)
             output.append(",\"message\":")
-            error.appendMessage(to: &output, asJSON: true)
+            error.appendMessage(to: &output, escaping: .jsonLiteral)
             if let line = error.line, let column = error.column {
                 output.append(",\"line\":")
                 output.append(line)

@@ -26,25 +26,51 @@ struct SARIFRenderer {
     /// catalogue's codes.
     static let omittedRule = "omittedErrors"
 
-    /// One violation; the payload's first carries its masked copy, when one is attached, as the property
-    /// `maskedPayload` (streamed with the results, where run-level artifacts would have to wait for the end).
-    func result(for error: Violation, in payload: PayloadReport, first: Bool = false) -> String {
-        let ruleIndex = ViolationCode.catalogue.firstIndex { $0.code == error.rule }
-        var region = ""
+    /// One violation, written into the report's bytes; the payload's first carries its masked copy, when one is
+    /// attached, as the property `maskedPayload` (streamed with the results, where run-level artifacts would have to
+    /// wait for the end). `uri` is the payload's file as a JSON string literal, the same for all its results.
+    func appendResult(
+        for error: ReportedViolation, in payload: PayloadReport, uri: String, first: Bool, to output: inout ByteBuilder
+    ) {
+        output.append("{\"ruleId\":")
+        output.appendJSONString(error.rule.rawValue)
+        output.append(",")
+        if let ruleIndex = ViolationCode.catalogue.firstIndex(where: { $0.code == error.rule }) {
+            output.append("\"ruleIndex\":")
+            output.append(ruleIndex)
+            output.append(",")
+        }
+        output.append("\"level\":\"error\",\"message\":{\"text\":")
+        error.appendMessage(to: &output, escaping: .jsonLiteral)
+        output.append("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":")
+        output.append(uri)
+        output.append("}")
         if let line = error.line {
-            region = ",\"region\":{\"startLine\":\(line)\(error.column.map { ",\"startColumn\":\($0)" } ?? "")}"
+            output.append(",\"region\":{\"startLine\":")
+            output.append(line)
+            if let column = error.column {
+                output.append(",\"startColumn\":")
+                output.append(column)
+            }
+            output.append("}")
         }
-        var output = "{\"ruleId\":\(q(error.rule.rawValue)),"
-        if let ruleIndex { output += "\"ruleIndex\":\(ruleIndex)," }
-        output += "\"level\":\"error\",\"message\":{\"text\":\(q(error.message))},\"locations\":[{"
-        output += "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\(q(uri(payload)))}\(region)}"
-        if !error.path.isEmpty {
-            output += ",\"logicalLocations\":[{\"fullyQualifiedName\":\(q(error.path)),\"kind\":\"member\"}]"
+        output.append("}")
+        if !error.isAtRoot {
+            output.append(",\"logicalLocations\":[{\"fullyQualifiedName\":")
+            error.appendPath(to: &output, escaping: .jsonLiteral)
+            output.append(",\"kind\":\"member\"}]")
         }
-        output += "}]"
-        if first, let masked = payload.masked { output += ",\"properties\":{\"maskedPayload\":\(q(masked))}" }
-        return output + "}"
+        output.append("}]")
+        if first, let masked = payload.masked {
+            output.append(",\"properties\":{\"maskedPayload\":")
+            output.appendJSONString(masked)
+            output.append("}")
+        }
+        output.append("}")
     }
+
+    /// The payload's file as a SARIF artifact location, a JSON string literal.
+    func uriLiteral(_ payload: PayloadReport) -> String { q(uri(payload)) }
 
     /// A note-level result saying how many violations of a payload were left out past the limit.
     func omissionResult(for payload: PayloadReport, options: ReportOptions) -> String {

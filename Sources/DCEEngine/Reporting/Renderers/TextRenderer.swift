@@ -12,20 +12,9 @@ struct TextRenderer {
         payload.errors.forEachReported { error in
             if color { output.append("\u{1B}[1m") }
             output.append(payload.file)
-            if let line = error.line {
-                output.append(":")
-                output.append(line)
-                if let column = error.column {
-                    output.append(":")
-                    output.append(column)
-                }
-            }
+            error.appendLineAndColumn(to: &output)
             output.append(color ? "\u{1B}[0m: \u{1B}[1;31merror\u{1B}[0m: " : ": error: ")
-            if !error.isAtRoot {
-                error.appendPath(to: &output, asJSON: false)
-                output.append(": ")
-            }
-            error.appendMessage(to: &output, asJSON: false)
+            error.appendPathAndMessage(to: &output, escaping: .none)
             if let fingerprint = error.fingerprint {
                 output.append(" (")
                 output.append(fingerprint)
