@@ -259,12 +259,17 @@ struct ReportedViolation {
         }
     }
 
-    /// Appends `:line:column` (each when known; a violation has both or neither), as a location after a file name.
-    func appendLineAndColumn(to output: inout ByteBuilder) {
-        for number in [line, column] {
-            guard let number else { continue }
+    /// Appends `:line:column`, as a location after a file name: the line when known, and the column when known and,
+    /// unless `columnAlone`, when the line is too. (Validation finds both or neither; a `Violation` made by hand may
+    /// have a column alone.)
+    func appendLineAndColumn(to output: inout ByteBuilder, columnAlone: Bool) {
+        if let line {
             output.append(UInt8(ascii: ":"))
-            output.append(number)
+            output.append(line)
+        }
+        if let column, line != nil || columnAlone {
+            output.append(UInt8(ascii: ":"))
+            output.append(column)
         }
     }
 

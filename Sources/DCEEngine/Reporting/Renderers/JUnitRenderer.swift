@@ -51,7 +51,7 @@ struct JUnitRenderer {
             output.append(rule, escaping: .xml)
             output.append("\">")
             output.append(file)
-            error.appendLineAndColumn(to: &output)
+            error.appendLineAndColumn(to: &output, columnAlone: true)
             output.append(": ")
             error.appendPathAndMessage(to: &output, escaping: .xml)
             output.append(" [")

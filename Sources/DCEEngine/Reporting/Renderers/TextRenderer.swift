@@ -12,7 +12,7 @@ struct TextRenderer {
         payload.errors.forEachReported { error in
             if color { output.append("\u{1B}[1m") }
             output.append(payload.file)
-            error.appendLineAndColumn(to: &output)
+            error.appendLineAndColumn(to: &output, columnAlone: false)
             output.append(color ? "\u{1B}[0m: \u{1B}[1;31merror\u{1B}[0m: " : ": error: ")
             error.appendPathAndMessage(to: &output, escaping: .none)
             if let fingerprint = error.fingerprint {
