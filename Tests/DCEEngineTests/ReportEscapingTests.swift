@@ -51,26 +51,13 @@ struct ReportEscapingTests {
             // Joined to the character before them: a `:` or `,` so joined is still escaped (the runner reads bytes).
             "\u{301}", "\u{200D}",
         ]
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix(state: 0x5EED)  // the same texts on every run, so that a failure repeats
         var texts = alphabet + [""]
         for _ in 0..<2_000 {
             let count = Int.random(in: 1...12, using: &generator)
             texts.append((0..<count).map { _ in alphabet.randomElement(using: &generator)! }.joined())
         }
         return texts
-    }
-
-    /// SplitMix64: the same texts on every run, so that a failure can be repeated.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
     }
 
     @Test func eachFormatEscapesByteByByteAsItsRulesSay() {
