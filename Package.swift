@@ -320,6 +320,40 @@ let package = Package(
     ]
 )
 
+// The sanitizer phases of scripts/test build a part of the package, each a whole build of its own configuration:
+// DCE_SCOPE=core is the engine and what validates with it (PCRE2, the batch reader, the envelope and the models) with
+// their tests, where the hand-managed memory is (AddressSanitizer); DCE_SCOPE=gateway adds the gateway, its server,
+// the client, crypto and logging with their tests, where the threads are (ThreadSanitizer). Neither builds the
+// command-line tools, whose suites start them as processes.
+if let scope = Context.environment["DCE_SCOPE"] {
+    let core: Set = [
+        "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
+        "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
+    ]
+    let gateway: Set = [
+        "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",
+        "DCETestSupport", "DCESecurityTests", "DCEGatewayTests",
+    ]
+    let kept: Set<String>
+    switch scope {
+    case "core": kept = core
+    case "gateway": kept = core.union(gateway)
+    default: fatalError("DCE_SCOPE is core or gateway, not '\(scope)'")
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !kept.contains($0.name) }  // each product is its one target, by name
+    // Only the packages the kept targets name are resolved: a package's name is the last part of its URL.
+    var named: Set<String> = []
+    for target in package.targets {
+        for case .productItem(_, let name?, _, _) in target.dependencies { named.insert(name.lowercased()) }
+    }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        let last = location.split(separator: "/").last.map { $0.lowercased() } ?? location.lowercased()
+        return !named.contains(last.hasSuffix(".git") ? String(last.dropLast(4)) : last)
+    }
+}
+
 // The fuzz target exists only for scripts/fuzz: libFuzzer supplies its main(), so an ordinary build must not see it.
 if Context.environment["DCE_FUZZ"] != nil {
     package.products.append(.executable(name: "dce-fuzz", targets: ["dce-fuzz"]))
