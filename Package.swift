@@ -38,7 +38,7 @@ let package = Package(
     dependencies: [
         // Only the command-line tool depends on this; the engine stays Foundation + PCRE2.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Field encryption (HPKE) and keyed fingerprints: only DCECrypto and what uses it.
+        // Field encryption (HPKE, DCECrypto) and keyed fingerprints (DCEFingerprint): never the engine.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // The redacting log handler: only DCELogging.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -111,9 +111,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            // Keyed fingerprints of rejected values, HMAC-SHA256 in plain Swift: no crypto library to link or load.
+            // Keyed fingerprints of rejected values: swift-crypto's HMAC-SHA256, passed to the engine, which links no
+            // crypto, as a ValueFingerprinter.
             name: "DCEFingerprint",
-            dependencies: ["DCEEngine"],
+            dependencies: ["DCEEngine", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -199,8 +200,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            // Validates and reports; links neither networking nor crypto, so that a run starts fast and an app's CI
-            // does not build BoringSSL. `dce-validate send` hands over to dce-send; `--catalogue` runs
+            // Validates and reports; links no networking, so that a run starts fast; swift-crypto only for the keyed
+            // fingerprints of --fingerprint-key (DCEFingerprint). `dce-validate send` hands over to dce-send; `--catalogue` runs
             // `dce-send catalogue`, which fetches and checks the signed catalogue, and reads its body (DCEEnvelope).
             name: "dce-validate",
             dependencies: [
