@@ -16,7 +16,8 @@ struct CompatCommand: ParsableCommand {
             Every field is compared under every context value and tender type the old schemas declare. For a \
             request schema, what refuses payloads the old one accepted breaks the apps that send (a new required \
             field, a shorter maximum, a removed option, a new pattern, ...); for a response schema, what lets \
-            through values the old one did not breaks the apps that read (a new option, a longer maximum, ...). \
+            through values the old one did not breaks the apps that read (a new option, a longer maximum, a changed \
+            pattern, ...), and a new member breaks them only where the old object refused members it did not know. \
             Each breaking request change comes with a payload the old schemas accept and the new ones refuse, \
             checked against both, taken from --examples or made from one of them; sensitive values in it are shown \
             masked.

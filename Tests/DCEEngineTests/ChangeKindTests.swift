@@ -205,9 +205,23 @@ struct ChangeKindTests {
         let location = try #require(found.location)
         #expect(location.file.contains(schema) && location.position != nil, "\(location)")
         var (breaking, severity) = SchemaChange.assess(test.id, schema: kind)
-        // Members a request's object does not know are accepted when they are removed from it.
-        if test.id == "field-removed" && kind == .request && new.schema(schema)?.root.additionalFields == true {
+        // A member added or removed is judged by whether an app built on the old version fails: one that sends a
+        // removed member fails only where the object now refuses members it does not know; one that reads fails on
+        // a new member only where the old object refused unknown ones, and on a removed one only if it was required.
+        let oldRoot = try #require(old.schema(schema)?.root)
+        switch (test.id, kind) {
+        case ("field-removed", .request) where new.schema(schema)?.root.additionalFields == true:
             (breaking, severity) = (false, .info)
+        case ("field-removed", .response):
+            let wasRequired = try #require(oldRoot.fields.first { $0.key == test.field }).base.presence.mustBePresent
+            (breaking, severity) = wasRequired ? (true, .error) : (false, .warning)
+        case ("field-added", .response), ("required-field-added", .response):
+            if !oldRoot.additionalFields {
+                (breaking, severity) = (true, .error)
+            } else if test.id == "field-added" {
+                (breaking, severity) = (false, .info)
+            }
+        default: break
         }
         #expect(found.breaking == breaking && found.severity == severity, "\(found.noWitness ?? "")")
         // Every request break has a witness; a response's tightening has one when a payload shows it.

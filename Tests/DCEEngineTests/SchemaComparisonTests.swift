@@ -165,6 +165,44 @@ struct SchemaComparisonTests {
         #expect(added.path == "/programs/-/cardType" && added.witness == nil)
     }
 
+    /// A new optional member of a response breaks no app that reads it where the old object took members it did
+    /// not know (`card-response`, `"additionalFields": true`), and breaks them all where the old one refused them.
+    @Test func aNewOptionalResponseMemberBreaksOnlyWhereTheOldObjectRefusedUnknownMembers() throws {
+        let member: [String: Any] = ["key": "loyaltyTier", "dataType": "String", "name": ["en": "Loyalty tier"]]
+        let open = try Self.compare(
+            Self.mutated("card-response.json") { object in
+                object["fields"] = (object["fields"] as? [[String: Any]] ?? []) + [member]
+            })
+        let added = try #require(
+            open.first { $0.schema == "card-response" && $0.change == "field-added" }, "\(open.map(\.change))")
+        #expect(added.path == "/loyaltyTier" && added.direction == .response && !added.breaking)
+        #expect(added.severity == .info && open.allSatisfy { !$0.breaking })
+
+        let closed = try Self.mutated("card-response.json") { $0["additionalFields"] = false }
+        let closedThenAdded = try Self.mutated("card-response.json") { object in
+            object["additionalFields"] = false
+            object["fields"] = (object["fields"] as? [[String: Any]] ?? []) + [member]
+        }
+        let changes = SchemaComparison(old: closed, new: closedThenAdded).changes()
+        let breaking = try #require(changes.first { $0.schema == "card-response" && $0.change == "field-added" })
+        #expect(breaking.breaking && breaking.severity == .error && breaking.detail.contains("no member"))
+    }
+
+    /// An optional member removed from a response is a warning for the apps that read it (they already took its
+    /// absence); a required one breaks them.
+    @Test func aRemovedResponseMemberBreaksTheAppsThatReadOnlyWhenItWasRequired() throws {
+        let changes = try Self.compare(
+            Self.mutated("card-response.json") { object in
+                object["fields"] = (object["fields"] as? [[String: Any]] ?? []).filter {
+                    !["customerId", "cardId"].contains($0["key"] as? String)
+                }
+            })
+        let optional = try #require(changes.first { $0.change == "field-removed" && $0.path == "/customerId" })
+        #expect(!optional.breaking && optional.severity == .warning)
+        let required = try #require(changes.first { $0.change == "field-removed" && $0.path == "/cardId" })
+        #expect(required.breaking && required.severity == .error && required.detail.contains("required"))
+    }
+
     @Test func aLabelIsInformationAndATypeChangeBreaksBoth() throws {
         let new = try Self.mutated("card-create.json") { object in
             Self.field("externalId", in: &object) { field in
@@ -284,6 +322,88 @@ struct SchemaComparisonTests {
                     "\(applied): \(turned.file) \(violation.path) [\(violation.rule)] has no change: \(changes.map { "\($0.schema) \($0.path) \($0.change)" })"
                 )
             }
+        }
+    }
+}
+
+extension SchemaComparisonTests {
+    /// For random changes to the response schemas, on objects that take members they do not know and on objects that
+    /// refuse them: every response the new version accepts and the old one refuses (what an app built on the old
+    /// version fails on) is explained, at each pointer the old version refuses it, by a change that breaks the apps
+    /// that read; and a new optional member of an object that took unknown members breaks nobody.
+    @Test(arguments: 0..<40)
+    func everyResponseAnOldAppRefusesIsExplainedByABreakingChange(seed: Int) throws {
+        var random = SplitMix(state: UInt64(seed) &* 104_729)
+        // The response schemas whose payload is an object with string members of its own, and those members.
+        var stringMembers: [String: [String]] = [:]
+        for id in Self.examples.keys where id.hasSuffix("-response") {
+            let url = Fixtures.repository.appendingPathComponent("Schemas/\(id).json")
+            let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            let keys = (schema["fields"] as? [[String: Any]] ?? []).compactMap { field -> String? in
+                field["ref"] == nil && field["dataType"] as? String == "String" ? field["key"] as? String : nil
+            }
+            if !keys.isEmpty { stringMembers[id] = keys }
+        }
+        let id = try #require(stringMembers.keys.sorted().randomElement(using: &random))
+        let open = Bool.random(using: &random)
+        let mutation = Int.random(in: 0..<6, using: &random)
+        let target = try #require(stringMembers[id]?.randomElement(using: &random))
+        let member: [String: Any] = ["key": "addedMember", "dataType": "String", "name": ["en": "Added"]]
+        let old = try Self.mutated("\(id).json") { $0["additionalFields"] = open }
+        let new = try Self.mutated("\(id).json") { object in
+            object["additionalFields"] = open
+            var fields = object["fields"] as? [[String: Any]] ?? []
+            switch mutation {
+            case 0: fields.append(member)
+            case 1: fields.append(member.merging(["required": true]) { $1 })
+            case 2: fields.removeAll { $0["key"] as? String == target }
+            case 3:
+                guard let index = fields.firstIndex(where: { $0["key"] as? String == target }) else { break }
+                fields[index]["required"] = nil
+            case 4: object["additionalFields"] = true
+            default:
+                guard let index = fields.firstIndex(where: { $0["key"] as? String == target }) else { break }
+                fields[index]["maxLength"] = 4_096
+                fields[index]["minLength"] = nil
+            }
+            object["fields"] = fields
+        }
+        // What a gateway on the new version may send: each example, with the change's member added or left out.
+        func response(from example: SchemaComparison.Example) throws -> [UInt8]? {
+            guard var object = try JSONSerialization.jsonObject(with: Data(example.payload)) as? [String: Any] else {
+                return nil
+            }
+            switch mutation {
+            case 0, 1: object["addedMember"] = "GOLD"
+            case 2, 3: object[target] = nil
+            case 4: object["notInTheSchema"] = 1
+            default: if object[target] is String { object[target] = String(repeating: "A", count: 300) }
+            }
+            return [UInt8](try JSONSerialization.data(withJSONObject: object))
+        }
+        let comparison = SchemaComparison(old: old, new: new, examples: Self.examples)
+        let changes = comparison.changes().filter { $0.schema == id }
+        let applied = "\(id) \(open ? "open" : "closed") #\(mutation) \(target)"
+        var checked = 0
+        for example in Self.examples[id] ?? [] {
+            guard let payload = try response(from: example),
+                let accepted = try? new.prepare(id, context: example.context, tenderType: example.tenderType)
+                    .validate(json: payload),
+                accepted.valid
+            else { continue }
+            checked += 1
+            let refused = try old.prepare(id, context: example.context, tenderType: example.tenderType)
+                .validate(json: payload)
+            for violation in refused.errors {
+                #expect(
+                    changes.contains { $0.breaking && SchemaComparison.path(violation.path, isAt: $0.path) },
+                    "\(applied): \(example.name) \(violation.path) [\(violation.rule)] has no breaking change: \(changes.map { "\($0.path) \($0.change) \($0.breaking)" })"
+                )
+            }
+        }
+        #expect(checked > 0 || mutation == 5, "\(applied): no example was a response of the new version")
+        if mutation == 0 && open {
+            #expect(changes.allSatisfy { !$0.breaking }, "\(applied): \(changes.map { "\($0.path) \($0.change)" })")
         }
     }
 }

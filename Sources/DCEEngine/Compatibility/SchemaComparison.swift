@@ -222,33 +222,60 @@ package struct SchemaComparison: Sendable {
         var found: [SchemaChange] = []
         let nowByPath = Dictionary(now.map { ($0.path, $0) }) { first, _ in first }
         let thenByPath = Dictionary(then.map { ($0.path, $0) }) { first, _ in first }
+        // Each addition and removal is judged by whether an app built on the old version fails.
         for field in then {
             guard let current = nowByPath[field.path] else {
-                // Apps that still send it break only where the object refuses members it does not know.
-                let refusesUnknown = after.field(at: Self.parentPath(field.path))?.additionalFields == false
-                var removed = change(
-                    "field-removed", in: after, path: field.path, scope: scope, location: field.field.location,
-                    detail: "the field is gone"
-                        + (refusesUnknown ? " (and the object takes no member it does not know)" : ""))
-                if after.kind != .response && !refusesUnknown { (removed.breaking, removed.severity) = (false, .info) }
-                found.append(removed)
+                found.append(removal(of: field, from: after, scope: scope))
                 continue
             }
             found += compare(field, current, in: after, scope: scope)
         }
-        // A new required member breaks the apps that send its object: the root, or an object (or list) they knew.
+        // Whether the object or list that holds a member was there before: the root, or one the old version had.
         func existed(_ path: String) -> Bool {
             path.isEmpty || thenByPath[path] != nil
                 || (path.hasSuffix("/-") && thenByPath[String(path.dropLast(2))] != nil)
         }
         for field in now where thenByPath[field.path] == nil {
-            let required = field.rules.presence.mustBePresent && existed(Self.parentPath(field.path))
-            found.append(
-                change(
-                    required ? "required-field-added" : "field-added", in: after, path: field.path, scope: scope,
-                    location: field.field.location, detail: required ? "a new field, required" : "a new field"))
+            let parent = Self.parentPath(field.path)
+            // A new required member breaks the apps that send its object, when they knew the object.
+            let required = field.rules.presence.mustBePresent && existed(parent)
+            var added = change(
+                required ? "required-field-added" : "field-added", in: after, path: field.path, scope: scope,
+                location: field.field.location, detail: required ? "a new field, required" : "a new field")
+            // An app that reads the new member refuses it only where its object refused members it did not know (a
+            // new object's own addition says so for it); elsewhere a new optional member breaks nobody, and a new
+            // required one only the new apps that read what an unchanged gateway sends.
+            if after.kind == .response {
+                if existed(parent) && before.field(at: parent)?.additionalFields == false {
+                    (added.breaking, added.severity) = (true, .error)
+                    added.detail += " (and the old object takes no member it does not know)"
+                } else if !required {
+                    (added.breaking, added.severity) = (false, .info)
+                }
+            }
+            found.append(added)
         }
         return found
+    }
+
+    /// A field the new version no longer has. Apps that still send it break only where the object now refuses
+    /// members it does not know. Apps that read it break only where it was required: they took an optional one's
+    /// absence already, and are warned that they now never get it.
+    private func removal(of field: FieldInForce, from after: CompiledSchema, scope: Scope) -> SchemaChange {
+        let refusesUnknown = after.field(at: Self.parentPath(field.path))?.additionalFields == false
+        let wasRequired = field.rules.presence.mustBePresent
+        var removed = change(
+            "field-removed", in: after, path: field.path, scope: scope, location: field.field.location,
+            detail: "the field is gone"
+                + (after.kind == .response
+                    ? (wasRequired ? " (and it was required)" : "")
+                    : (refusesUnknown ? " (and the object takes no member it does not know)" : "")))
+        if after.kind == .response {
+            if !wasRequired { (removed.breaking, removed.severity) = (false, .warning) }
+        } else if !refusesUnknown {
+            (removed.breaking, removed.severity) = (false, .info)
+        }
+        return removed
     }
 
     /// The values of other fields that decide overrides, in either version: for each field a condition reads, one
