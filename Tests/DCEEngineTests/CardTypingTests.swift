@@ -3,17 +3,17 @@ import Testing
 @testable import DCEEngine
 
 /// The brand a form shows while a card number is typed, as the networks' ranges allow (braintree's
-/// credit-card-type and Stripe Elements behave so): a brand as soon as only one can still match, the brand of a whole
-/// prefix where others' are only partial, the candidates while several remain, and invalid as soon as none can.
+/// credit-card-type and card-validator behave so; CardBrandTablesTests holds their tables): a brand as soon as only
+/// one can still match, none but the candidates while several remain, and invalid as soon as none can.
 @Suite struct CardTypingTests {
     private let brands = ReferenceData.bundled.cardBrands
 
     /// What the digits typed say: the brand shown, the candidates (in the data's order) and the state of the number
     /// in payment-account's `/cardNumber` (format `card-number`, 12 to 19 characters, no tender type).
     private static let table: [(typed: String, brand: String?, candidates: [String], state: InputVerdict)] = [
-        ("4", "visa", ["visa", "elo"], .incomplete),  // Visa's 4 is whole, Elo's 401178 … only begun
+        ("4", nil, ["visa", "maestro", "elo"], .incomplete),  // Visa's 4, or Elo's 401178 …, Maestro's 493698
         ("41", "visa", ["visa"], .incomplete),
-        ("43", "visa", ["visa", "elo"], .incomplete),  // Elo's 431274 and 438935
+        ("43", nil, ["visa", "elo"], .incomplete),  // Elo's 431274 and 438935
         ("27", "mastercard", ["mastercard"], .incomplete),  // only 2221–2720 starts so
         ("272", "mastercard", ["mastercard"], .incomplete),
         ("2721", nil, [], .invalid(.format)),  // past 2720, and no other brand
@@ -21,13 +21,18 @@ import Testing
         ("220", "mir", ["mir"], .incomplete),
         ("3", nil, ["american-express", "diners-club", "jcb", "hipercard"], .incomplete),
         ("34", "american-express", ["american-express"], .incomplete),
-        ("38", "diners-club", ["diners-club", "hipercard"], .incomplete),  // Hipercard's 384100 inside 38
-        ("5", nil, ["mastercard", "maestro", "elo"], .incomplete),
-        ("65", "discover", ["discover", "elo"], .incomplete),
-        ("62", "unionpay", ["unionpay", "elo"], .incomplete),
+        ("38", nil, ["diners-club", "hipercard"], .incomplete),  // Hipercard's 384100 inside 38
+        ("5", nil, ["mastercard", "maestro", "elo", "verve", "naranja"], .incomplete),
+        ("50", nil, ["maestro", "elo", "verve"], .incomplete),  // Maestro's 50, Elo's 504175, Verve's 506099 …
+        ("65", nil, ["discover", "elo", "troy"], .incomplete),  // Discover's 65, Elo's 650031 …, Troy's 650052 …
+        ("62", nil, ["unionpay", "maestro", "elo"], .incomplete),  // Maestro's 62183 between UnionPay's ranges
+        ("6", nil, ["discover", "unionpay", "maestro", "elo", "hiper", "hipercard", "troy"], .incomplete),
+        ("6011", "discover", ["discover"], .incomplete),
+        ("6012", "maestro", ["maestro"], .incomplete),  // Maestro's 60-69 hold what no other network's range does
         ("9", "troy", ["troy"], .incomplete),
         ("91", nil, [], .invalid(.format)),
-        ("1", nil, [], .invalid(.format)),
+        ("1", "jcb", ["jcb"], .incomplete),  // JCB's 1800
+        ("19", nil, [], .invalid(.format)),
         ("123", nil, [], .invalid(.format)),
         ("7", nil, [], .invalid(.format)),
         ("4111 1111 1111 1111", "visa", ["visa"], .valid),

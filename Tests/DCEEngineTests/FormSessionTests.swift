@@ -87,8 +87,8 @@ struct FormSessionTests {
         try form.set("credit", at: "/paymentAccounts/0/accountType")
         try form.set("4", at: "/paymentAccounts/0/cardNumber")
         var number = try #require(form.field(at: "/paymentAccounts/0/cardNumber"))
-        #expect(number.state == .incomplete && number.cardBrand?.id == "visa")
-        #expect(number.cardBrands?.map(\.id) == ["visa", "elo"])
+        #expect(number.state == .incomplete && number.cardBrand == nil)  // Visa, Maestro's 493698 or Elo's 401178
+        #expect(number.cardBrands?.map(\.id) == ["visa", "maestro", "elo"])
         try form.set("4111111111111111", at: "/paymentAccounts/0/cardNumber")
         number = try #require(form.field(at: "/paymentAccounts/0/cardNumber"))
         #expect(number.state == .valid && number.masked == "•••• •••• •••• 1111")

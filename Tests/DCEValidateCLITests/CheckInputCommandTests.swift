@@ -26,7 +26,9 @@ import Testing
         arguments: [
             ("41", "incomplete", "visa"), ("34", "incomplete", "american-express"),
             ("2221", "incomplete", "mastercard"),
-            ("22", "incomplete", nil), ("43", "incomplete", "visa"), ("4", "incomplete", "visa"),
+            ("22", "incomplete", nil), ("43", "incomplete", nil), ("4", "incomplete", nil),
+            // Maestro and Troy as braintree's card-validator names them (Fixtures/card-brand-tables).
+            ("5000000000000611", "valid", "maestro"), ("6502740000000001", "valid", "troy"),
             ("27", "incomplete", "mastercard"), ("123", "invalid", nil), ("4111111111111112", "incomplete", "visa"),
             ("41111111111111111112", "invalid", "visa"), ("4111 1111 1111 1111", "valid", "visa"),
             ("4111-1111-1111-1111", "valid", "visa"),

@@ -149,8 +149,8 @@ extension PreparedSchema {
 public struct InputFeedback: Hashable, Sendable {
     /// Valid, incomplete, or invalid with the rule.
     public let verdict: InputVerdict
-    /// For a card number: the brand to show (``CardBrands/typing(_:)``): the only brand still possible, or the one
-    /// whose prefix the digits typed wholly hold (`4`: Visa).
+    /// For a card number: the brand to show (``CardBrands/typing(_:)``): the only brand still possible (`41`: Visa;
+    /// none for `4`, which may still be Elo's 401178).
     public let cardBrand: CardBrands.Brand?
     /// For a card number: every brand a number starting with the digits typed can be (all before the first digit,
     /// none once no brand's ranges can match); `nil` for any other field.

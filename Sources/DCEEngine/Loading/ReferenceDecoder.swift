@@ -79,7 +79,7 @@ struct ReferenceDecoder {
         }
         let specific: [String] =
             switch kind {
-            case "card-brands": ["brands"]
+            case "card-brands": ["brands", "differences"]
             case "address-formats": ["default", "countries"]
             case "country-codes": ["codes", "withdrawn", "groups"]
             default: ["codes", "withdrawn"]
@@ -200,12 +200,15 @@ struct ReferenceDecoder {
         guard let list = nonEmptyArray("brands", of: top) else { return nil }
         var brands: [CardBrands.Brand] = []
         var ranges: [(CardBrands.Range, Node)] = []
-        let allowed = ["id", "name", "prefixes", "lengths", "securityCode", "luhn", "grouping", "groupingByLength"]
+        let allowed = [
+            "id", "name", "prefixes", "source", "lengths", "securityCode", "luhn", "grouping", "groupingByLength",
+        ]
         for at in document.elements(of: list) {
             guard let members = object(at, allowed: allowed, what: "a brand"),
                 let id = string(member("id", of: members), required: "id", in: at),
                 let name = string(member("name", of: members), required: "name", in: at)
             else { continue }
+            _ = string(member("source", of: members), required: nil, in: at)
             if id.isEmpty || !id.utf8.allSatisfy({ $0 &- 97 < 26 || $0 &- 0x30 < 10 || $0 == UInt8(ascii: "-") }) {
                 report(
                     .invalidAttribute, "a brand id is lower-case letters, digits and '-', not '\(id)'",
@@ -292,8 +295,37 @@ struct ReferenceDecoder {
                     at)
             }
         }
+        if let differences = member("differences", of: top) { brandDifferences(differences) }
         guard problems.count == before else { return nil }
         return CardBrands(source: source, published: published, brands: brands, ranges: ranges.map(\.0))
+    }
+
+    /// The cases of braintree's brand tables the data answers otherwise, each with its source: read by the brand
+    /// tables test, checked here for their shape only.
+    private mutating func brandDifferences(_ list: Node) {
+        guard document.kind(of: list) == .array else {
+            report(.invalidAttribute, "expected an array of differences", list)
+            return
+        }
+        let allowed = ["library", "table", "inputs", "upstream", "ours", "source"]
+        for at in document.elements(of: list) {
+            guard let members = object(at, allowed: allowed, what: "a difference") else { continue }
+            if let library = string(member("library", of: members), required: "library", in: at),
+                !["credit-card-type", "card-validator"].contains(library)
+            {
+                report(
+                    .invalidAttribute, "a difference is from 'credit-card-type' or 'card-validator', not '\(library)'",
+                    member("library", of: members)!)
+            }
+            _ = string(member("table", of: members), required: "table", in: at)
+            if let inputs = nonEmptyArray("inputs", of: members) { _ = stringList(inputs) }
+            for key in ["upstream", "ours"] where member(key, of: members) == nil {
+                report(.missingAttribute, "missing '\(key)'", at)
+            }
+            if let source = string(member("source", of: members), required: "source", in: at), source.isEmpty {
+                report(.invalidAttribute, "a difference names its source", member("source", of: members)!)
+            }
+        }
     }
 
     private mutating func prefixRange(_ at: Node, brand: Int) -> CardBrands.Range? {

@@ -154,20 +154,21 @@ extension CardBrands {
     /// What a form shows of a card number while it is typed: the brand to show and every brand it may still be.
     public struct Typing: Sendable, Hashable {
         /// The brand to show: the only brand a number starting with these digits can be (`27`: Mastercard, whose
-        /// 2221–2720 is the only range there); else, when the digits wholly match one brand's prefix and only part of
-        /// other brands' longer ones, that brand (`4`: Visa, though Elo's 401178 also starts with 4), as the longest
-        /// prefix held decides; `nil` while no prefix is whole (`3`, `6`) or no brand is possible.
+        /// 2221–2720 is the only range there; `1`: JCB, whose 1800 is the only range there); `nil` while several are
+        /// possible (`4`: Visa, or Elo's 401178, or Maestro's 493698; `6`, `62`) or none is. braintree's
+        /// credit-card-type and card-validator show a brand so.
         public let brand: Brand?
         /// Every brand a number starting with these digits can be, in the data's order: all of them before a digit is
         /// typed, none once the digits fit no brand's ranges (`123`: no complete number of a known brand starts so).
         public let candidates: [Brand]
     }
 
-    /// What the digits typed so far say of a card number's brand, as braintree's credit-card-type and Stripe
-    /// Elements show it: the brand to show, and every brand still possible.
+    /// What the digits typed so far say of a card number's brand, as braintree's credit-card-type and card-validator
+    /// show it: the brand to show, and every brand still possible.
     ///
     /// ```swift
     /// CardBrands.bundled.typing("27").brand?.id        // "mastercard"
+    /// CardBrands.bundled.typing("4").brand             // nil: Visa, or a brand with a longer prefix inside 4
     /// CardBrands.bundled.typing("4").candidates.count  // Visa and the brands with longer prefixes inside 4
     /// CardBrands.bundled.typing("123").candidates      // []: no brand's range can match
     /// ```
@@ -209,13 +210,10 @@ extension CardBrands {
             if runs[run].brand >= 0 { possible.insert(runs[run].brand) }
             run += 1
         }
+        // A brand is shown once it is the only one possible: while several are, the one whose prefix the digits fill
+        // (Visa's 4) may still give way to a longer range of another (Elo's 401178).
         let ordered = possible.sorted()
-        if ordered.count <= 1 { return (ordered.first, ordered) }
-        // Several are possible: the brand of the longest range the digits wholly fill, if it is still possible.
-        let whole = ranges.first { range in
-            range.digits <= digits && (range.low...range.high).contains(prefix / Self.power(digits - range.digits))
-        }
-        return (whole.map(\.brand).flatMap { possible.contains($0) ? $0 : nil }, ordered)
+        return (ordered.count == 1 ? ordered[0] : nil, ordered)
     }
 
     /// The most digits a card number of no known brand may have, and the fewest (ISO/IEC 7812-1).
