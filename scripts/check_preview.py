@@ -4,8 +4,8 @@ person uses it, against the page's contract (data-field, data-state, data-requir
 labels, the Validate button and the role="alert" list of violations).
 
 Each check starts its own preview (port 0, loopback), prints `ok NAME` or `FAILED NAME: why`, and the run ends with
-`browser: N passed, M failed` (what scripts/test counts). With --screenshots DIR it writes the README's pictures of
-the page there (English and German, card-create and payment-account).
+`browser: N passed, M failed` (what scripts/test counts). With --screenshots DIR it writes the pictures of the page
+that README.md and docs/forms.md show there (English and German, card-create and payment-account).
 
     scripts/check_preview.py --binary .build/debug/dce-validate [--screenshots docs/preview] [--only NAME]
 """
@@ -379,7 +379,7 @@ CHECKS = [
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True, help="dce-validate (dce-preview beside it)")
-    parser.add_argument("--screenshots", type=Path, help="write the README's pictures of the page here")
+    parser.add_argument("--screenshots", type=Path, help="write the pictures of the page (README.md, docs/forms.md) here")
     parser.add_argument("--only", help="run only the check of this name")
     arguments = parser.parse_args()
     if not os.access(CHROMIUM, os.X_OK):

@@ -171,7 +171,7 @@ struct FormSessionTests {
         #expect(try FormSession(Fixtures.validator.prepare("card-create")).field(at: "/programName")?.choices == nil)
     }
 
-    /// The README's listing, as written.
+    /// The listing of docs/forms.md ("A whole form: `FormSession`"), as written.
     @Test func theReadmeListingRunsAsWritten() throws {
         let validator = Fixtures.validator
         var form = try FormSession(validator.prepare("card-create", context: ["region": "EU"]))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DCEEngine
 
-/// What the reader does with each implementation-defined (`i_`) case of JSONTestSuite, as the README documents:
+/// What the reader does with each implementation-defined (`i_`) case of JSONTestSuite, as docs/security.md documents:
 /// numbers of any size are accepted and kept exactly as written; every encoding irregularity is rejected; the
 /// 500-deep nesting exceeds the depth limit.
 struct ImplementationDefinedTests {

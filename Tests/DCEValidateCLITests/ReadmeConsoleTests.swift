@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Every command the README shows with its output (its `console` blocks) is run, and prints what the README says.
+/// Every command the README and the Markdown files under `docs/` show with its output (their `console` blocks) is
+/// run, and prints what the page says.
 ///
 /// A block's lines after `$ command` are the command's expected output (standard output and error, as a terminal
 /// interleaves them). A line that is only `…` (indented or not) stands for any number of lines, and a line ending in `…` for any line that starts with what precedes it. A
@@ -16,22 +17,32 @@ import Testing
 
     /// A `console` block: its commands run in order, in one folder.
     struct Block: CustomTestStringConvertible, Sendable {
+        /// The page, relative to the repository: `README.md`, `docs/forms.md`.
+        var file: String
         var line: Int
         var commands: [Command]
-        var testDescription: String { "README.md:\(line)" }
+        var testDescription: String { "\(file):\(line)" }
     }
 
-    static let blocks: [Block] = {
+    /// The pages whose `console` blocks run: the README, then every Markdown file in `docs/`, in sorted order.
+    static let pages: [String] = {
+        let docs =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: CLI.repository.appendingPathComponent("docs").path)) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
+    }()
+
+    static let blocks: [Block] = pages.flatMap { page -> [Block] in
         guard
             let text = try? String(
-                contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+                contentsOf: CLI.repository.appendingPathComponent(page), encoding: .utf8)
         else { return [] }
         var blocks: [Block] = []
         var inBlock = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.hasPrefix("```") {
                 inBlock = !inBlock && line == "```console"
-                if inBlock { blocks.append(Block(line: index + 1, commands: [])) }
+                if inBlock { blocks.append(Block(file: page, line: index + 1, commands: [])) }
                 continue
             }
             guard inBlock else { continue }
@@ -52,12 +63,14 @@ import Testing
             }
         }
         return blocks
-    }()
+    }
 
     @Test func theReadmeShowsCommandsWithTheirOutput() {
         let commands = Self.blocks.flatMap(\.commands)
         #expect(
             Self.blocks.count >= 7 && commands.count >= 15, "\(Self.blocks.count) blocks, \(commands.count) commands")
+        // The README and the pages moved out of it into docs/ are all read.
+        #expect(Self.blocks.contains { $0.file == "README.md" } && Self.blocks.contains { $0.file.hasPrefix("docs/") })
     }
 
     @Test(arguments: blocks)
@@ -86,7 +99,7 @@ import Testing
             #expect(
                 Self.matches(lines[...], command.expected[...]),
                 """
-                README.md:\(command.line) shows:
+                \(block.file):\(command.line) shows:
                 \(command.expected.joined(separator: "\n"))
                 but \(command.command) printed:
                 \(lines.joined(separator: "\n"))
