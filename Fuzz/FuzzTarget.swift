@@ -5,23 +5,21 @@
 // `ndjson` (the NDJSON reader, with a small line limit so that oversized lines and their skipping are reached),
 // `reference` (a reference data file, read as `lint` reads it, then used by a schema that reads every kind of data) and
 // `draft` (the as-you-type check against a form's draft: the bytes are the draft, checked at one of several fields).
-// Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main().
+// Built only by scripts/fuzz (DCE_FUZZ=1, -sanitize=fuzzer,address), which supplies main(); with DCE_FUZZ=core,
+// without the gateway and its target.
 import DCEBatchInput
 import DCEEngine
 import DCEEnvelope
-import DCEGateway
 import Foundation
-import Logging
+
+#if DCE_FUZZ_GATEWAY
+    import DCEGateway
+    import Logging
+#endif
 
 private let target = ProcessInfo.processInfo.environment["DCE_FUZZ_TARGET"] ?? "json"
 private let prepared: PreparedSchema? = target == "validate" ? try? Validator().prepare("card-create") : nil
 private let validator: Validator? = target == "envelope" ? try? Validator() : nil
-
-/// The time every fuzzed envelope is judged at; the seeds scripts/fuzz writes are created a minute before it.
-private let fuzzNow = RFC3339.date(from: "2026-11-23T12:00:00Z")!
-/// Fixed keys, so that the seeds' sealed values are sealed to them.
-private let fuzzKeys = Gateway.Keys(
-    encryption: Data(repeating: 7, count: 32), encryptionKeyID: "gw-fuzz", signing: Data(repeating: 9, count: 32))
 
 /// An opener that opens nothing: the envelope target exercises what happens around the seal.
 private struct RefusingOpener: FieldOpening {
@@ -29,42 +27,50 @@ private struct RefusingOpener: FieldOpening {
     func open(_ field: EncryptedField, associatedData: [UInt8]) throws -> SensitiveField { throw Refused() }
 }
 
-/// The gateway under fuzzing; a new one every 65,536 inputs, so that its memory of accepted requests never
-/// fills up and stops new requests from reaching validation.
-private final class FuzzedGateway: @unchecked Sendable {
-    private var gateway: Gateway?
-    private var uses = 0
+#if DCE_FUZZ_GATEWAY
+    /// The time every fuzzed envelope is judged at; the seeds scripts/fuzz writes are created a minute before it.
+    private let fuzzNow = RFC3339.date(from: "2026-11-23T12:00:00Z")!
+    /// Fixed keys, so that the seeds' sealed values are sealed to them.
+    private let fuzzKeys = Gateway.Keys(
+        encryption: Data(repeating: 7, count: 32), encryptionKeyID: "gw-fuzz", signing: Data(repeating: 9, count: 32))
 
-    func handle(_ body: [UInt8]) -> Gateway.Answer {
-        if gateway == nil || uses == 65_536 {
-            gateway = try? Gateway(
-                keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() },
-                now: { fuzzNow }, authentication: .none)
-            uses = 0
+    /// The gateway under fuzzing; a new one every 65,536 inputs, so that its memory of accepted requests never
+    /// fills up and stops new requests from reaching validation.
+    private final class FuzzedGateway: @unchecked Sendable {
+        private var gateway: Gateway?
+        private var uses = 0
+
+        func handle(_ body: [UInt8]) -> Gateway.Answer {
+            if gateway == nil || uses == 65_536 {
+                gateway = try? Gateway(
+                    keys: fuzzKeys, version: "1", logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() },
+                    now: { fuzzNow }, authentication: .none)
+                uses = 0
+            }
+            uses += 1
+            guard let gateway else { fatalError("the bundled schemas did not compile") }
+            // libFuzzer calls in on its own thread: wait there for the gateway's asynchronous answer.
+            let answered = DispatchSemaphore(value: 0)
+            let answer = AnswerBox()
+            Task {
+                answer.value = await gateway.handle(envelope: body)
+                answered.signal()
+            }
+            answered.wait()
+            guard let value = answer.value else { fatalError("the gateway gave no answer") }
+            return value
         }
-        uses += 1
-        guard let gateway else { fatalError("the bundled schemas did not compile") }
-        // libFuzzer calls in on its own thread: wait there for the gateway's asynchronous answer.
-        let answered = DispatchSemaphore(value: 0)
-        let answer = AnswerBox()
-        Task {
-            answer.value = await gateway.handle(envelope: body)
-            answered.signal()
-        }
-        answered.wait()
-        guard let value = answer.value else { fatalError("the gateway gave no answer") }
-        return value
     }
-}
 
-/// The answer handed from the gateway's task to libFuzzer's thread.
-///
-/// `@unchecked Sendable`: written once before the semaphore is signalled, read after it is waited for.
-private final class AnswerBox: @unchecked Sendable {
-    var value: Gateway.Answer?
-}
+    /// The answer handed from the gateway's task to libFuzzer's thread.
+    ///
+    /// `@unchecked Sendable`: written once before the semaphore is signalled, read after it is waited for.
+    private final class AnswerBox: @unchecked Sendable {
+        var value: Gateway.Answer?
+    }
 
-private let fuzzedGateway = FuzzedGateway()
+    private let fuzzedGateway = FuzzedGateway()
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -104,11 +110,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 for error in report.errors where error.message.isEmpty { fatalError("a violation without a message") }
             }
         }
-    case "gateway":
-        let answer = fuzzedGateway.handle(bytes)
-        guard [200, 409, 422, 503].contains(answer.status), (try? PDResponse(json: answer.body)) != nil else {
-            fatalError("the gateway answered \(answer.status) with a body that is not a PDResponse")
-        }
+    #if DCE_FUZZ_GATEWAY
+        case "gateway":
+            let answer = fuzzedGateway.handle(bytes)
+            guard [200, 409, 422, 503].contains(answer.status), (try? PDResponse(json: answer.body)) != nil else {
+                fatalError("the gateway answered \(answer.status) with a body that is not a PDResponse")
+            }
+    #endif
     case "ndjson":
         fuzzNDJSON(bytes)
     case "reference":
