@@ -158,6 +158,34 @@ struct CompatCommandTests {
         #expect(result.out.hasSuffix("compat: 1 change, 0 breaking (0 error, 0 warning, 1 info)\n"))
     }
 
+    /// An older app that reads card-response, whose object takes members it does not know, accepts a new optional
+    /// member: information, exit 0 (where the object refused unknown members, it breaks those apps: exit 1).
+    @Test func aNewOptionalResponseMemberBreaksOnlyAnObjectThatRefusedUnknownMembers() throws {
+        let customer = #"    { "key": "customerId","#
+        let member = #"    { "key": "loyaltyTier", "dataType": "String", "name": {"en": "Loyalty tier"} },"# + "\n"
+        let open = try schemas(editing: "card-response.json") {
+            $0.replacingOccurrences(of: customer, with: member + customer)
+        }
+        defer { try? FileManager.default.removeItem(at: open) }
+        let result = try CLI.run(["compat", "Schemas", open.path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains(": info: card-response /loyaltyTier: field-added (response): a new field\n"))
+        #expect(result.out.hasSuffix("compat: 2 changes, 0 breaking (0 error, 0 warning, 2 info)\n"), "\(result.out)")
+
+        let closed = try schemas(editing: "card-response.json") {
+            $0.replacingOccurrences(of: #""additionalFields": true,"#, with: #""additionalFields": false,"#)
+        }
+        defer { try? FileManager.default.removeItem(at: closed) }
+        let closedThenAdded = try schemas(editing: "card-response.json") {
+            $0.replacingOccurrences(of: #""additionalFields": true,"#, with: #""additionalFields": false,"#)
+                .replacingOccurrences(of: customer, with: member + customer)
+        }
+        defer { try? FileManager.default.removeItem(at: closedThenAdded) }
+        let breaking = try CLI.run(["compat", closed.path, closedThenAdded.path])
+        #expect(breaking.status == 1, "\(breaking.err)")
+        #expect(breaking.out.contains(": error: card-response /loyaltyTier: field-added (response, breaking)"))
+    }
+
     @Test func withoutExamplesTheWitnessIsMadeFromTheSchemaAndShownMasked() throws {
         // A team's repository may have no examples: the witness is a payload made from the old schema, a list item
         // made whole around the changed field, sensitive values masked.
