@@ -2,7 +2,7 @@ public import Foundation
 
 extension Gateway {
     /// Every bound the gateway keeps against hostile clients and bad days, with defaults for a small deployment.
-    /// `dce-gateway --help` names the flag of each; the README's "Security and limits" lists them.
+    /// `dce-gateway --help` names the flag of each; docs/security.md ("Gateway") lists them.
     public struct Limits: Sendable, Hashable {
         /// The largest request body accepted (413 beyond it). Default 1 MiB.
         public var maxBodyBytes: Int

@@ -6,7 +6,7 @@ internal import DCEPattern
 /// Evaluation reads these records instead of the compiled objects. Every read of a class reference on the hot
 /// path takes and drops a reference count, an atomic write to a cache line that every thread validating with the
 /// same schema wants: while evaluation walked the objects with counts, two threads on one prepared schema scaled
-/// 1.69x one thread, and `swift_retain`/`swift_release` were 26 % of one thread's samples (README, "Speed"). A
+/// 1.69x one thread, and `swift_retain`/`swift_release` were 26 % of one thread's samples (docs/performance.md). A
 /// record is read with a load. Measured against objects read through unmanaged references (the approach this
 /// replaced, which needed unsafe code in seven files), on one core: a parsed card-create payload 1,262 → 1,258 ns, a
 /// valid one 788 → 762 ns (`dce-benchmark parsed`, medians of six interleaved runs).
