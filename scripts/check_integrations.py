@@ -6,23 +6,25 @@ Examples/card-create/ (one valid, one failing rule `format`):
   folder as the README writes them, and `dce-validate send` finds dce-send beside dce-validate.
 - the pre-commit hook (.pre-commit-hooks.yaml): pre-commit accepts the manifest; `pre-commit try-repo`, which cannot
   pass a schema, stops before building and says what to add; in a fixture repository whose .pre-commit-config.yaml
-  names this repository, `git commit` of a valid payload passes (its first run builds dce-validate in pre-commit's
-  clone's build folder, here DCE_VALIDATE_BUILD_DIR, as on a team's machine), and of an invalid one is refused with the file, pointer and rule, without building
-  again; the dce-compat hook lets the schemas' first commit through and refuses one that breaks apps, with the break
-  on its schema line; with no Swift on PATH the hook stops with exit 2 and says so.
+  names this repository, `git commit` of a valid payload passes and of an invalid one is refused with the file,
+  pointer and rule. Both find dce-validate in DCE_VALIDATE_BUILD_DIR, as a CI cache restores it: the debug build
+  scripts/test has made (.build), which run-dce-validate adopts first, compiling nothing; when the sources differ
+  from HEAD's, the hook's first run builds it in release instead, as on a team's machine. The dce-compat hook lets
+  the schemas' first commit through and refuses one that breaks apps, with the break on its schema line; with no
+  Swift on PATH the hook stops with exit 2 and says so.
 - the GitHub Action (action.yml): its `run:` steps, run as the runner runs them (each with its declared shell,
   `${{ }}` expressions and `if:` conditions evaluated, the GITHUB_* files in a temporary folder), from this
-  repository as `uses:` downloads it (an archive, no .git), with the build the hook made restored as a CI cache
-  restores it (DCE_VALIDATE_BUILD_DIR), so that it is not built a second time in release. The SARIF report
-  validates against the SARIF 2.1.0 schema (scripts/check_reports.py), the step summary names the failing file and
-  rule, the exit status follows fail-on-invalid, the upload step runs only when asked and then names the report, and
-  every `uses:` is pinned to a version. With compat-against (and no payloads), the schemas are compared with a
-  revision: a break fails the step, is annotated on its schema line, and its SARIF is uploaded under its own category.
+  repository as `uses:` downloads it (an archive, no .git), with the hook's build (DCE_VALIDATE_BUILD_DIR). The
+  SARIF report validates against the SARIF 2.1.0 schema (scripts/check_reports.py), the step summary names the
+  failing file and rule, the exit status follows fail-on-invalid, the upload step runs only when asked and then
+  names the report, and every `uses:` is pinned to a version. With compat-against (and no payloads), the schemas
+  are compared with a revision: a break fails the step, is annotated on its schema line, and its SARIF is uploaded
+  under its own category.
 
 Both are taken as committed (HEAD), as pre-commit and GitHub fetch them: a line says so when the work tree has
 uncommitted changes. Prints a line per check and, last, 'integrations: N passed, N failed'; exit 1 when any failed.
 usage: check_integrations.py [--install-only]   (scripts/test runs it with .venv-test/bin/python: pre-commit, PyYAML,
-jsonschema; --install-only, without --ci: the hook and the action each build dce-validate in release)"""
+jsonschema, after its debug build; --install-only, without --ci: only scripts/install)"""
 import math
 import os
 import re
@@ -157,8 +159,11 @@ def check_hook(scratch, env, head):
     started = time.monotonic()
     status, output = run(["git", "commit", "-q", "-m", "A valid payload"], team, env)
     seconds = time.monotonic() - started
-    check(f"git commit of a valid payload passes (the hook's first run, with its build: {seconds:.0f} s)",
-          status == 0 and re.search(r"^dce-validate\.+Passed$", output, re.M) is not None, output)
+    restored = env.get("DCE_VALIDATE_CONFIGURATION") == "debug"
+    what = "the build restored, not made again" if restored else "with its build"
+    check(f"git commit of a valid payload passes (the hook's first run, {what}: {seconds:.0f} s)",
+          status == 0 and re.search(r"^dce-validate\.+Passed$", output, re.M) is not None
+          and (BUILDING in output) != restored, output)
 
     # What a person trying the hook runs first; try-repo cannot give it args, and runs on the committed files.
     status, output = run(pre_commit + ["try-repo", root, "dce-validate", "--ref", head, "--all-files"], team, env)
@@ -551,13 +556,31 @@ def check_action(scratch, env, head):
              "args": f"--catalogue {url.group(1)} --catalogue-key {key} --catalogue-cache {scratch}/catalogue-cache"},
             env)
         seconds = time.monotonic() - started
-        check(f"action with --catalogue: builds dce-send once ({seconds:.0f} s), validates against the served "
-              "catalogue and names it",
-              status == 0 and "run-dce-validate: building dce-send" in log and BUILDING not in log
+        restored = env.get("DCE_VALIDATE_CONFIGURATION") == "debug"
+        what = "finds dce-send in the restored build" if restored else "builds dce-send once"
+        check(f"action with --catalogue: {what} ({seconds:.0f} s), validates against the served catalogue and names it",
+              status == 0 and ("run-dce-validate: building dce-send" in log) != restored and BUILDING not in log
               and "checked against card-create (catalogue 2026.11.24)" in summary, log + summary)
     finally:
         gateway.terminate()
         gateway.wait()
+
+
+def tool_build(scratch, env, git):
+    """The build the hook and the action find, as a CI cache restores one made from the same sources: the debug build
+    scripts/test has made in .build, which run-dce-validate adopts (DCE_VALIDATE_BUILD_DIR, DCE_VALIDATE_CONFIGURATION)
+    by building dce-validate and dce-send there from this checkout, with nothing left to compile, and recording the
+    sources they were made from. When the work tree's sources differ from HEAD's, which the hook and the action are
+    taken from, they build in release in a folder of their own instead, as a team's first run does."""
+    if git("status", "--porcelain", "--", "Package.swift", "Sources", "Schemas"):
+        print("note: the sources differ from HEAD's: the hook's first run builds dce-validate in release")
+        return dict(env, DCE_VALIDATE_BUILD_DIR=os.path.join(scratch, "tool-build"),
+                    DCE_VALIDATE_CONFIGURATION="release")
+    adopted = dict(env, DCE_VALIDATE_BUILD_DIR=os.path.join(root, ".build"), DCE_VALIDATE_CONFIGURATION="debug")
+    status, output = run([os.path.join(root, "scripts", "run-dce-validate"), "send", "--help"], root, adopted)
+    check("run-dce-validate adopts the debug build of dce-validate and dce-send in .build, compiling nothing",
+          status == 0 and "Compiling" not in read_text(os.path.join(root, ".build", "build.log")), output)
+    return adopted if status == 0 else None
 
 
 def main():
@@ -573,10 +596,10 @@ def main():
         env = base_environment(scratch)
         check_install(scratch, env)
         if "--install-only" not in sys.argv[1:]:
-            # One release build for both, made by the hook's first run, as a CI cache would keep it.
-            kept = dict(env, DCE_VALIDATE_BUILD_DIR=os.path.join(scratch, "tool-build"))
-            check_hook(scratch, kept, head)
-            check_action(scratch, kept, head)
+            kept = tool_build(scratch, env, git)
+            if kept is not None:
+                check_hook(scratch, kept, head)
+                check_action(scratch, kept, head)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"integrations: {passed} passed, {failed} failed")
