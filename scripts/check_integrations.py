@@ -579,7 +579,8 @@ def tool_build(scratch, env, git):
     adopted = dict(env, DCE_VALIDATE_BUILD_DIR=os.path.join(root, ".build"), DCE_VALIDATE_CONFIGURATION="debug")
     status, output = run([os.path.join(root, "scripts", "run-dce-validate"), "send", "--help"], root, adopted)
     check("run-dce-validate adopts the debug build of dce-validate and dce-send in .build, compiling nothing",
-          status == 0 and "Compiling" not in read_text(os.path.join(root, ".build", "build.log")), output)
+          status == 0 and not any("Compiling" in read_text(os.path.join(root, ".build", f"{product}-debug-build.log"))
+                                  for product in ("dce-validate", "dce-send")), output)
     return adopted if status == 0 else None
 
 
