@@ -60,7 +60,7 @@ public struct NDJSONReader {
     /// - Returns: The reader.
     /// - Throws: ``PayloadReadError`` when the path is not a readable regular file.
     public static func open(
-        _ path: String, maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes
+        _ path: String, maxLineBytes: Int = JSONLimits.default.maxDocumentBytes
     ) throws(PayloadReadError) -> NDJSONReader {
         if path == "-" {
             return NDJSONReader(
@@ -79,7 +79,7 @@ public struct NDJSONReader {
     ///   - readSize: The most bytes one read delivers (all that is asked for by default); a small size hands the
     ///     stream over in pieces, as a pipe does.
     public init(
-        name: String, bytes: [UInt8], maxLineBytes: Int = JSONReader.Limits.default.maxDocumentBytes,
+        name: String, bytes: [UInt8], maxLineBytes: Int = JSONLimits.default.maxDocumentBytes,
         readSize: Int = .max
     ) {
         self.init(file: name, source: ByteSource(bytes: bytes, readSize: max(readSize, 1)), limit: maxLineBytes)

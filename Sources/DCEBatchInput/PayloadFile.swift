@@ -58,7 +58,7 @@ public enum PayloadFile {
     ///   - limit: The largest payload the caller accepts.
     /// - Returns: The bytes read.
     /// - Throws: ``PayloadReadError`` when the path is not a readable regular file, or reading fails.
-    public static func read(_ path: String, limit: Int = JSONReader.Limits.default.maxDocumentBytes)
+    public static func read(_ path: String, limit: Int = JSONLimits.default.maxDocumentBytes)
         throws(PayloadReadError) -> [UInt8]
     {
         let (descriptor, size) = path == "-" ? (STDIN_FILENO, 0) : try openRegularFile(path)

@@ -53,7 +53,7 @@ struct CatalogueStore: Sendable {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
             // A catalogue is at most one JSON document's size; a larger file is not one of ours.
-            bytes = try handle.read(upToCount: JSONReader.Limits.default.maxDocumentBytes + 4_096) ?? Data()
+            bytes = try handle.read(upToCount: JSONLimits.default.maxDocumentBytes + 4_096) ?? Data()
         } catch {
             throw Problem(reason: "the stored catalogue cannot be read: \(error.localizedDescription)")
         }

@@ -52,7 +52,7 @@ enum ServedCatalogue {
             close(reading)
             throw error
         }
-        let limit = JSONReader.Limits.default.maxDocumentBytes
+        let limit = JSONLimits.default.maxDocumentBytes
         let body = readAll(reading, limit: limit + 1)
         close(reading)
         var status: Int32 = 0

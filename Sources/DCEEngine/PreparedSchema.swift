@@ -267,7 +267,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     ///   - json: The payload as UTF-8 bytes.
     ///   - limits: The JSON reader's limits.
     /// - Returns: The report.
-    public func validate(json: [UInt8], limits: JSONReader.Limits = .default) -> ValidationReport {
+    public func validate(json: [UInt8], limits: JSONLimits = .default) -> ValidationReport {
         let document: JSONDocument
         do {
             document = try JSONDocument(bytes: json, limits: limits)
@@ -298,7 +298,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     ///   - json: The payload as the app built it.
     ///   - limits: The JSON reader's limits.
     /// - Returns: The report and, when valid, the payload to send.
-    public func resolve(json: [UInt8], limits: JSONReader.Limits = .default) -> ResolvedRequest {
+    public func resolve(json: [UInt8], limits: JSONLimits = .default) -> ResolvedRequest {
         guard let document = try? JSONDocument(bytes: json, limits: limits) else {
             return ResolvedRequest(report: validate(json: json, limits: limits), payload: nil)
         }
@@ -328,7 +328,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     ///   - limits: The JSON reader's limits, for the update and the stored record alike.
     /// - Returns: The report.
     public func validate(
-        json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONReader.Limits = .default
+        json: [UInt8], original: [UInt8], replacing: Bool = false, limits: JSONLimits = .default
     ) -> ValidationReport {
         guard let update = try? JSONDocument(bytes: json, limits: limits) else {
             return validate(json: json, limits: limits)
@@ -421,7 +421,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     ///   - json: The payload as UTF-8 bytes.
     ///   - limits: The JSON reader's limits.
     /// - Returns: `true` when the payload is valid; `false` when it breaks a rule or is not JSON.
-    public func isValid(json: [UInt8], limits: JSONReader.Limits = .default) -> Bool {
+    public func isValid(json: [UInt8], limits: JSONLimits = .default) -> Bool {
         guard let document = try? JSONDocument(bytes: json, limits: limits) else { return false }
         return isValid(document)
     }

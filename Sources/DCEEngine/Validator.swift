@@ -1,6 +1,9 @@
 public import DCEPattern
 public import Foundation
 
+// An app that imports DCEEngine chooses its match limits without importing DCEPattern, which is the engine's own.
+@_exported public import struct DCEPattern.MatchLimits
+
 /// Compiled schemas ready to validate requests: build one once, then share it with every task that validates.
 ///
 /// ```swift
@@ -105,7 +108,7 @@ public struct Validator: Sendable {
     /// - Throws: ``ValidatorError`` when the schema, a context or the tender type is unknown.
     public func validate(
         json: [UInt8], schema: String, context: [String: String] = [:], tenderType: String? = nil,
-        limits: JSONReader.Limits = .default
+        limits: JSONLimits = .default
     ) throws(ValidatorError) -> ValidationReport {
         try prepare(schema, context: context, tenderType: tenderType).validate(json: json, limits: limits)
     }

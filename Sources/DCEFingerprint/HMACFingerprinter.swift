@@ -28,8 +28,10 @@ public struct HMACFingerprinter: ValueFingerprinter {
     ///
     /// - Parameter value: The value (a string's UTF-8 bytes, a number's text).
     /// - Returns: `hmac:` and 16 hex digits: the first eight bytes of the value's HMAC-SHA256.
-    public func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(value), using: key)
+    public func fingerprint(_ value: Span<UInt8>) -> String {
+        let code = value.withUnsafeBufferPointer { bytes in
+            HMAC<SHA256>.authenticationCode(for: UnsafeRawBufferPointer(bytes), using: key)
+        }
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = Array("hmac:".utf8)
         for byte in code.prefix(8) {

@@ -626,7 +626,7 @@ public final class Gateway: @unchecked Sendable {
             return .refused(answer)
         }
         let cards = (validator.schema(header.schema)?.cardNumbers(in: document) ?? []).map { digits in
-            digits.withUnsafeBufferPointer { cardFingerprinter.fingerprint($0) }
+            cardFingerprinter.fingerprint(digits.span)
         }
         return .valid(ValidRequest(header: header, document: document, cards: cards))
     }

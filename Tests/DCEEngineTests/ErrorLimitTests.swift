@@ -115,5 +115,5 @@ struct ErrorLimitTests {
 
 /// Names every value `fp`.
 private struct Constant: ValueFingerprinter {
-    func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String { "fp" }
+    func fingerprint(_ value: Span<UInt8>) -> String { "fp" }
 }

@@ -4,11 +4,11 @@ import Testing
 @testable import DCEEngine
 
 struct JSONReaderTests {
-    private func read(_ text: String, limits: JSONReader.Limits = .default) throws(JSONReadError) -> JSONDocument {
+    private func read(_ text: String, limits: JSONLimits = .default) throws(JSONReadError) -> JSONDocument {
         try JSONDocument(bytes: Array(text.utf8), limits: limits)
     }
 
-    private func error(_ text: String, limits: JSONReader.Limits = .default) -> JSONReadError? {
+    private func error(_ text: String, limits: JSONLimits = .default) -> JSONReadError? {
         do {
             _ = try read(text, limits: limits)
             return nil
@@ -161,7 +161,7 @@ struct JSONReaderTests {
     }
 
     @Test func enforcesItsLimits() {
-        let limits = JSONReader.Limits(maxDepth: 10, maxDocumentBytes: 1_000, maxStringBytes: 8)
+        let limits = JSONLimits(maxDepth: 10, maxDocumentBytes: 1_000, maxStringBytes: 8)
         #expect(
             error(String(repeating: "[", count: 11) + String(repeating: "]", count: 11), limits: limits)?.code
                 == .tooDeep)

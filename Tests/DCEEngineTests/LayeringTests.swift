@@ -28,7 +28,7 @@ import Testing
         "Validator", "PreparedSchema", "CompiledSchema", "SchemaKind", "ValidatableRequest", "ValidationReport",
         "Violation", "ViolationList", "ViolationCode", "MessageCatalogue", "SchemaError", "SchemaProblem",
         "SchemaLocation",
-        "ValidatorError", "SchemaSource", "JSONReader", "JSONDocument", "JSONReadError", "SourcePosition",
+        "ValidatorError", "SchemaSource", "JSONLimits", "JSONDocument", "JSONReadError", "SourcePosition",
         "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
         "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",

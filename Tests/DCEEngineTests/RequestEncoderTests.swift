@@ -212,7 +212,7 @@ struct RequestDocumentTests {
         _ = try RequestEncoder.document(Nest(depth: 64))
         let deep = Nest(depth: 65)
         #expect(throws: JSONReadError.self) { try RequestEncoder.document(deep) }
-        let long = String(repeating: "a", count: JSONReader.Limits.default.maxStringBytes + 1)
+        let long = String(repeating: "a", count: JSONLimits.default.maxStringBytes + 1)
         #expect(throws: JSONReadError.self) { try RequestEncoder.document(["text": long]) }
         // A Decimal that is not a number is not JSON.
         #expect(throws: JSONReadError.self) { try RequestEncoder.document(["amount": Decimal.nan]) }

@@ -19,7 +19,7 @@ struct FingerprintTests {
 
     static func fingerprint(_ value: [UInt8], key: [UInt8]) throws -> String {
         let fingerprinter = try HMACFingerprinter(key: Data(key))
-        return value.withUnsafeBufferPointer { fingerprinter.fingerprint($0) }
+        return fingerprinter.fingerprint(value.span)
     }
 
     /// RFC 4231 test cases 1, 3, 4, 6 and 7 (case 2's four-byte key is refused; 5 truncates the output): the

@@ -70,7 +70,7 @@ import Testing
     @Test(arguments: ["1", "2"]) func anOversizedLineOnAnOpenPipeIsReportedAtOnce(jobs: String) async throws {
         let running = try RunningCLI(["-", "--ndjson", "--schema", "card-create", "--jobs", jobs])
         let reported = try await CLI.offThePool {
-            try running.write(Data(repeating: UInt8(ascii: "x"), count: JSONReader.Limits.default.maxDocumentBytes + 1))
+            try running.write(Data(repeating: UInt8(ascii: "x"), count: JSONLimits.default.maxDocumentBytes + 1))
             return running.waitForOutput(seconds: 10) { $0.contains("-:1:") && $0.contains("[tooLarge]\n") }
         }
         #expect(reported, "nothing printed for line 1 while the pipe stayed open: '\(running.out)'")

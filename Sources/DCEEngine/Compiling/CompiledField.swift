@@ -198,16 +198,6 @@ struct CompiledBinding: Sendable {
         /// The value of the first rule whose condition holds (relative pointers start at the field's object).
         case derive([(condition: CompiledCondition, value: String)])
     }
-
-    /// For a member binding, what the member gives in a field's value: a string among the allowed values; `nil`
-    /// otherwise (a missing or other member, a value that is no object, another kind of binding).
-    func memberValue(in document: JSONDocument, at value: JSONDocument.Index?) -> String? {
-        guard case .member(let key, let allowed) = source, let value, document.kind(of: value) == .object,
-            let member = document.member(key, of: value), document.kind(of: member) == .string
-        else { return nil }
-        let text = document.string(at: member)
-        return allowed?.contains(text) ?? true ? text : nil
-    }
 }
 
 /// An override whose condition is evaluated per request.

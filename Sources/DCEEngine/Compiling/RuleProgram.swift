@@ -149,11 +149,6 @@ final class RuleProgram: @unchecked Sendable {
     /// A compiled field's place in the tables.
     func id(of field: CompiledField) -> Int? { fieldIDs[ObjectIdentifier(field)] }
 
-    /// The conditions of a compiled field's overrides, in order (none for a field of another schema).
-    func overrideConditions(of field: CompiledField, in tables: Tables) -> Range<Int> {
-        id(of: field).map { tables.fields[$0].overrides } ?? 0..<0
-    }
-
     /// The tables while they are built.
     private struct Builder {
         var fields: [Field?] = []

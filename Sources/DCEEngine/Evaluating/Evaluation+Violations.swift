@@ -81,10 +81,10 @@ extension Evaluation {
                 var fingerprint: String?
                 switch document.kind(of: node) {
                 case .string:
-                    fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
+                    fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0.span) }
                 case .number:
                     var text = document.numberLexeme(at: node)
-                    fingerprint = text.withUTF8 { fingerprinter.fingerprint($0) }
+                    fingerprint = text.withUTF8 { fingerprinter.fingerprint($0.span) }
                 default: break
                 }
                 if let fingerprint {

@@ -1,22 +1,23 @@
-/// The verdict on one request: valid, or every violation found (up to the prepared schema's limit).
+/// The verdict on one request: valid, or every violation found (up to the prepared schema's limit). An app reads it;
+/// only the engine sets its fields, so that `valid` always agrees with `errors` and `omittedErrors`.
 public struct ValidationReport: Hashable, Sendable, Codable {
     /// The schema the request was checked against.
-    public var schema: String
+    public internal(set) var schema: String
     /// That schema's version.
-    public var schemaVersion: String
+    public internal(set) var schemaVersion: String
     /// Whether the request has no violations.
-    public var valid: Bool
+    public internal(set) var valid: Bool
     /// Every violation, sorted by path and then rule; at most ``PreparedSchema/maxErrors`` of them. Kept as data
     /// when validation found them: each violation's text is written when it is read (see ``ViolationList``).
-    public var errors: ViolationList
+    public internal(set) var errors: ViolationList
     /// The context values in force: those supplied and those derived from the request.
-    public var context: [String: String]
+    public internal(set) var context: [String: String]
     /// The tender type the request was checked for, if any.
-    public var tenderType: String?
+    public internal(set) var tenderType: String?
     /// For an update checked against its original: the JSON Pointers of changed fields that require reverification.
-    public var reverificationRequired: [String] = []
+    public internal(set) var reverificationRequired: [String] = []
     /// Violations found beyond the limit and not kept (0 when every violation is in `errors`).
-    public var omittedErrors = 0
+    public internal(set) var omittedErrors = 0
 
     /// Whether the limit was reached.
     public var truncated: Bool { omittedErrors > 0 }

@@ -4,7 +4,7 @@
 public protocol ValueFingerprinter: Sendable {
     /// The fingerprint of a value.
     ///
-    /// - Parameter value: A string value's UTF-8 bytes, or a number's text.
+    /// - Parameter value: A string value's UTF-8 bytes, or a number's text, borrowed for the call.
     /// - Returns: A short identifier that never contains the value.
-    func fingerprint(_ value: UnsafeBufferPointer<UInt8>) -> String
+    func fingerprint(_ value: Span<UInt8>) -> String
 }

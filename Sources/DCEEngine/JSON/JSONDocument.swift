@@ -72,7 +72,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     ///   - bytes: The UTF-8 text.
     ///   - limits: Bounds on size, depth and string length.
     /// - Throws: ``JSONReadError`` with the line and column of the first problem.
-    public init(bytes: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) {
+    public init(bytes: [UInt8], limits: JSONLimits = .default) throws(JSONReadError) {
         self.bytes = bytes
         self.nodes = try JSONReader(limits: limits).readNodes(bytes)
     }

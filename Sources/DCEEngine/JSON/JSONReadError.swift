@@ -18,11 +18,11 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let syntax = Code(rawValue: "syntax")
         /// The bytes are not valid UTF-8, or a `\u` escape is a lone surrogate.
         public static let encoding = Code(rawValue: "encoding")
-        /// The document nests deeper than ``JSONReader/Limits/maxDepth``.
+        /// The document nests deeper than ``JSONLimits/maxDepth``.
         public static let tooDeep = Code(rawValue: "tooDeep")
-        /// The document is larger than ``JSONReader/Limits/maxDocumentBytes``.
+        /// The document is larger than ``JSONLimits/maxDocumentBytes``.
         public static let tooLarge = Code(rawValue: "tooLarge")
-        /// A string is longer than ``JSONReader/Limits/maxStringBytes``.
+        /// A string is longer than ``JSONLimits/maxStringBytes``.
         public static let stringTooLong = Code(rawValue: "stringTooLong")
     }
 

@@ -1,42 +1,43 @@
+/// Bounds that keep a hostile document from using unbounded time or memory: every payload, schema and reference file
+/// is read under them (``JSONDocument/init(bytes:limits:)``, ``PreparedSchema/validate(json:limits:)``).
+public struct JSONLimits: Hashable, Sendable {
+    /// The deepest nesting of arrays and objects; the top-level container is depth 1.
+    public var maxDepth: Int
+    /// The largest document, in bytes.
+    public var maxDocumentBytes: Int
+    /// The longest string, in bytes as written (escapes included).
+    public var maxStringBytes: Int
+
+    /// Creates limits.
+    ///
+    /// - Parameters:
+    ///   - maxDepth: The deepest nesting.
+    ///   - maxDocumentBytes: The largest document.
+    ///   - maxStringBytes: The longest string.
+    public init(maxDepth: Int, maxDocumentBytes: Int, maxStringBytes: Int) {
+        self.maxDepth = maxDepth
+        self.maxDocumentBytes = maxDocumentBytes
+        self.maxStringBytes = maxStringBytes
+    }
+
+    /// Depth 128, 16 MiB documents, 1 MiB strings: far beyond any card or address request.
+    public static let `default` = JSONLimits(maxDepth: 128, maxDocumentBytes: 16 << 20, maxStringBytes: 1 << 20)
+}
+
 /// The strict JSON reader behind ``JSONDocument``: RFC 8259, UTF-8 only, with explicit limits.
 ///
 /// It rejects what Foundation's parsers let through: trailing commas, a byte order mark, UTF-16 input,
 /// invalid UTF-8, lone surrogate escapes, leading zeros, `NaN`, comments, and anything after the top-level value.
 /// Duplicate keys are well-formed JSON and are kept; the validator reports them (rule `duplicateKey`).
-/// It never recurses, so nesting depth costs heap, not stack, and is bounded by ``Limits/maxDepth``.
-public struct JSONReader: Sendable {
-    /// Bounds that keep a hostile document from using unbounded time or memory.
-    public struct Limits: Hashable, Sendable {
-        /// The deepest nesting of arrays and objects; the top-level container is depth 1.
-        public var maxDepth: Int
-        /// The largest document, in bytes.
-        public var maxDocumentBytes: Int
-        /// The longest string, in bytes as written (escapes included).
-        public var maxStringBytes: Int
-
-        /// Creates limits.
-        ///
-        /// - Parameters:
-        ///   - maxDepth: The deepest nesting.
-        ///   - maxDocumentBytes: The largest document.
-        ///   - maxStringBytes: The longest string.
-        public init(maxDepth: Int, maxDocumentBytes: Int, maxStringBytes: Int) {
-            self.maxDepth = maxDepth
-            self.maxDocumentBytes = maxDocumentBytes
-            self.maxStringBytes = maxStringBytes
-        }
-
-        /// Depth 128, 16 MiB documents, 1 MiB strings: far beyond any card or address request.
-        public static let `default` = Limits(maxDepth: 128, maxDocumentBytes: 16 << 20, maxStringBytes: 1 << 20)
-    }
-
+/// It never recurses, so nesting depth costs heap, not stack, and is bounded by ``JSONLimits/maxDepth``.
+struct JSONReader: Sendable {
     /// The limits this reader enforces.
-    public var limits: Limits
+    var limits: JSONLimits
 
     /// Creates a reader.
     ///
     /// - Parameter limits: The limits to enforce.
-    public init(limits: Limits = .default) {
+    init(limits: JSONLimits = .default) {
         self.limits = limits
     }
 
@@ -111,7 +112,7 @@ public struct JSONReader: Sendable {
 /// The byte scanner: one pass, an explicit container stack, no recursion.
 private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
-    let limits: JSONReader.Limits
+    let limits: JSONLimits
     var index = 0
     var nodes: [JSONDocument.Node] = []
     /// The innermost open container (-1 at the top level). The containers around it are chained through their nodes'
@@ -121,7 +122,7 @@ private struct Scanner {
     /// How many containers are open.
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONReader.Limits) {
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
         nodes.reserveCapacity(bytes.count / 8 + 4)

@@ -209,7 +209,7 @@ final class RequestStream {
 
         /// The document written: its nodes as they were made, or, for text the reader must judge (past its limits,
         /// or not JSON), what reading it gives.
-        func document(limits: JSONReader.Limits = .default) throws -> JSONDocument {
+        func document(limits: JSONLimits = .default) throws -> JSONDocument {
             if mustRead || deepest > limits.maxDepth || bytes.bytes.count > limits.maxDocumentBytes
                 || longestString > limits.maxStringBytes
             {

@@ -56,11 +56,11 @@ public struct ViolationCode: RawRepresentable, Hashable, Sendable, Codable, Comp
     /// The payload is not well-formed JSON: its syntax, or its encoding (invalid UTF-8, lone surrogates, a byte
     /// order mark, UTF-16).
     public static let json = ViolationCode("json", 0)
-    /// The payload nests arrays and objects deeper than ``JSONReader/Limits/maxDepth``.
+    /// The payload nests arrays and objects deeper than ``JSONLimits/maxDepth``.
     public static let tooDeep = ViolationCode("tooDeep", 1)
-    /// The payload is larger than ``JSONReader/Limits/maxDocumentBytes``.
+    /// The payload is larger than ``JSONLimits/maxDocumentBytes``.
     public static let tooLarge = ViolationCode("tooLarge", 2)
-    /// A string in the payload is longer than ``JSONReader/Limits/maxStringBytes``.
+    /// A string in the payload is longer than ``JSONLimits/maxStringBytes``.
     public static let stringTooLong = ViolationCode("stringTooLong", 3)
     /// A required field is missing, or `null`.
     public static let required = ViolationCode("required", 4)

@@ -31,7 +31,7 @@ extension PreparedSchema {
     /// - Returns: The masked copy, UTF-8.
     /// - Throws: ``JSONReadError`` with line and column when the payload is not well-formed JSON: without its
     ///   structure nothing in it can be told apart, so no copy is made.
-    public func masked(json: [UInt8], limits: JSONReader.Limits = .default) throws(JSONReadError) -> [UInt8] {
+    public func masked(json: [UInt8], limits: JSONLimits = .default) throws(JSONReadError) -> [UInt8] {
         let document = try JSONDocument(bytes: json, limits: limits)
         var replacements: [(range: Range<Int>, text: String)] = []
         let freeText = Redactor(sensitiveKeys: [], cardBrands: schema.reference.cardBrands)
