@@ -111,6 +111,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // What a catalogue change breaks (dce-validate compat, the gateway's catalogue reload): tooling on top of
+            // the engine, which an app does not link.
+            name: "DCECompatibility",
+            dependencies: ["DCEEngine", "DCEPattern"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             // Keyed fingerprints of rejected values: swift-crypto's HMAC-SHA256, passed to the engine, which links no
             // crypto, as a ValueFingerprinter.
             name: "DCEFingerprint",
@@ -150,8 +157,9 @@ let package = Package(
         .target(
             name: "DCEGateway",
             dependencies: [
-                // DCEFingerprint: the cards' fingerprints for the card-testing limits.
-                "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint",
+                // DCEFingerprint: the cards' fingerprints for the card-testing limits; DCECompatibility: a reloaded
+                // catalogue that breaks requests is refused.
+                "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint", "DCECompatibility",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -207,6 +215,7 @@ let package = Package(
             dependencies: [
                 "DCEBatchInput",
                 "DCECommandLine",
+                "DCECompatibility",
                 "DCEEngine",
                 "DCEEnvelope",
                 "DCEFingerprint",
@@ -256,7 +265,7 @@ let package = Package(
         .testTarget(
             name: "DCEEngineTests",
             dependencies: [
-                "DCEEngine", "DCEEnvelope", "DCEModels",
+                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
@@ -329,7 +338,7 @@ let package = Package(
 if let scope = Context.environment["DCE_SCOPE"] {
     let core: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
-        "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
+        "DCECompatibility", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
     ]
     let gateway: Set = [
         "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A compiled schema with its context and tender type checked once, ready to validate many payloads.
 ///
@@ -24,7 +24,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     private let context: [String: String]
     private let now: @Sendable () -> Date
 
-    init(
+    package init(
         schema: CompiledSchema, context: [String: String], tenderType: String?, messages: MessageCatalogue = .english,
         now: @escaping @Sendable () -> Date
     ) throws(ValidatorError) {

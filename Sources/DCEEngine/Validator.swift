@@ -16,7 +16,7 @@ public import Foundation
 /// A `Validator` is an immutable value: every pattern is compiled when it is built, and validation only reads it.
 public struct Validator: Sendable {
     private let schemas: [String: CompiledSchema]
-    let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
     /// The schemas typed requests were validated with, prepared once per schema, context and tender type.
     private let preparedForTypes = PreparedCache()
 

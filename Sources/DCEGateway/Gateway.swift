@@ -1,4 +1,5 @@
 import Crypto
+import DCECompatibility
 import DCECrypto
 public import DCEEngine
 import DCEEnvelope

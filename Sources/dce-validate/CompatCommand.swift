@@ -1,5 +1,6 @@
 import ArgumentParser
 import DCECommandLine
+import DCECompatibility
 import DCEEngine
 import DCEEnvelope
 import Foundation

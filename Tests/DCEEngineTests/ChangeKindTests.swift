@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import DCECompatibility
 @testable import DCEEngine
 
 /// Every change id of ``SchemaChange/kinds``, made on copies of the shipped schemas, in a request schema and in a

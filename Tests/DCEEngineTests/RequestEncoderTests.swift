@@ -1,3 +1,4 @@
+import DCECompatibility
 import DCEModels
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import DCEPattern
 import Foundation
 import Testing
 
+@testable import DCECompatibility
 @testable import DCEEngine
 
 /// What a catalogue change breaks, over mutated copies of the shipped schemas: each change found with its id,

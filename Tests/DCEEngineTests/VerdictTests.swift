@@ -1,3 +1,4 @@
+import DCECompatibility
 import Foundation
 import Testing
 

@@ -22,26 +22,26 @@ extension FieldMetadata {
 
 /// A field ready to evaluate: types resolved, patterns compiled, pointers checked. Evaluation reads it lowered
 /// into a ``RuleProgram``; forms, export and the rest read it as it is.
-final class CompiledField: Sendable {
-    let location: SchemaLocation
-    let key: String?
-    let dataType: DataType
+package final class CompiledField: Sendable {
+    package let location: SchemaLocation
+    package let key: String?
+    package let dataType: DataType
     /// The rules before any override, with the name resolved (the field's `name`, else its key).
-    let base: Rules
+    package let base: Rules
     /// The field's name in English, as in ``base``.
-    let name: String
+    package let name: String
     /// The field's name for messages in every language the schema gives it.
     let label: LocalizedText
-    let overrides: [CompiledOverride]
-    let fields: [CompiledField]
+    package let overrides: [CompiledOverride]
+    package let fields: [CompiledField]
     /// The fields by the bytes of their keys, for lookups during evaluation.
     let keyTable: KeyTable
     /// The key escaped as a JSON Pointer token, computed once.
     let pointerToken: String
-    let additionalFields: Bool
-    let items: CompiledField?
+    package let additionalFields: Bool
+    package let items: CompiledField?
     /// The sensitivity flags the field has under any tender type: every output keeps its value out.
-    let sensitivity: Sensitivity
+    package let sensitivity: Sensitivity
     /// The metadata without a tender type (see ``metadata(for:)``).
     let metadata: FieldMetadata
     /// The metadata under each tender type that changes it.
@@ -65,7 +65,7 @@ final class CompiledField: Sendable {
     /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
     let bindings: [CompiledBinding]
     /// Another document the value must be found in, checked when it is given (`existsIn`).
-    let existsIn: DocumentReference?
+    package let existsIn: DocumentReference?
     /// For an object, the rules that judge its members together (`postalAddress`), in the order of their kinds.
     let objectRules: [any ObjectRuleKind]
 
@@ -201,8 +201,8 @@ struct CompiledBinding: Sendable {
 }
 
 /// An override whose condition is evaluated per request.
-struct CompiledOverride: Sendable {
-    var condition: CompiledCondition
+package struct CompiledOverride: Sendable {
+    package var condition: CompiledCondition
     /// What the override changes.
     var patch: Rules
     /// For a tender type's entry, its tender type.
@@ -210,11 +210,11 @@ struct CompiledOverride: Sendable {
 }
 
 /// A context the caller may supply, with the rules that derive it from the request otherwise.
-struct CompiledContext: Sendable {
-    var name: String
+package struct CompiledContext: Sendable {
+    package var name: String
     var description: String?
-    var values: [String]?
+    package var values: [String]?
     var derive: [(condition: CompiledCondition, value: String)]
     /// Where it is declared.
-    var location: SchemaLocation
+    package var location: SchemaLocation
 }

@@ -12,8 +12,8 @@ public final class CompiledSchema: Sendable {
     public let description: String?
     /// The file the schema was read from.
     public let file: String
-    let root: CompiledField
-    let contexts: [CompiledContext]
+    package let root: CompiledField
+    package let contexts: [CompiledContext]
     let contextSlots: [String: Int]
     /// The tender types the schema distinguishes.
     public let tenderTypes: [String]
@@ -40,7 +40,7 @@ public final class CompiledSchema: Sendable {
     /// The reference data its formats and conditions read (code lists, card brands).
     let reference: ReferenceData
     /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.
-    let locations: [String: SchemaLocation]
+    package let locations: [String: SchemaLocation]
 
     init(
         id: String, version: String, name: String?, description: String?, file: String, root: CompiledField,

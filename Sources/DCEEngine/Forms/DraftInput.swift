@@ -206,7 +206,7 @@ struct DraftCheck {
 extension SchemaValue {
     /// The JSON value typed text stands for in a field of a data type: a number or boolean when it reads as one,
     /// else the text as a string (which validation then finds of the wrong type, as a payload would).
-    static func typed(_ text: String, as dataType: DataType) -> SchemaValue {
+    package static func typed(_ text: String, as dataType: DataType) -> SchemaValue {
         switch dataType {
         case .integer, .number:
             guard let document = try? JSONDocument(bytes: Array(text.utf8)),
@@ -227,7 +227,7 @@ extension CompiledSchema {
     ///
     /// - Throws: ``ValidatorError`` (`invalidDraft`) when a value on the way is not the object or list the schema has
     ///   there, or an index is past the end.
-    func placing(_ value: SchemaValue, at tokens: [String], in draft: SchemaValue?) throws(ValidatorError)
+    package func placing(_ value: SchemaValue, at tokens: [String], in draft: SchemaValue?) throws(ValidatorError)
         -> SchemaValue
     {
         try placing(value, at: tokens, depth: 0, in: draft, path: fields(along: tokens))

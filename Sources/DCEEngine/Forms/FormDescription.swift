@@ -156,7 +156,7 @@ extension CompiledSchema {
     /// the items of a list of values too (at `path/-`, their parent the list): what a comparison of two schemas reads.
     ///
     /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
-    func fieldsInForce(
+    package func fieldsInForce(
         context: [String: String], tenderType: String?, given: [[String]: String] = [:], primitiveItems: Bool = false
     ) throws(ValidatorError) -> [FieldInForce] {
         let start = try FormScope(
@@ -394,20 +394,20 @@ private struct FormConditionReader: ScopeReader {
 }
 
 /// One field of a schema and what holds for it under a context and tender type (``CompiledSchema/fieldsInForce``).
-struct FieldInForce {
-    let field: CompiledField
+package struct FieldInForce {
+    package let field: CompiledField
     /// The member name (`-` for the items of a list of values).
     let key: String
     /// The JSON Pointer in a payload, list items as `-`.
-    let path: String
-    let tokens: [String]
+    package let path: String
+    package let tokens: [String]
     /// The rules in force: the base, the tender type's entries and the overrides that hold.
-    let rules: Rules
+    package let rules: Rules
     /// Whether an override reading another field's value can make it required.
     let conditional: Bool
-    let metadata: FieldMetadata
+    package let metadata: FieldMetadata
     /// The `dataGroup`, its own or its parent's.
-    let group: String?
+    package let group: String?
     /// Where a form puts it: its parent's rank, then its `order` and place.
     let rank: [Int]
     /// The object (or list) holding it, and its place among that object's fields.

@@ -229,7 +229,7 @@ extension CompiledSchema {
     }
 
     /// The field at a JSON Pointer (array elements by index, or `-` for any element).
-    func field(at pointer: String) -> CompiledField? {
+    package func field(at pointer: String) -> CompiledField? {
         guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
         let passed = fields(along: tokens)
         return tokens.isEmpty ? root : passed.count == tokens.count ? passed.last : nil
@@ -289,7 +289,7 @@ private struct InputConditionReader: ScopeReader {
 
 extension CompiledTest {
     /// The test on a text value a person typed or gave (`nil`: a value that is there, whose text is not known).
-    func holds(forGivenText text: String?) -> Bool? {
+    package func holds(forGivenText text: String?) -> Bool? {
         switch kind {
         case .present: return true
         case .absent, .null: return false

@@ -3,7 +3,7 @@ import Foundation
 /// JSON Pointer (RFC 6901) helpers.
 package enum JSONPointer {
     /// A token escaped for use in a pointer (`~` → `~0`, `/` → `~1`).
-    static func escape(_ token: String) -> String {
+    package static func escape(_ token: String) -> String {
         // A byte scan: Foundation's String.contains(String) is far slower, and this runs for every member name.
         guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")

@@ -2,7 +2,7 @@
 ///
 /// The kind names the attributes, the rules broken and how a bound is written in JSON Schema; ``Bounds`` holds the
 /// meaning all three share.
-protocol BoundKind {
+package protocol BoundKind {
     associatedtype Value: Comparable & Hashable & Sendable & CustomStringConvertible
     /// The attribute names in a schema, which JSON Schema shares.
     static var keywords: (lower: String, upper: String) { get }
@@ -19,11 +19,11 @@ protocol BoundKind {
 /// upper bound keeps the base's lower one), which bounds contradict each other (compiling), whether a measure breaks
 /// them (validation), the bound a message names, and the JSON Schema keywords (export). What a bound means for a value
 /// still being typed depends on the kind, and is beside it below.
-struct Bounds<Kind: BoundKind>: Sendable, Hashable {
+package struct Bounds<Kind: BoundKind>: Sendable, Hashable {
     /// The lower bound (inclusive), when set.
-    var lower: Kind.Value?
+    package var lower: Kind.Value?
     /// The upper bound (inclusive), when set.
-    var upper: Kind.Value?
+    package var upper: Kind.Value?
 
     init(lower: Kind.Value? = nil, upper: Kind.Value? = nil) {
         self.lower = lower
@@ -85,29 +85,29 @@ struct Bounds<Kind: BoundKind>: Sendable, Hashable {
 
 /// String lengths in Unicode code points, as JSON Schema counts them (`PDMetaData` minimum and maximum length, and
 /// those of each `PDTenderTypeMetaDataAdditionalDataValidations` entry).
-enum LengthBound: BoundKind {
-    static let keywords = (lower: "minLength", upper: "maxLength")
-    static let rules = (below: ViolationCode.minLength, above: ViolationCode.maxLength)
-    static func schemaValue(_ bound: Int) -> SchemaValue { .number(DecimalNumber(lexeme: String(bound))) }
+package enum LengthBound: BoundKind {
+    package static let keywords = (lower: "minLength", upper: "maxLength")
+    package static let rules = (below: ViolationCode.minLength, above: ViolationCode.maxLength)
+    package static func schemaValue(_ bound: Int) -> SchemaValue { .number(DecimalNumber(lexeme: String(bound))) }
 }
 
 /// The number of items in an array.
-enum ItemCountBound: BoundKind {
-    static let keywords = (lower: "minItems", upper: "maxItems")
-    static let rules = (below: ViolationCode.minItems, above: ViolationCode.maxItems)
-    static func schemaValue(_ bound: Int) -> SchemaValue { .number(DecimalNumber(lexeme: String(bound))) }
+package enum ItemCountBound: BoundKind {
+    package static let keywords = (lower: "minItems", upper: "maxItems")
+    package static let rules = (below: ViolationCode.minItems, above: ViolationCode.maxItems)
+    package static func schemaValue(_ bound: Int) -> SchemaValue { .number(DecimalNumber(lexeme: String(bound))) }
 }
 
 /// The value of an Integer or Number field, compared exactly as written.
-enum ValueBound: BoundKind {
-    static let keywords = (lower: "minimum", upper: "maximum")
-    static let rules = (below: ViolationCode.minimum, above: ViolationCode.maximum)
-    static func schemaValue(_ bound: DecimalNumber) -> SchemaValue { .number(bound) }
+package enum ValueBound: BoundKind {
+    package static let keywords = (lower: "minimum", upper: "maximum")
+    package static let rules = (below: ViolationCode.minimum, above: ViolationCode.maximum)
+    package static func schemaValue(_ bound: DecimalNumber) -> SchemaValue { .number(bound) }
 }
 
-typealias Lengths = Bounds<LengthBound>
-typealias ItemCounts = Bounds<ItemCountBound>
-typealias ValueRange = Bounds<ValueBound>
+package typealias Lengths = Bounds<LengthBound>
+package typealias ItemCounts = Bounds<ItemCountBound>
+package typealias ValueRange = Bounds<ValueBound>
 
 extension Bounds where Kind == LengthBound {
     /// What typed text of `length` code points is: invalid once it is too long (typing more cannot help),
@@ -131,7 +131,7 @@ extension Bounds where Kind == ValueBound {
 extension Rules {
     /// The lengths a string must have to pass validation: the field's own, narrowed by each
     /// `additionalDataValidations` entry's. What partial input and a form's bounds use.
-    var effectiveLengths: Lengths {
+    package var effectiveLengths: Lengths {
         validationList.reduce(lengths) { $0.narrowed(by: $1.lengths) }
     }
 }

@@ -7,7 +7,7 @@ internal import DCEPattern
 
 /// A condition ready to evaluate: contexts by slot, patterns compiled. Export reads this tree; evaluation and forms
 /// run the same conditions laid out flat in a ``RuleProgram``.
-indirect enum CompiledCondition: Sendable {
+package indirect enum CompiledCondition: Sendable {
     case all([CompiledCondition])
     case any([CompiledCondition])
     case not(CompiledCondition)
@@ -17,8 +17,8 @@ indirect enum CompiledCondition: Sendable {
 }
 
 /// One token of a condition's JSON Pointer: matched against member names as bytes, or used as an array index.
-struct PointerToken: Sendable {
-    let text: String
+package struct PointerToken: Sendable {
+    package let text: String
     let table: KeyTable
     let index: Int?
 
@@ -32,17 +32,17 @@ struct PointerToken: Sendable {
 /// A test on a condition's subject, compiled once and shared by evaluation, forms and export.
 ///
 /// `@unchecked Sendable`: the buffer of strings is written only in `init` and freed only in `deinit`.
-final class CompiledTest: @unchecked Sendable {
-    enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null, cardBrand }
-    let kind: Kind
+package final class CompiledTest: @unchecked Sendable {
+    package enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null, cardBrand }
+    package let kind: Kind
     /// The values an `equals` (one) or `in` test accepts.
     let values: [SchemaValue]
     /// The string values among `values`: what a context value is compared with.
-    let strings: [String]
+    package let strings: [String]
     /// `strings`, found by their bytes (a request value is compared by its bytes).
     let table: KeyTable
     /// For ``Kind/matches``.
-    let pattern: CompiledPattern?
+    package let pattern: CompiledPattern?
     /// For ``Kind/cardBrand``: the brands of the reference data, and those the test accepts (`strings`) as bits by
     /// their places among them.
     let cardBrands: CardBrands?

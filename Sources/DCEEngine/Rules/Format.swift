@@ -151,7 +151,7 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// The kind of input a form shows for a value of this format (``FormDescription``), when the format decides it.
-    var inputKind: String? {
+    package var inputKind: String? {
         switch self {
         case .iso4217, .iso4217OrWithdrawn: "currency"
         case .iso3166Alpha2, .iso3166Alpha2OrWithdrawn: "country"

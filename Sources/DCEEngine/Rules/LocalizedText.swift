@@ -3,7 +3,7 @@
 ///
 /// A language the schema does not give reads the English text, so an app's catalogue for a language no schema was
 /// written for still shows every label.
-struct LocalizedText: Sendable, Hashable {
+package struct LocalizedText: Sendable, Hashable {
     /// The text in English: the one every language without its own text reads.
     let english: String
     /// The other languages' texts, by language code (`de`, `fr`).

@@ -5,10 +5,10 @@
 /// single attribute set may not write, when a missing member or a `null` breaks them (validation), what a form shows as
 /// required and forbidden, and the `required` list and `null` type of JSON Schema (export). `forbidden` wins over
 /// `required`: an override may forbid a field its base requires, and while it holds the field is not required.
-struct Presence: Sendable, Hashable {
+package struct Presence: Sendable, Hashable {
     var required: Bool?
     var forbidden: Bool?
-    var nullable: Bool?
+    package var nullable: Bool?
 
     /// These rules with each one that `other` writes taking precedence.
     func overlaid(with other: Presence) -> Presence {
@@ -18,11 +18,11 @@ struct Presence: Sendable, Hashable {
     }
 
     /// Whether the field must be sent, with a value other than `null` (a forbidden field never must).
-    var mustBePresent: Bool { required == true && forbidden != true }
+    package var mustBePresent: Bool { required == true && forbidden != true }
     /// Whether the field must not be sent at all.
-    var mustBeAbsent: Bool { forbidden == true }
+    package var mustBeAbsent: Bool { forbidden == true }
     /// Whether `null` is accepted in place of a value.
-    var acceptsNull: Bool { !mustBePresent && nullable == true }
+    package var acceptsNull: Bool { !mustBePresent && nullable == true }
     /// Whether this set, or an override laid over it, may make the field required.
     var mayRequire: Bool { required == true }
 

@@ -5,24 +5,24 @@
 /// `nil` means "not written here", so that an override changes only what it names. ``overlaid(with:)`` is the one
 /// place where one set is laid over another: a referenced definition under the field's own attributes, and a
 /// field's base under each override that holds (in evaluation, forms, partial input and export alike).
-struct Rules: Sendable {
-    var name: LocalizedText?
-    var description: String?
+package struct Rules: Sendable {
+    package var name: LocalizedText?
+    package var description: String?
     /// Set on a field's base only: overrides cannot change a type.
     var dataType: DataType?
-    var presence = Presence()
+    package var presence = Presence()
     var lengths = Lengths()
-    var valueRange = ValueRange()
-    var itemCounts = ItemCounts()
-    var enumValues: [SchemaValue]?
+    package var valueRange = ValueRange()
+    package var itemCounts = ItemCounts()
+    package var enumValues: [SchemaValue]?
     /// Format names as written; the compiler refuses a schema with an unknown one, so compiled rules hold known names.
     var formats: [String]?
     var validations: [Validation]?
     var defaultValue: SchemaValue?
-    var message: LocalizedText?
-    var messages: FieldMessages?
+    package var message: LocalizedText?
+    package var messages: FieldMessages?
     /// Where each attribute was written, by attribute name, for compile-time problems.
-    var locations: [String: SchemaLocation] = [:]
+    package var locations: [String: SchemaLocation] = [:]
 
     /// These rules with every attribute that `other` writes taking precedence (messages merge per rule).
     func overlaid(with other: Rules) -> Rules {
@@ -45,13 +45,13 @@ struct Rules: Sendable {
     }
 
     /// The formats, any one of which a value must have; unknown names (refused when compiling) are left out.
-    var formatList: [Format] { formats?.compactMap(Format.init(rawValue:)) ?? [] }
+    package var formatList: [Format] { formats?.compactMap(Format.init(rawValue:)) ?? [] }
     /// The `additionalDataValidations`, none when not written.
-    var validationList: [Validation] { validations ?? [] }
+    package var validationList: [Validation] { validations ?? [] }
 }
 
 /// A field's own messages, by rule code and language (`*`: any language), placeholders checked when read.
-struct FieldMessages: Sendable {
+package struct FieldMessages: Sendable {
     var byRule: [String: [String: MessageTemplate]]
 
     /// The text for a rule in a language, or in any language; `nil` leaves the message to the catalogue.

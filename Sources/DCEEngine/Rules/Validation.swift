@@ -6,10 +6,10 @@ internal import DCEPattern
 /// Everything an entry means is here, and every consumer asks it: the compiled check validation runs on a value's
 /// bytes (``StringCheck``), what its regex says of a value still being typed, and its JSON Schema. Its lengths are
 /// ``Lengths``, which also narrow the field's own (``Rules/effectiveLengths``).
-struct Validation: Sendable {
+package struct Validation: Sendable {
     var location: SchemaLocation
     var lengths: Lengths
-    var regex: String?
+    package var regex: String?
     var regexLocation: SchemaLocation?
     /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
     var unicode: Bool

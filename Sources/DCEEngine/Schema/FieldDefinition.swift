@@ -33,22 +33,24 @@ struct FieldDefinition: Sendable {
 /// Where a field's value must be found in another document, when that document is at hand (`"existsIn": {"schema":
 /// "card-arts-response", "pointer": "/*/cardArtId"}`): a gift card's `cardArtId` names an entry of the card-arts
 /// response (seed 001: the card list "finds the matching item by cardArtId").
-struct DocumentReference: Sendable, Hashable {
-    var location: SchemaLocation
+package struct DocumentReference: Sendable, Hashable {
+    package var location: SchemaLocation
     /// The id of the other document's schema.
-    var schema: String
+    package var schema: String
     /// A JSON Pointer into the other document, `*` standing for every element of an array or member of an object.
-    var pointer: String
+    package var pointer: String
     /// The pointer's tokens, unescaped; `nil` for `*`.
     var tokens: [String?]
     /// What the entry holding a match must also say for the match to count (`where`), if anything.
     var condition: ReferenceCondition? = nil
 
     /// One reference per schema, pointer and condition, wherever it is written.
-    var key: String { schema + "#" + pointer + (condition.map { "?" + $0.member + ">=" + $0.minimum.lexeme } ?? "") }
+    package var key: String {
+        schema + "#" + pointer + (condition.map { "?" + $0.member + ">=" + $0.minimum.lexeme } ?? "")
+    }
 
-    static func == (lhs: DocumentReference, rhs: DocumentReference) -> Bool { lhs.key == rhs.key }
-    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    package static func == (lhs: DocumentReference, rhs: DocumentReference) -> Bool { lhs.key == rhs.key }
+    package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// The tokens of a pointer pattern, `*` as `nil`: `nil` for a pointer that does not start with `/` or is not a
     /// JSON Pointer (a key that is itself `*` cannot be named).
@@ -104,8 +106,8 @@ struct ContextBinding: Sendable {
 
 /// Metadata that does not change how a value is checked but travels with the field: UI order and grouping, and
 /// the sensitivity and lifecycle flags.
-struct FieldMetadata: Sendable {
-    var order: Int?
+package struct FieldMetadata: Sendable {
+    package var order: Int?
     var dataGroup: String?
     var ignoreForProvisioning: Bool?
     var pciEncryptionRequired: Bool?

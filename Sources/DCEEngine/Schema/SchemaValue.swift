@@ -156,3 +156,28 @@ extension SchemaValue {
         return .object(members)
     }
 }
+
+extension SchemaValue {
+    /// This value without what is at the tokens (a member, or a list's item, the items after it moving up); the
+    /// same value when nothing is there.
+    package func removing(_ tokens: ArraySlice<String>) -> SchemaValue {
+        guard let token = tokens.first else { return self }
+        let rest = tokens.dropFirst()
+        switch self {
+        case .object(var members):
+            guard let position = members.lastIndex(where: { $0.key == token }) else { return self }
+            if rest.isEmpty {
+                members.remove(at: position)
+            } else {
+                members[position].value = members[position].value.removing(rest)
+            }
+            return .object(members)
+        case .array(var items):
+            guard let offset = Int(token), offset >= 0, offset < items.count else { return self }
+            if rest.isEmpty { items.remove(at: offset) } else { items[offset] = items[offset].removing(rest) }
+            return .array(items)
+        default:
+            return self
+        }
+    }
+}

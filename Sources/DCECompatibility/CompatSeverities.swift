@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// A team's severities for `compat`'s checks, kept with the schemas (as oasdiff's severity levels are): lines of
 /// `CHANGE-ID SEVERITY`, the severity `info`, `warning` or `error`, `#` starting a comment. `version-not-bumped`
 /// names the version checks. `dce-validate compat` and the gateway's refusal to publish a breaking catalogue read the

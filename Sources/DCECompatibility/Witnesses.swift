@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Witnesses of breaking request changes: a payload the old schema accepts and the new one refuses at the changed
 /// field, under the change's context and tender type, taken from the examples or made from one of them with the
 /// changed field at the old rules' boundary.
@@ -218,31 +220,6 @@ extension SchemaComparison {
             return items.flatMap { values(at: tokens.dropFirst(), in: $0) }
         default:
             return []
-        }
-    }
-}
-
-extension SchemaValue {
-    /// This value without what is at the tokens (a member, or a list's item, the items after it moving up); the
-    /// same value when nothing is there.
-    func removing(_ tokens: ArraySlice<String>) -> SchemaValue {
-        guard let token = tokens.first else { return self }
-        let rest = tokens.dropFirst()
-        switch self {
-        case .object(var members):
-            guard let position = members.lastIndex(where: { $0.key == token }) else { return self }
-            if rest.isEmpty {
-                members.remove(at: position)
-            } else {
-                members[position].value = members[position].value.removing(rest)
-            }
-            return .object(members)
-        case .array(var items):
-            guard let offset = Int(token), offset >= 0, offset < items.count else { return self }
-            if rest.isEmpty { items.remove(at: offset) } else { items[offset] = items[offset].removing(rest) }
-            return .array(items)
-        default:
-            return self
         }
     }
 }

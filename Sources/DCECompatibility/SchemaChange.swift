@@ -1,3 +1,5 @@
+package import DCEEngine
+
 /// One difference between two versions of a schema catalogue, and who it breaks (``SchemaComparison``).
 package struct SchemaChange: Sendable, Hashable {
     /// Who a change can break: the apps that send a request, or the apps that read a response.

@@ -1,3 +1,4 @@
+import DCEEngine
 import Foundation
 
 /// Payloads made from a schema, for witnesses where no example fits: every field that must be present under a scope,

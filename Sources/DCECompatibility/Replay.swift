@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// A payload replayed against both versions (``SchemaComparison/replay(_:)``).
 package struct ReplayPayload: Sendable {
     /// Where it comes from: its file.

@@ -1,3 +1,4 @@
+package import DCEEngine
 import DCEPattern
 
 /// What a catalogue change breaks: two versions of the schemas compared schema by schema, field by field (through
