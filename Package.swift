@@ -118,6 +118,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // The JSON Schema export (dce-validate export, the export differential): tooling on top of the engine.
+            name: "DCEExport",
+            dependencies: ["DCEEngine", "DCEPattern"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             // Keyed fingerprints of rejected values: swift-crypto's HMAC-SHA256, passed to the engine, which links no
             // crypto, as a ValueFingerprinter.
             name: "DCEFingerprint",
@@ -218,6 +224,7 @@ let package = Package(
                 "DCECompatibility",
                 "DCEEngine",
                 "DCEEnvelope",
+                "DCEExport",
                 "DCEFingerprint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -265,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "DCEEngineTests",
             dependencies: [
-                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility",
+                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
@@ -338,7 +345,7 @@ let package = Package(
 if let scope = Context.environment["DCE_SCOPE"] {
     let core: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
-        "DCECompatibility", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
+        "DCECompatibility", "DCEExport", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
     ]
     let gateway: Set = [
         "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DCECommandLine
 import DCEEngine
+import DCEExport
 import Foundation
 
 struct ExportCommand: ParsableCommand {

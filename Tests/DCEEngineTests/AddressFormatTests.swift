@@ -1,3 +1,4 @@
+import DCEExport
 import Foundation
 import Testing
 

@@ -32,7 +32,7 @@ import Testing
         "ValidatorError", "SchemaSource", "JSONLimits", "JSONDocument", "JSONReadError", "SourcePosition",
         "SchemaValue",
         "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
-        "JSONSchemaExport", "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
+        "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
         "ReferenceData",
         "CodeList", "CardBrands", "AddressFormats", "InputFeedback", "FormSession",
     ]

@@ -1,3 +1,4 @@
+import DCEExport
 import DCEPattern
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEExport
 import Foundation
 import Testing
 

@@ -61,13 +61,13 @@ package final class CompiledField: Sendable {
     /// The default under each tender type that sets its own.
     let tenderTypeDefaults: [String: SchemaValue]
     /// The field's description, citing where its rules come from.
-    let description: String?
+    package let description: String?
     /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
     let bindings: [CompiledBinding]
     /// Another document the value must be found in, checked when it is given (`existsIn`).
     package let existsIn: DocumentReference?
     /// For an object, the rules that judge its members together (`postalAddress`), in the order of their kinds.
-    let objectRules: [any ObjectRuleKind]
+    package let objectRules: [any ObjectRuleKind]
 
     init(
         location: SchemaLocation, key: String?, dataType: DataType, base: Rules,

@@ -14,7 +14,7 @@ public final class CompiledSchema: Sendable {
     public let file: String
     package let root: CompiledField
     package let contexts: [CompiledContext]
-    let contextSlots: [String: Int]
+    package let contextSlots: [String: Int]
     /// The tender types the schema distinguishes.
     public let tenderTypes: [String]
     /// Whether any context has derive rules (so evaluation can skip deriving when none does).
@@ -28,7 +28,7 @@ public final class CompiledSchema: Sendable {
     /// Whether a `pciEncryptionRequired` field holds card numbers (so ``cardNumbers(in:)`` walks a payload only then).
     let holdsCardNumbers: Bool
     /// Whether `Boolean` fields also accept the numbers 0 and 1 (converted to `false` / `true` in what is sent).
-    let numericBooleans: Bool
+    package let numericBooleans: Bool
     /// The schema a gateway's answer to this request follows, when the schema names one.
     public let responseSchema: String?
     /// What the schema describes: only a ``SchemaKind/request`` is accepted by a gateway.
@@ -38,7 +38,7 @@ public final class CompiledSchema: Sendable {
     /// Every regex the schema uses, compiled once, by ``Validation/patternKey``.
     let patterns: [String: CompiledPattern]
     /// The reference data its formats and conditions read (code lists, card brands).
-    let reference: ReferenceData
+    package let reference: ReferenceData
     /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.
     package let locations: [String: SchemaLocation]
 
@@ -101,7 +101,7 @@ public final class CompiledSchema: Sendable {
     }
 
     /// The context values by slot, after checking that the schema declares each one and allows its value.
-    func contextSlots(_ context: [String: String], tenderType: String?) throws(ValidatorError) -> [String?] {
+    package func contextSlots(_ context: [String: String], tenderType: String?) throws(ValidatorError) -> [String?] {
         let schema = self
         var slots = [String?](repeating: nil, count: schema.contexts.count)
         for (name, value) in context.sorted(by: { $0.key < $1.key }) {

@@ -134,10 +134,10 @@ extension CompiledField {
     }
 
     /// This field's rules where the overrides `holds` picks hold (``rules(_:_:holding:)``).
-    func rules(holding holds: (Int) -> Bool) -> Rules { Self.rules(base, overrides, holding: holds) }
+    package func rules(holding holds: (Int) -> Bool) -> Rules { Self.rules(base, overrides, holding: holds) }
 
     /// Whether provisioning skips this field, and everything inside it, under a tender type (`ignoreForProvisioning`).
-    func isIgnoredForProvisioning(under tenderType: String?) -> Bool {
+    package func isIgnoredForProvisioning(under tenderType: String?) -> Bool {
         metadata(for: tenderType).ignoreForProvisioning == true
     }
 }
@@ -154,7 +154,7 @@ extension CompiledSchema {
     }
 
     /// Whether context values by slot say the request provisions a new account (``isProvisioning(_:)``).
-    func isProvisioning(slots: [String?]) -> Bool {
+    package func isProvisioning(slots: [String?]) -> Bool {
         guard let slot = contextSlots[Self.provisioningContext.name], slots.indices.contains(slot) else { return false }
         return slots[slot] == Self.provisioningContext.value
     }
@@ -194,7 +194,7 @@ private struct NothingKnownReader: ScopeReader {
 /// take (``RuleProgram/Tables/bind(_:objectPresent:member:reading:)``, ``RuleProgram/Tables/deriveContexts(reading:)``):
 /// the innermost binding of the slot on the way decides, and when it finds no value the one outside it stays; outside
 /// every binding, the caller's value, else the first of the schema's `derive` rules that holds.
-indirect enum ValueSource {
+package indirect enum ValueSource {
     /// A value decided without reading the request: given by the caller, fixed by a binding, or none (`nil`).
     case value(String?)
     /// The first rule whose condition holds gives the value, read from the object at `anchor` (the keys from the
@@ -207,22 +207,27 @@ indirect enum ValueSource {
 
 /// The bindings of the fields on the way to the place being looked at, innermost last, with the path of each bound
 /// field's object: where a member or a `derive` rule reads (``ValueSource``).
-struct BindingScopes {
+package struct BindingScopes {
     private var entries: [(slot: Int?, source: CompiledBinding.Source, anchor: [String])] = []
 
+    /// No bindings yet: the outermost object's scope.
+    package init() {}
+
     /// Enters a field's value: its bindings hold inside it, read from the object at `anchor`.
-    mutating func enter(_ field: CompiledField, anchor: [String]) {
+    package mutating func enter(_ field: CompiledField, anchor: [String]) {
         entries.append(contentsOf: field.bindings.map { ($0.slot, $0.source, anchor) })
     }
 
     /// Leaves the field entered last.
-    mutating func leave(_ field: CompiledField) {
+    package mutating func leave(_ field: CompiledField) {
         entries.removeLast(field.bindings.count)
     }
 
     /// How context slot `slot`, or the tender type (`nil`), gets its value here, given the caller's context values
     /// by slot and tender type.
-    func source(of slot: Int?, in schema: CompiledSchema, context: [String?], tenderType: String?) -> ValueSource {
+    package func source(of slot: Int?, in schema: CompiledSchema, context: [String?], tenderType: String?)
+        -> ValueSource
+    {
         source(of: slot, below: entries.count, in: schema, context: context, tenderType: tenderType)
     }
 

@@ -321,7 +321,7 @@ extension CardBrands {
     /// a number starting in one of their ranges and in no longer range of another brand (the JSON Schema export's
     /// form of a `cardBrand` test). Exact for numbers of at least ``longestPrefix`` digits; a shorter number whose
     /// brand is not decided yet matches if its digits so far fall in a range of these brands.
-    func pattern(for ids: [String]) -> String {
+    package func pattern(for ids: [String]) -> String {
         let wanted = Set(ids.compactMap { index(of: $0) })
         let alternatives = ranges.filter { wanted.contains($0.brand) }.map { range -> String in
             let excluded = ranges.filter { other in

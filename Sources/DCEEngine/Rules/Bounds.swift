@@ -75,7 +75,7 @@ package struct Bounds<Kind: BoundKind>: Sendable, Hashable {
     }
 
     /// The JSON Schema keywords, which have the same names and meaning.
-    var jsonSchema: [SchemaValue.Member] {
+    package var jsonSchema: [SchemaValue.Member] {
         var members: [SchemaValue.Member] = []
         if let lower { members.append(.init(key: Kind.keywords.lower, value: Kind.schemaValue(lower))) }
         if let upper { members.append(.init(key: Kind.keywords.upper, value: Kind.schemaValue(upper))) }

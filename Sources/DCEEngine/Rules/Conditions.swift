@@ -36,7 +36,7 @@ package final class CompiledTest: @unchecked Sendable {
     package enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null, cardBrand }
     package let kind: Kind
     /// The values an `equals` (one) or `in` test accepts.
-    let values: [SchemaValue]
+    package let values: [SchemaValue]
     /// The string values among `values`: what a context value is compared with.
     package let strings: [String]
     /// `strings`, found by their bytes (a request value is compared by its bytes).
@@ -45,13 +45,15 @@ package final class CompiledTest: @unchecked Sendable {
     package let pattern: CompiledPattern?
     /// For ``Kind/cardBrand``: the brands of the reference data, and those the test accepts (`strings`) as bits by
     /// their places among them.
-    let cardBrands: CardBrands?
+    package let cardBrands: CardBrands?
     let brandMask: UInt64
     /// `strings` again, in a buffer this test owns, which ``record`` views.
     private let stringBuffer: FrozenBuffer<String>
 
     /// A test of a kind; `equals` and `in` whose values are all strings should be ``Kind/oneOfStrings``.
-    init(_ kind: Kind, values: [SchemaValue] = [], pattern: CompiledPattern? = nil, cardBrands: CardBrands? = nil) {
+    package init(
+        _ kind: Kind, values: [SchemaValue] = [], pattern: CompiledPattern? = nil, cardBrands: CardBrands? = nil
+    ) {
         self.kind = kind
         self.values = values
         let strings = values.compactMap { if case .string(let text) = $0 { text } else { nil } }
@@ -67,7 +69,7 @@ package final class CompiledTest: @unchecked Sendable {
     }
 
     /// Whether a context value (or the tender type) passes: `nil` is a context neither supplied nor derived.
-    func holds(forContext value: String?) -> Bool {
+    package func holds(forContext value: String?) -> Bool {
         record.holds(forContext: value)  // this test is alive while its method runs
     }
 

@@ -103,7 +103,7 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// This format in JSON Schema (2020-12), for the exporter: the keywords, and what they leave unchecked.
-    func jsonSchema(reference: ReferenceData) -> (keywords: SchemaValue, limitation: String?) {
+    package func jsonSchema(reference: ReferenceData) -> (keywords: SchemaValue, limitation: String?) {
         func pattern(_ source: String) -> SchemaValue { .object([.init(key: "pattern", value: .string(source))]) }
         func codes(_ list: CodeList, withdrawn: Bool) -> SchemaValue {
             .object([.init(key: "enum", value: .array(list.allowed(includingWithdrawn: withdrawn).map { .string($0) }))]

@@ -365,7 +365,7 @@ public struct MessageCatalogue: Sendable, Hashable {
 }
 
 /// The values a message template may show. None of them is ever a request value.
-struct MessageParameters {
+package struct MessageParameters {
     var name: String?
     var min: String?
     var max: String?

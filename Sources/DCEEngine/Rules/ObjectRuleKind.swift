@@ -14,7 +14,7 @@ internal import DCEPattern
 /// The engine asks a kind through this protocol only, so a new kind is its own file, a line in
 /// ``ObjectRuleKinds/builtIn``, the meta-schema's entry for the attribute and, for a message of its own, the
 /// catalogues' variants (see `CONTRIBUTING.md`, "A new rule kind").
-protocol ObjectRuleKind: Sendable {
+package protocol ObjectRuleKind: Sendable {
     /// What the attribute says, as read from the schema before the object's members are known (a `ref` can bring
     /// them).
     associatedtype Definition: Sendable
@@ -65,7 +65,7 @@ extension ObjectRuleKind {
     { nil }
 
     /// The attribute that wrote this rule.
-    var attribute: String { Self.attribute }
+    package var attribute: String { Self.attribute }
 }
 
 /// The kinds of object rule the engine reads, in the order their attributes are read.
@@ -75,14 +75,14 @@ enum ObjectRuleKinds {
 }
 
 /// Where an attribute's value is in the schema file being read.
-struct AttributeEntry {
+package struct AttributeEntry {
     var index: JSONDocument.Index
     /// The value's JSON Pointer in its file.
     var pointer: String
 }
 
 /// Reads an attribute's value, reporting each problem at its pointer, line and column (the schema decoder).
-protocol AttributeReader {
+package protocol AttributeReader {
     /// The members of the object at `entry`, in the order written; `nil` (reported) when it is no object. A member
     /// not `allowed` is reported and left out; `what` names the object in a message ("an object of address members").
     mutating func members(of entry: AttributeEntry, allowed: [String]?, what: String)
@@ -101,14 +101,14 @@ protocol AttributeReader {
 }
 
 /// A member of the object a rule is written on.
-struct ObjectRuleMember: Sendable {
+package struct ObjectRuleMember: Sendable {
     /// Its key; `nil` for none (an item).
     var key: String?
     var dataType: DataType
 }
 
 /// What is wrong with an object rule once the object's members are known.
-enum ObjectRuleProblem {
+package enum ObjectRuleProblem {
     /// It names a member the object does not have.
     case unknownMember
     /// It names a member of a type it cannot judge, or says something impossible.
@@ -119,7 +119,7 @@ enum ObjectRuleProblem {
 
 /// What an object rule found: the rule broken, at which member (its place among the object's fields; a missing
 /// member is reported at its object), and a detail only the kind reads, for its message.
-struct ObjectRuleFinding: Sendable {
+package struct ObjectRuleFinding: Sendable {
     var rule: ViolationCode
     var member: Int
     var detail: Int = 0
@@ -128,7 +128,7 @@ struct ObjectRuleFinding: Sendable {
 /// What an object rule sees of a present object during validation, its members by their place among the object's
 /// fields. A plain value over the document's storage, holding no reference: validation makes one for every object a
 /// rule is on, and it is valid only during the call it is given to.
-struct ObjectRuleMembers {
+package struct ObjectRuleMembers {
     /// The document's bytes and nodes.
     let bytes: UnsafeBufferPointer<UInt8>
     let nodes: UnsafeBufferPointer<JSONDocument.Node>
@@ -172,7 +172,7 @@ enum MemberValue {
 
 /// Words a message in the validation's language, for the member a finding is about (its own message templates
 /// first).
-protocol RuleMessageWriter {
+package protocol RuleMessageWriter {
     /// The catalogue's language (`en`).
     var language: String { get }
     /// The member's name in that language.
@@ -185,7 +185,7 @@ protocol RuleMessageWriter {
 
 /// What a form shows of a member an object rule gives a part to (an address's postal code): the form description's
 /// ``FormDescription/AddressPart``.
-struct MemberPart: Sendable {
+package struct MemberPart: Sendable {
     /// The member's part (`postalCode`).
     var part: String
     /// The JSON Pointer of the member whose value the rule follows (the address's country).

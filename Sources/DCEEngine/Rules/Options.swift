@@ -3,7 +3,7 @@
 /// Everything the rule means is here, and every consumer asks it: whether a request value is an option
 /// (validation), what a value still being typed is (``PreparedSchema/checkInput(_:at:given:)``), the choices a form offers
 /// and the words its message lists (both ``labels``), and its JSON Schema keyword (export).
-struct Options: Sendable {
+package struct Options: Sendable {
     /// The values accepted, in the schema's order.
     let values: [SchemaValue]
 
@@ -33,12 +33,12 @@ struct Options: Sendable {
     }
 
     /// The JSON Schema keyword: `enum` with the options, and `null` too when the field accepts it.
-    func jsonSchema(allowingNull: Bool) -> (key: String, value: SchemaValue) {
+    package func jsonSchema(allowingNull: Bool) -> (key: String, value: SchemaValue) {
         ("enum", .array(values + (allowingNull ? [.null] : [])))
     }
 }
 
 extension Rules {
     /// The `enum` rule, when the rules have one.
-    var options: Options? { enumValues.map(Options.init(values:)) }
+    package var options: Options? { enumValues.map(Options.init(values:)) }
 }

@@ -11,7 +11,7 @@ package struct Rules: Sendable {
     /// Set on a field's base only: overrides cannot change a type.
     var dataType: DataType?
     package var presence = Presence()
-    var lengths = Lengths()
+    package var lengths = Lengths()
     package var valueRange = ValueRange()
     package var itemCounts = ItemCounts()
     package var enumValues: [SchemaValue]?

@@ -8,7 +8,7 @@ internal import DCEPattern
 /// ``Lengths``, which also narrow the field's own (``Rules/effectiveLengths``).
 package struct Validation: Sendable {
     var location: SchemaLocation
-    var lengths: Lengths
+    package var lengths: Lengths
     package var regex: String?
     var regexLocation: SchemaLocation?
     /// Whether `\d`, `\w`, `\s` and POSIX classes in `regex` match Unicode characters rather than ASCII only.
@@ -37,7 +37,7 @@ package struct Validation: Sendable {
     }
 
     /// The entry in JSON Schema: its lengths and its regex as `pattern`.
-    var jsonSchema: SchemaValue {
+    package var jsonSchema: SchemaValue {
         .object(lengths.jsonSchema + (regex.map { [.init(key: "pattern", value: .string($0))] } ?? []))
     }
 }

@@ -62,7 +62,7 @@ public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The format the type itself requires of its text: an ISO 8601 date for `Date`, a date-time for `DateTime`.
     /// Validation, partial input and export check it beside a field's own formats (which are alternatives to each
     /// other, not to this one).
-    var impliedFormat: Format? {
+    package var impliedFormat: Format? {
         switch self {
         case .date: .date
         case .dateTime: .dateTime
@@ -71,7 +71,7 @@ public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The JSON Schema `type` of a value of this type.
-    var jsonSchemaType: String {
+    package var jsonSchemaType: String {
         switch self {
         case .string, .date, .dateTime: "string"
         case .integer: "integer"

@@ -42,7 +42,7 @@ package struct DocumentReference: Sendable, Hashable {
     /// The pointer's tokens, unescaped; `nil` for `*`.
     var tokens: [String?]
     /// What the entry holding a match must also say for the match to count (`where`), if anything.
-    var condition: ReferenceCondition? = nil
+    package var condition: ReferenceCondition? = nil
 
     /// One reference per schema, pointer and condition, wherever it is written.
     package var key: String {
@@ -63,11 +63,11 @@ package struct DocumentReference: Sendable, Hashable {
 /// `existsIn`'s `where`: a match counts only when the object holding it has a member `member` that is a number of at
 /// least `minimum` (a program with `allowableCards` left, seed 002). A value matched only where this fails has its
 /// own message.
-struct ReferenceCondition: Sendable, Hashable {
+package struct ReferenceCondition: Sendable, Hashable {
     /// A member of the object that holds the matched value.
-    var member: String
+    package var member: String
     /// The least number it may be.
-    var minimum: DecimalNumber
+    package var minimum: DecimalNumber
 }
 
 /// An object rule as the schema writes it (`"postalAddress": {...}`), read by its kind and compiled once the object's

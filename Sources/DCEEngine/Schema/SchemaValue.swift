@@ -48,7 +48,7 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The value as JSON text indented by two spaces a level.
-    func prettyJSON(indent: String) -> String {
+    package func prettyJSON(indent: String) -> String {
         let inner = indent + "  "
         switch self {
         case .array(let values) where !values.isEmpty:

@@ -1,3 +1,4 @@
+import DCEEngine
 internal import DCEPattern
 
 /// A condition on its way to JSON Schema, with constants folded.

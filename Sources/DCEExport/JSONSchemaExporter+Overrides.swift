@@ -1,3 +1,5 @@
+import DCEEngine
+
 extension JSONSchemaExporter {
     // MARK: - Overrides
 

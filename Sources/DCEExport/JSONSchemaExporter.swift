@@ -1,3 +1,5 @@
+public import DCEEngine
+
 extension CompiledSchema {
     /// This schema as an equivalent JSON Schema (2020-12) for one context and tender type.
     ///
