@@ -124,6 +124,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // The report formats (text, JSON, JUnit, SARIF, GitHub) and their writers: what the tools write, which an
+            // app that reads a ValidationReport does not compile.
+            name: "DCEReports",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             // Keyed fingerprints of rejected values: swift-crypto's HMAC-SHA256, passed to the engine, which links no
             // crypto, as a ValueFingerprinter.
             name: "DCEFingerprint",
@@ -226,6 +233,7 @@ let package = Package(
                 "DCEEnvelope",
                 "DCEExport",
                 "DCEFingerprint",
+                "DCEReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -272,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "DCEEngineTests",
             dependencies: [
-                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport",
+                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport", "DCEReports",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
@@ -283,7 +291,7 @@ let package = Package(
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
                 "DCECrypto", "DCETestSupport", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway",
-                "DCEModels",
+                "DCEModels", "DCEReports",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -328,7 +336,8 @@ let package = Package(
             // corpora the verdict is checked on); DCEClient and DCEGateway
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
-                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCETestSupport", "dce-validate",
+                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCEReports", "DCETestSupport",
+                "dce-validate",
                 "dce-send", "dce-gateway", "dce-preview", "dce-benchmark",
             ],
             exclude: ["Fixtures"],
@@ -338,14 +347,15 @@ let package = Package(
 )
 
 // The sanitizer phases of scripts/test build a part of the package: DCE_SCOPE=core is the engine and what validates
-// with it (PCRE2, the batch reader, the envelope and the models) with their tests, where the hand-managed memory is
+// with it (PCRE2, the batch reader, the envelope and the models, the tools' layers its suites test) with their tests, where the hand-managed memory is
 // (AddressSanitizer); DCE_SCOPE=gateway adds the gateway, its server, the client, crypto and logging with their tests,
 // where the threads are (ThreadSanitizer). Neither builds the command-line tools, whose suites start them as
 // processes.
 if let scope = Context.environment["DCE_SCOPE"] {
     let core: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
-        "DCECompatibility", "DCEExport", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests",
+        "DCECompatibility", "DCEExport", "DCEReports", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests",
+        "DCEBatchInputTests",
     ]
     let gateway: Set = [
         "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",
@@ -393,7 +403,7 @@ if let fuzz = Context.environment["DCE_FUZZ"] {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope"]
+            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEReports"]
                 + (gateway ? ["DCEGateway", .product(name: "Logging", package: "swift-log")] : []),
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]

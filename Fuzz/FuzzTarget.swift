@@ -10,6 +10,7 @@
 import DCEBatchInput
 import DCEEngine
 import DCEEnvelope
+import DCEReports
 import Foundation
 
 #if DCE_FUZZ_GATEWAY

@@ -3,6 +3,7 @@ import DCECommandLine
 import DCECompatibility
 import DCEEngine
 import DCEEnvelope
+import DCEReports
 import Foundation
 
 /// `dce-validate compat OLD NEW`: what a catalogue change breaks, both directions, with a witness for every break.

@@ -3,6 +3,7 @@ import DCEBatchInput
 import DCECommandLine
 import DCEEngine
 import DCEFingerprint
+import DCEReports
 import Foundation
 
 #if canImport(Glibc)

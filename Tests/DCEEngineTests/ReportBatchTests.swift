@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEReports
 import Testing
 
 /// Payloads rendered in batches (as `dce-validate` does on its workers) must give the report that adding them one

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DCEEngine
+@testable import DCEReports
 
 /// A report's violations kept as data (``ViolationList``) read exactly as violations written at validation would:
 /// the same violations in the same order, the same JSON and text reports byte for byte, also on an NDJSON line; the same from

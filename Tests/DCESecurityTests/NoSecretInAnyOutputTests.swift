@@ -6,6 +6,7 @@ import DCEFingerprint
 import DCEGateway
 import DCELogging
 import DCEModels
+import DCEReports
 import DCETestSupport
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEReports
 import DCETestSupport
 import Foundation
 import Testing

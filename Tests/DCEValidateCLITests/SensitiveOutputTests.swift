@@ -1,5 +1,6 @@
 import DCEEngine
 import DCEModels
+import DCEReports
 import Foundation
 import Testing
 

@@ -153,7 +153,7 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
 
     /// This list with every violation that has a position moved onto `line`: an NDJSON record's positions are
     /// relative to the record, which is one line of its file.
-    func placed(onLine line: Int) -> ViolationList {
+    package func placed(onLine line: Int) -> ViolationList {
         var copy = self
         copy.placedLine = line
         return copy
@@ -161,7 +161,7 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
 
     /// Calls `body` with each violation as a report writer reads it: its pointer, key and message written straight
     /// into the report's bytes when the list was found by validation, with no string made of them.
-    func forEachReported(_ body: (ReportedViolation) -> Void) {
+    package func forEachReported(_ body: (ReportedViolation) -> Void) {
         switch storage {
         case .found(let found):
             found.withWriter { writer in
@@ -213,17 +213,17 @@ extension ViolationList: Codable {
 
 /// One violation as a report writer reads it (``ViolationList/forEachReported(_:)``), valid only during the call that
 /// gives it: its rule, line, column and fingerprint, and its pointer, key and message written into the report's bytes.
-struct ReportedViolation {
+package struct ReportedViolation {
     private enum Source {
         case written(Violation)
         case found(FoundViolation, ViolationWriter)
     }
 
     private let source: Source
-    let rule: ViolationCode
-    let line: Int?
-    let column: Int?
-    let fingerprint: String?
+    package let rule: ViolationCode
+    package let line: Int?
+    package let column: Int?
+    package let fingerprint: String?
 
     fileprivate init(written violation: Violation) {
         source = .written(violation)
@@ -243,7 +243,7 @@ struct ReportedViolation {
     }
 
     /// Whether the JSON Pointer is the empty one (the whole payload).
-    var isAtRoot: Bool {
+    package var isAtRoot: Bool {
         switch source {
         case .written(let violation): violation.path.isEmpty
         case .found(let record, _): record.pointer.isEmpty
@@ -251,7 +251,7 @@ struct ReportedViolation {
     }
 
     /// Appends the JSON Pointer, escaped as the report's format needs.
-    func appendPath(to output: inout ByteBuilder, escaping: ReportEscaping) {
+    package func appendPath(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
         case .written(let violation): output.append(violation.path, escaping: escaping)
         case .found(let record, let writer):
@@ -262,7 +262,7 @@ struct ReportedViolation {
     /// Appends `:line:column`, as a location after a file name: the line when known, and the column when known and,
     /// unless `columnAlone`, when the line is too. (Validation finds both or neither; a `Violation` made by hand may
     /// have a column alone.)
-    func appendLineAndColumn(to output: inout ByteBuilder, columnAlone: Bool) {
+    package func appendLineAndColumn(to output: inout ByteBuilder, columnAlone: Bool) {
         if let line {
             output.append(UInt8(ascii: ":"))
             output.append(line)
@@ -274,7 +274,7 @@ struct ReportedViolation {
     }
 
     /// Appends `pointer: message`, or the message alone for the whole payload, escaped as the report's format needs.
-    func appendPathAndMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
+    package func appendPathAndMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
         if !isAtRoot {
             appendPath(to: &output, escaping: escaping)
             output.append(": ")
@@ -283,7 +283,7 @@ struct ReportedViolation {
     }
 
     /// Appends the key, escaped as the report's format needs.
-    func appendKey(to output: inout ByteBuilder, escaping: ReportEscaping) {
+    package func appendKey(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
         case .written(let violation): output.append(violation.key, escaping: escaping)
         case .found(let record, let writer):
@@ -297,7 +297,7 @@ struct ReportedViolation {
 
     /// Appends the message, escaped as the report's format needs. A violation found by validation writes its message
     /// piece by piece into the bytes.
-    func appendMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
+    package func appendMessage(to output: inout ByteBuilder, escaping: ReportEscaping) {
         switch source {
         case .written(let violation): output.append(violation.message, escaping: escaping)
         case .found(let record, let writer):

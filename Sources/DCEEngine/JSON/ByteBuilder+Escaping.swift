@@ -1,7 +1,7 @@
 /// How text goes into a report's bytes: each report format escapes what it writes its own way, byte by byte, so that a
 /// violation's pointer, key and message are written straight into the report (``ReportedViolation``) without a string
 /// of their own.
-enum ReportEscaping {
+package enum ReportEscaping {
     /// As it is (the text report).
     case none
     /// As a JSON string literal, quotes included (the JSON and SARIF reports).
@@ -27,7 +27,7 @@ extension ByteBuilder {
     }
 
     /// Appends text, escaped as `escaping` says.
-    mutating func append(_ text: String, escaping: ReportEscaping) {
+    package mutating func append(_ text: String, escaping: ReportEscaping) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0), escaping: escaping) }
     }
@@ -88,7 +88,7 @@ extension ByteBuilder {
     }
 
     /// Text escaped as `escaping` says, as a string (what the renderers that still build strings use).
-    static func escaped(_ text: String, _ escaping: ReportEscaping) -> String {
+    package static func escaped(_ text: String, _ escaping: ReportEscaping) -> String {
         var builder = ByteBuilder(capacity: text.utf8.count + 8)
         builder.append(text, escaping: escaping)
         return builder.string

@@ -1,27 +1,27 @@
 /// Builds report text as UTF-8 bytes: appending is a copy of bytes, and JSON escaping scans bytes once and copies
 /// runs that need no escape.
-struct ByteBuilder {
-    private(set) var bytes: [UInt8] = []
+package struct ByteBuilder {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    mutating func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
+    package mutating func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
 
-    mutating func append(_ text: UnsafeRawBufferPointer) { bytes.append(contentsOf: text) }
+    package mutating func append(_ text: UnsafeRawBufferPointer) { bytes.append(contentsOf: text) }
 
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Appends a number in decimal, without making a string of it.
-    mutating func append(_ number: Int) {
+    package mutating func append(_ number: Int) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
@@ -37,20 +37,20 @@ struct ByteBuilder {
     }
 
     /// Appends a JSON string literal.
-    mutating func appendJSONString(_ text: String) {
+    package mutating func appendJSONString(_ text: String) {
         var text = text
         text.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends a JSON string literal of UTF-8 bytes.
-    mutating func appendJSONString(_ utf8: UnsafeRawBufferPointer) {
+    package mutating func appendJSONString(_ utf8: UnsafeRawBufferPointer) {
         bytes.append(UInt8(ascii: "\""))
         appendJSONStringContents(utf8)
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends UTF-8 bytes escaped as the inside of a JSON string literal.
-    mutating func appendJSONStringContents(_ utf8: UnsafeRawBufferPointer) {
+    package mutating func appendJSONStringContents(_ utf8: UnsafeRawBufferPointer) {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
@@ -74,5 +74,5 @@ struct ByteBuilder {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 }

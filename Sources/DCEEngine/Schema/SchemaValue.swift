@@ -79,7 +79,7 @@ public indirect enum SchemaValue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A JSON string literal for `text`.
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var builder = ByteBuilder(capacity: text.utf8.count + 2)
         builder.appendJSONString(text)
         return builder.string

@@ -1,6 +1,7 @@
 import DCEBatchInput
 import DCECommandLine
 import DCEEngine
+import DCEReports
 import Foundation
 
 /// Validates payloads on every core and hands the verdicts, in input order, to each report writer: memory holds a

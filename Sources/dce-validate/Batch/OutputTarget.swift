@@ -1,5 +1,6 @@
 import DCECommandLine
 import DCEEngine
+import DCEReports
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+package import DCEEngine
+
 /// The formats a run can be reported in.
 package enum ReportFormat: String, Sendable, CaseIterable {
     /// One line per violation (`file:line:column: error: path: message [rule]`), then a summary line.
@@ -70,10 +72,4 @@ package struct ReportOptions: Sendable {
     func omissionNote(_ omitted: Int) -> String {
         messages.phrase("report.omitted", count: omitted) + (maxErrors.map { " (--max-errors \($0))" } ?? "")
     }
-}
-
-/// The package's version.
-package enum DCEVersion {
-    /// The version reports and `--version` print.
-    package static let current = "0.1.0"
 }

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Renders the JSON document of the `dce-validate --format json` contract, one payload at a time.
 struct JSONRenderer {
     func append(_ payload: PayloadReport, to output: inout ByteBuilder) {

@@ -1,3 +1,4 @@
+import DCEEngine
 import Foundation
 
 /// Renders SARIF 2.1.0 as GitHub code scanning reads it: the rule table first, then results streamed.

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Renders GitHub Actions workflow commands, one `::error` per violation, escaped as the runner requires.
 package struct GitHubRenderer {
     /// Appends one `::error` per violation of a payload, and a `::notice` for those left out past the limit.

@@ -1,3 +1,5 @@
+package import DCEEngine
+
 /// The verdict on one payload of a run: where it came from and its report.
 package struct PayloadReport: Hashable, Sendable, Codable {
     /// The payload's file path as given (`-` for standard input).

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Several payloads' parts of one report, rendered together on any thread and handed to a ``ReportWriter`` in one
 /// step, so that a run on many cores does only the ordering on the writer's thread.
 ///

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Renders compiler-style lines that editors and terminals can jump to, in colour only for a terminal.
 struct TextRenderer {
     var color = false

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Writes a report one payload at a time, so that a run of any size needs memory for one payload only.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import DCEEngine
+
 /// Renders JUnit XML valid against the strict JUnit XSD (windyroad/JUnit-Schema).
 ///
 /// That XSD allows one `failure` per `testcase`, so each payload is a `testsuite` named after its file: a valid
