@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
+        .library(name: "DCEForms", targets: ["DCEForms"]),
         .library(name: "DCEModels", targets: ["DCEModels"]),
         .library(name: "DCEEnvelope", targets: ["DCEEnvelope"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
@@ -111,6 +112,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // Forms in an app: the form a schema describes, the as-you-type checks of a field, FormSession and drafts
+            // kept on disk; over the engine's rules in force, which an app that only validates does not compile.
+            name: "DCEForms",
+            dependencies: ["DCEEngine"],
+            // Its words (a form's group titles), one file per language beside the engine's catalogues.
+            resources: [.copy("Terms")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             // What a catalogue change breaks (dce-validate compat, the gateway's catalogue reload): tooling on top of
             // the engine, which an app does not link.
             name: "DCECompatibility",
@@ -128,6 +138,8 @@ let package = Package(
             // app that reads a ValidationReport does not compile.
             name: "DCEReports",
             dependencies: ["DCEEngine"],
+            // The words around messages in a report (the summary line, the note on errors left out), per language.
+            resources: [.copy("Terms")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -218,6 +230,9 @@ let package = Package(
             dependencies: [
                 "DCEEngine", "DCEEnvelope", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The commands' words (describe's notes, check-input's verdicts, the step summary, the preview's page),
+            // per language.
+            resources: [.copy("Terms")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -233,6 +248,7 @@ let package = Package(
                 "DCEEnvelope",
                 "DCEExport",
                 "DCEFingerprint",
+                "DCEForms",
                 "DCEReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -257,7 +273,7 @@ let package = Package(
             // page itself (a template, plain JavaScript and CSS, served from its resources).
             name: "dce-preview",
             dependencies: [
-                "DCECommandLine", "DCEEngine",
+                "DCECommandLine", "DCEEngine", "DCEForms",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -280,7 +296,7 @@ let package = Package(
         .testTarget(
             name: "DCEEngineTests",
             dependencies: [
-                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport", "DCEReports",
+                "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport", "DCEForms", "DCEReports",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
@@ -291,7 +307,7 @@ let package = Package(
             // Also the sensitive-data tests that span every output: crypto, logs, drafts, reports.
             dependencies: [
                 "DCECrypto", "DCETestSupport", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway",
-                "DCEModels", "DCEReports",
+                "DCEForms", "DCEModels", "DCEReports",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -336,7 +352,8 @@ let package = Package(
             // corpora the verdict is checked on); DCEClient and DCEGateway
             // sign and store catalogues as the gateway and the client would (--catalogue: expired, older).
             dependencies: [
-                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEGateway", "DCEModels", "DCEReports", "DCETestSupport",
+                "DCEClient", "DCEEngine", "DCEEnvelope", "DCEForms", "DCEGateway", "DCEModels", "DCEReports",
+                "DCETestSupport",
                 "dce-validate",
                 "dce-send", "dce-gateway", "dce-preview", "dce-benchmark",
             ],
@@ -354,7 +371,7 @@ let package = Package(
 if let scope = Context.environment["DCE_SCOPE"] {
     let core: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
-        "DCECompatibility", "DCEExport", "DCEReports", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests",
+        "DCECompatibility", "DCEExport", "DCEForms", "DCEReports", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests",
         "DCEBatchInputTests",
     ]
     let gateway: Set = [
@@ -403,7 +420,7 @@ if let fuzz = Context.environment["DCE_FUZZ"] {
     package.targets.append(
         .executableTarget(
             name: "dce-fuzz",
-            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEReports"]
+            dependencies: ["DCEBatchInput", "DCEEngine", "DCEEnvelope", "DCEForms", "DCEReports"]
                 + (gateway ? ["DCEGateway", .product(name: "Logging", package: "swift-log")] : []),
             path: "Fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]

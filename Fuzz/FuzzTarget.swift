@@ -10,6 +10,7 @@
 import DCEBatchInput
 import DCEEngine
 import DCEEnvelope
+import DCEForms
 import DCEReports
 import Foundation
 

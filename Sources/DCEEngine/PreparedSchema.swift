@@ -64,7 +64,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// Whether the context says the request provisions a new account (`operation=provision`).
-    let provisioning: Bool
+    package let provisioning: Bool
     /// What evaluations share; rebuilt by ``fingerprinting(with:)``, ``restricted(to:)`` and ``limitingErrors(to:)``.
     private var plan: EvaluationPlan
     /// The context slots the caller left empty that `derive` rules may fill, with the values they can take.
@@ -196,8 +196,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// A plan for the whole schema with this context and tender type, every violation kept: what a form's draft is
-    /// checked with (``inputFeedback(_:at:draft:)``), whatever subset, limit or fingerprinter this one has.
-    func wholePlan() -> EvaluationPlan {
+    /// checked with (DCEForms' `inputFeedback(_:at:draft:)`), whatever subset, limit or fingerprinter this one has.
+    package func wholePlan() -> EvaluationPlan {
         EvaluationPlan(
             schema: schema, context: slots, tenderType: tenderType, messages: messages, provisioning: provisioning,
             maxErrors: Int.max)
@@ -210,18 +210,18 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
             subset: subset, fingerprinter: fingerprinter, maxErrors: maxErrors)
     }
 
-    var contextSlotValues: [String?] { slots }
+    package var contextSlotValues: [String?] { slots }
 
     /// The strings another document given (``relating(_:)``) offers a field whose value must be found in it
     /// (`existsIn`), those of entries that meet the reference's `where`, sorted; `nil` without such a document.
-    func choices(for field: CompiledField) -> [String]? {
+    package func choices(for field: CompiledField) -> [String]? {
         guard let reference = field.existsIn, let values = related.byReference[reference.key] else { return nil }
         return values.filter { $0.hasPrefix("s") }.map { String($0.dropFirst()) }.sorted()
     }
 
     /// Validates a form's draft whole, every violation kept (the other documents' `existsIn` among them), and
     /// records the rules in force at every member the walk met (``EvaluationPlan/evaluateForm(_:month:)``).
-    func evaluateForm(_ document: JSONDocument)
+    package func evaluateForm(_ document: JSONDocument)
         -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
     {
         var found = wholePlan().evaluateForm(document, month: currentMonth)
@@ -233,11 +233,11 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// The context as the caller gave it.
-    var contextValues: [String: String] { context }
+    package var contextValues: [String: String] { context }
 
     /// What is sent for a payload, valid or not: absent fields with their `defaultValue`, and with the context
     /// `operation=provision` the fields marked `ignoreForProvisioning` left out.
-    func resolvedPayload(_ document: JSONDocument) -> [UInt8] {
+    package func resolvedPayload(_ document: JSONDocument) -> [UInt8] {
         let resolver = RequestResolver(
             document: document, provisioning: provisioning, tenderType: tenderType,
             numericBooleans: schema.numericBooleans, boundTenderTypes: plan.tenderTypesInForce(in: document))
@@ -245,7 +245,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     }
 
     /// The current month (`year × 12 + month − 1`, UTC) by the prepared clock.
-    var currentMonth: Int { Self.month(of: now()) }
+    package var currentMonth: Int { Self.month(of: now()) }
 
     /// The month of a moment (`year × 12 + month − 1`, proleptic Gregorian, UTC), computed from the day number as
     /// in H. Hinnant's `civil_from_days`: asking Foundation's calendar cost a tenth of a card payload's validation.

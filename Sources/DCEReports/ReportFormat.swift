@@ -60,7 +60,7 @@ package struct ReportOptions: Sendable {
         maxErrors: Int? = nil,
         messages: MessageCatalogue = .english, catalogueVersion: String? = nil
     ) {
-        self.messages = messages
+        self.messages = messages.adding(.reports)
         self.catalogueVersion = catalogueVersion
         self.color = color
         self.timestamp = timestamp

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DCECommandLine
 import DCEEngine
+import DCEForms
 import Foundation
 import Hummingbird
 import Logging

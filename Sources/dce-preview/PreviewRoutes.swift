@@ -1,4 +1,6 @@
+import DCECommandLine
 import DCEEngine
+import DCEForms
 import Foundation
 import Hummingbird
 import Mustache
@@ -132,7 +134,7 @@ struct PreviewRoutes: Sendable {
             query["language"].map(String.init).flatMap {
                 MessageCatalogue.bundledLanguages.contains($0) ? $0 : nil
             } ?? state.language
-        let messages = (try? MessageCatalogue.bundled(language: language)) ?? .english
+        let messages = ((try? MessageCatalogue.bundled(language: language)) ?? .english).adding(.commandLine)
         let validator = await state.validator
         let schemaIDs = await state.requestSchemaIDs
         let requested = query["schema"].map(String.init) ?? state.first

@@ -1,5 +1,6 @@
 import DCECommandLine
 import DCEEngine
+import DCEForms
 import Foundation
 
 /// Where the schemas come from, loaded again when `--watch` sees a file change.

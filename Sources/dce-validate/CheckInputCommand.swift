@@ -2,6 +2,7 @@ import ArgumentParser
 import DCEBatchInput
 import DCECommandLine
 import DCEEngine
+import DCEForms
 import Foundation
 
 /// `dce-validate check-input`: one field's partial input judged as a form judges it on every keystroke, from a

@@ -1,6 +1,9 @@
 import ArgumentParser
 import DCEBatchInput
+import DCECommandLine
 import DCEEngine
+import DCEForms
+import DCEReports
 import Foundation
 
 /// `--language`: the language of what a command prints for people (messages, labels, the summary line, a form's
@@ -12,10 +15,13 @@ struct LanguageOption: ParsableArguments {
             valueName: "language"))
     var language = "en"
 
-    /// The catalogue asked for: a shipped one, or a catalogue file (whose gaps read English).
+    /// The catalogue asked for: a shipped one, or a catalogue file (whose gaps read English), with the words of the
+    /// reports, the commands and forms in its language.
     func catalogue() throws -> MessageCatalogue {
-        language.hasSuffix(".json")
+        let catalogue =
+            language.hasSuffix(".json")
             ? try MessageCatalogue(json: Data(PayloadFile.read(language)))
             : try MessageCatalogue.bundled(language: language)
+        return catalogue.adding(.reports).adding(.commandLine).adding(.forms)
     }
 }

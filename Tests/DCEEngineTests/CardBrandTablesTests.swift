@@ -1,3 +1,4 @@
+import DCEForms
 import Foundation
 import Testing
 

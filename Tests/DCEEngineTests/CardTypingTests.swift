@@ -1,3 +1,4 @@
+import DCEForms
 import Testing
 
 @testable import DCEEngine

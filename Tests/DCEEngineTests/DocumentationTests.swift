@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import DCEModels
 import Foundation
 import Testing
@@ -58,6 +59,29 @@ struct DocumentationTests {
             }
             #expect(found, "the article's listing is not this file's code:\n\(listing)")
         }
+    }
+
+    /// The listing of DCEForms' landing page, as written (imports aside), and checked to be this code.
+    @Test func theFormsPageListingRunsAsWritten() throws {
+        let validator = try Validator()
+        var form = try FormSession(validator.prepare("payment-account", tenderType: "credit"))
+        try form.set("4111 1111 1111 1111", at: "/cardNumber")
+        let brand = form.field(at: "/cardNumber")?.cardBrand?.id
+        #expect(brand == "visa")
+
+        let page = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("Sources/DCEForms/Documentation.docc/DCEForms.md"),
+            encoding: .utf8)
+        let tested = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let listing = try #require(Self.blocks(of: "swift", in: page).first)
+        let code = listing.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.hasPrefix("//") && !$0.hasPrefix("import ") && !$0.isEmpty }
+        #expect(code.count == 4)
+        let found = tested.indices.contains { start in
+            start + code.count <= tested.count && Array(tested[start..<start + code.count]) == code
+        }
+        #expect(found, "the page's listing is not this test's code:\n\(listing)")
     }
 
     @Test func theSchemaLanguageReferenceNamesEveryAttributeOfTheMetaSchema() throws {

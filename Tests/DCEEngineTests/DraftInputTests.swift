@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import Foundation
 import Testing
 

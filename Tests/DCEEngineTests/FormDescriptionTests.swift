@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import Testing
 
 /// The form description a screen builds from: order, groups, requirements for a context and tender type, hints.

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 /// The engine's layers point one way: JSON ← Schema, Rules and Reference ← Loading ← Compiling ← Evaluating ← the
-/// API (the folder's root, Forms, Sensitive). A source file may name the types of its own layer and of
-/// the layers below it, never a type declared in a layer above it (comments aside). The engine's public types are the
-/// ones listed in the README. What has moved to a target of its own (`DCECompatibility`, `DCEExport`, `DCEReports`) the
+/// API (the folder's root, Sensitive). A source file may name the types of its own layer and of the layers below it,
+/// never a type declared in a layer above it (comments aside). The engine's public types are the ones listed in the
+/// README. What has moved to a target of its own (`DCEForms`, `DCECompatibility`, `DCEExport`, `DCEReports`) the
 /// compiler holds instead: the engine does not depend on them, so it cannot name them.
 @Suite struct LayeringTests {
     /// Each folder of `Sources/DCEEngine` and its layer; the files at the root are the API. `Lowered` holds the types
     /// that manage memory by hand, generic or self-contained, beneath everything.
     static let layers: [String: Int] = [
         "Lowered": 0, "JSON": 0, "Schema": 1, "Rules": 1, "Reference": 1, "Loading": 2, "Compiling": 3, "Evaluating": 4,
-        "Forms": 6, "Sensitive": 6, "": 6,
+        "Sensitive": 6, "": 6,
     ]
 
     struct SourceFile {
@@ -30,10 +30,8 @@ import Testing
         "SchemaLocation",
         "ValidatorError", "SchemaSource", "JSONLimits", "JSONDocument", "JSONReadError", "SourcePosition",
         "SchemaValue",
-        "DecimalNumber", "DataType", "FormDescription", "FieldSelection", "ResolvedRequest", "InputVerdict",
-        "SensitiveString", "Masking", "ValueFingerprinter", "DraftStore", "Redactor",
-        "ReferenceData",
-        "CodeList", "CardBrands", "AddressFormats", "InputFeedback", "FormSession",
+        "DecimalNumber", "DataType", "FieldSelection", "ResolvedRequest", "InputVerdict", "SensitiveString",
+        "Masking", "ValueFingerprinter", "Redactor", "ReferenceData", "CodeList", "CardBrands", "AddressFormats",
     ]
 
     static func engineSources() throws -> [SourceFile] {

@@ -1,3 +1,5 @@
+import DCEForms
+import DCEReports
 import Foundation
 import Testing
 
@@ -140,16 +142,76 @@ struct LocalizationTests {
     }
 
     @Test func phrasesTakeThePluralFormOfTheirLanguage() throws {
-        let english = try MessageCatalogue.bundled(language: "en")
-        let french = try MessageCatalogue.bundled(language: "fr")
+        let english = try MessageCatalogue.bundled(language: "en").adding(.reports)
+        let french = try MessageCatalogue.bundled(language: "fr").adding(.reports)
         #expect(english.phrase("summary.errors", count: 1) == "1 error")
         #expect(english.phrase("summary.errors", count: 0) == "0 errors")
         #expect(french.phrase("summary.errors", count: 0) == "0 erreur")  // French counts zero as one
         #expect(french.phrase("summary.errors", count: 2) == "2 erreurs")
         #expect(
-            try MessageCatalogue.bundled(language: "bg").phrase("summary.checked", count: 3, ["schema": "s"])
+            try MessageCatalogue.bundled(language: "bg").adding(.reports)
+                .phrase("summary.checked", count: 3, ["schema": "s"])
                 == "3 заявки проверени спрямо s")
         #expect(english.phrase("no.such.term") == "no.such.term")
+    }
+
+    /// The words of the layers above the engine (`Sources/*/Terms`: the reports', the commands', the forms') are in
+    /// every shipped language, with the placeholders English has, and none of them is the engine's: an app that only
+    /// validates does not carry a tool's phrase.
+    @Test func everyLayersTermsAreInEveryShippedLanguageAndNotInTheEngines() throws {
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+            .map { sources.appendingPathComponent($0).appendingPathComponent("Terms") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        #expect(
+            folders.map { $0.deletingLastPathComponent().lastPathComponent } == [
+                "DCECommandLine", "DCEForms", "DCEReports",
+            ])
+        let engine = Set(try Self.rawCatalogue("en").terms.keys)
+        var every: Set<String> = []
+        for folder in folders {
+            let book = try TermBook(folder: folder)
+            let keys = book.keysByLanguage
+            let english = try #require(keys["en"], "\(folder.path) has no en.json")
+            #expect(english.count > 5)
+            #expect(Set(keys.keys) == Set(MessageCatalogue.bundledLanguages), "\(folder.path)")
+            for (language, languageKeys) in keys {
+                #expect(
+                    languageKeys == english,
+                    "\(folder.path) \(language): \(languageKeys.symmetricDifference(english).sorted())")
+                let catalogue = try MessageCatalogue.bundled(language: language)
+                for key in english {
+                    #expect(
+                        Self.placeholders(book.term(key, in: catalogue) ?? "")
+                            == Self.placeholders(book.term(key, in: .english) ?? ""), "\(language) \(key)")
+                }
+            }
+            #expect(
+                english.isDisjoint(with: engine),
+                "\(folder.path) repeats the engine's \(english.intersection(engine).sorted())")
+            #expect(english.isDisjoint(with: every), "\(folder.path) repeats another layer's terms")
+            every.formUnion(english)
+        }
+        // The bundled books are those folders, read.
+        #expect(TermBook.reports.keysByLanguage["de"]?.contains("summary.errors") == true)
+        #expect(TermBook.forms.keysByLanguage["fr"]?.contains("group.none") == true)
+    }
+
+    /// A catalogue with a layer's terms: its own wording first (an app's catalogue may word a tool's phrases), then
+    /// the book's in its language, then English, a phrase and its singular from the same language.
+    @Test func aLayersTermsFillOnlyWhatTheCatalogueLacks() throws {
+        let italian = try MessageCatalogue(
+            json: Data(#"{"language": "it", "messages": {}, "terms": {"summary.errors": "{count} errori"}}"#.utf8)
+        )
+        .adding(.reports)
+        #expect(italian.phrase("summary.errors", count: 2) == "2 errori")
+        #expect(italian.phrase("summary.errors", count: 1) == "1 errori", "no English singular beside Italian plural")
+        #expect(italian.phrase("report.omitted", count: 1) == "1 more error not shown")
+        #expect(italian.phrase("summary.valid") == MessageCatalogue.english.adding(.reports).phrase("summary.valid"))
+        let german = try MessageCatalogue.bundled(language: "de")
+        #expect(german.adding(.reports).phrase("summary.errors", count: 2) == "2 Fehler")
+        #expect(
+            german.phrase("summary.errors", count: 2) == "summary.errors", "the engine's catalogue has no tool words")
     }
 
     /// A form's title and labels in the language asked for.

@@ -1,4 +1,5 @@
 import DCEExport
+import DCEForms
 import DCEPattern
 import Foundation
 import Testing

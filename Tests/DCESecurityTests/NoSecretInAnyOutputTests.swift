@@ -3,6 +3,7 @@ import DCECrypto
 import DCEEngine
 import DCEEnvelope
 import DCEFingerprint
+import DCEForms
 import DCEGateway
 import DCELogging
 import DCEModels

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import DCELogging
 import DCEModels
 import Foundation

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import DCEReports
 import DCETestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import DCEEngine
+import DCEForms
 import DCEModels
 import Foundation
 import Testing

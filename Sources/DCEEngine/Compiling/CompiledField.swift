@@ -31,7 +31,7 @@ package final class CompiledField: Sendable {
     /// The field's name in English, as in ``base``.
     package let name: String
     /// The field's name for messages in every language the schema gives it.
-    let label: LocalizedText
+    package let label: LocalizedText
     package let overrides: [CompiledOverride]
     package let fields: [CompiledField]
     /// The fields by the bytes of their keys, for lookups during evaluation.
@@ -63,7 +63,7 @@ package final class CompiledField: Sendable {
     /// The field's description, citing where its rules come from.
     package let description: String?
     /// The contexts (and tender type) this field binds for its value and everything below it, applied in order.
-    let bindings: [CompiledBinding]
+    package let bindings: [CompiledBinding]
     /// Another document the value must be found in, checked when it is given (`existsIn`).
     package let existsIn: DocumentReference?
     /// For an object, the rules that judge its members together (`postalAddress`), in the order of their kinds.
@@ -123,8 +123,8 @@ package final class CompiledField: Sendable {
 /// that its ``Record`` (what evaluation reads) views.
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed with the set.
-final class AttributeSet: @unchecked Sendable {
-    let name: LocalizedText
+package final class AttributeSet: @unchecked Sendable {
+    package let name: LocalizedText
     let lengths: Lengths
     let valueRange: ValueRange
     let itemCounts: ItemCounts
@@ -133,7 +133,7 @@ final class AttributeSet: @unchecked Sendable {
     let validations: [Validation]
     /// The compiled regex of each validation (`nil` for one without a regex), kept alive for ``stringChecks``.
     let patterns: [CompiledPattern?]
-    let message: LocalizedText?
+    package let message: LocalizedText?
     let messages: FieldMessages?
     /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
     let stringChecks: FrozenBuffer<StringCheck>
@@ -143,7 +143,7 @@ final class AttributeSet: @unchecked Sendable {
     let record: Record
 
     /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
-    init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
+    package init(_ value: Rules, patterns compiled: [String: CompiledPattern]) {
         name = value.name ?? LocalizedText("")
         lengths = value.lengths
         valueRange = value.valueRange
@@ -185,7 +185,7 @@ final class AttributeSet: @unchecked Sendable {
 }
 
 /// A context value, or the tender type, bound at a field for its value and everything below it.
-struct CompiledBinding: Sendable {
+package struct CompiledBinding: Sendable {
     /// The context's slot, or `nil` for the tender type.
     var slot: Int?
     var source: Source

@@ -22,7 +22,7 @@ public final class CompiledSchema: Sendable {
     /// Whether any field binds contexts or the tender type for its value (`context`).
     let hasBindings: Bool
     /// The fields and conditions lowered for evaluation (every context's `derive` rules in order, slot by slot).
-    let program: RuleProgram
+    package let program: RuleProgram
     /// Whether a format depends on the date (so evaluation reads the clock only then).
     let usesDate: Bool
     /// Whether a `pciEncryptionRequired` field holds card numbers (so ``cardNumbers(in:)`` walks a payload only then).
@@ -36,7 +36,7 @@ public final class CompiledSchema: Sendable {
     /// What compiling noticed without refusing the schema (see ``SchemaProblem/Code/backtrackingRisk``).
     public let warnings: [SchemaProblem]
     /// Every regex the schema uses, compiled once, by ``Validation/patternKey``.
-    let patterns: [String: CompiledPattern]
+    package let patterns: [String: CompiledPattern]
     /// The reference data its formats and conditions read (code lists, card brands).
     package let reference: ReferenceData
     /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.

@@ -21,7 +21,7 @@ internal import DCEPattern
 ///
 /// `@unchecked Sendable`: the tables are written only in `init` and freed with the program; what they refer to is
 /// immutable.
-final class RuleProgram: @unchecked Sendable {
+package final class RuleProgram: @unchecked Sendable {
     /// A field as plain values.
     struct Field {
         let dataType: DataType
@@ -53,7 +53,7 @@ final class RuleProgram: @unchecked Sendable {
 
     /// What evaluation reads, valid only inside ``withTables(_:)``: one pointer to the program's tables, so that
     /// passing it around copies a word.
-    struct Tables {
+    package struct Tables {
         fileprivate let contents: UnsafePointer<Contents>
 
         /// The fields; the root is field 0.
@@ -72,10 +72,10 @@ final class RuleProgram: @unchecked Sendable {
         var conditionStarts: UnsafeBufferPointer<Int> { contents.pointee.conditionStarts }
         var tests: UnsafeBufferPointer<CompiledTest.Record> { contents.pointee.tests }
         /// The test each record was lowered from, for `equals` and `in` tests on values other than strings.
-        var testObjects: UnsafeBufferPointer<CompiledTest> { contents.pointee.testObjects }
+        package var testObjects: UnsafeBufferPointer<CompiledTest> { contents.pointee.testObjects }
         var tokens: UnsafeBufferPointer<Token> { contents.pointee.tokens }
         /// Each token's text.
-        var tokenTexts: UnsafeBufferPointer<String> { contents.pointee.tokenTexts }
+        package var tokenTexts: UnsafeBufferPointer<String> { contents.pointee.tokenTexts }
         /// Every context's `derive` rules in order: the slot each fills, and with what; rule *i* fills it when
         /// condition ``deriveConditions`` + *i* holds.
         var derive: UnsafeBufferPointer<(slot: Int, value: String)> { contents.pointee.derive }
@@ -142,12 +142,14 @@ final class RuleProgram: @unchecked Sendable {
     }
 
     /// Runs `body` with the tables: the program is alive while its method runs, and so the tables are.
-    func withTables<Result, Failure: Error>(_ body: (Tables) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withTables<Result, Failure: Error>(_ body: (Tables) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         try body(Tables(contents: contents.first))
     }
 
     /// A compiled field's place in the tables.
-    func id(of field: CompiledField) -> Int? { fieldIDs[ObjectIdentifier(field)] }
+    package func id(of field: CompiledField) -> Int? { fieldIDs[ObjectIdentifier(field)] }
 
     /// The tables while they are built.
     private struct Builder {
@@ -274,7 +276,7 @@ final class RuleProgram: @unchecked Sendable {
 /// What a condition reads: context values, the tender type and request values. A reader that cannot know a test's
 /// outcome (a form described before anything is typed) answers `nil`, and the condition is unknown unless the rest
 /// of it decides. Tests and pointer tokens are given by their place in the program's tables.
-protocol ConditionReader {
+package protocol ConditionReader {
     /// The outcome of test `test` on context `slot`, or `nil` when it cannot be known.
     mutating func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool?
     /// The outcome of test `test` on the tender type, or `nil` when it cannot be known.

@@ -4,14 +4,14 @@
 /// each with its own ``ScopeReader``: none of them evaluates a `derive` rule, a binding or an override itself.
 
 /// What is known of a context value or of the tender type at one place of a request.
-enum KnownValue: Equatable, Sendable {
+package enum KnownValue: Equatable, Sendable {
     /// Known: a value, or `nil` when none is supplied, derived or bound.
     case known(String?)
     /// It depends on request values that are not known (a field of a form not filled in yet).
     case unknown
 
     /// Whether the value passes a test, or `nil` when it is not known.
-    func passes(_ test: CompiledTest) -> Bool? {
+    package func passes(_ test: CompiledTest) -> Bool? {
         switch self {
         case .known(let value): test.holds(forContext: value)
         case .unknown: nil
@@ -19,7 +19,7 @@ enum KnownValue: Equatable, Sendable {
     }
 
     /// The value when it is known (`.some(nil)`: known to be absent); `nil` when it is unknown.
-    var known: String?? {
+    package var known: String?? {
         switch self {
         case .known(let value): value
         case .unknown: nil
@@ -28,7 +28,7 @@ enum KnownValue: Equatable, Sendable {
 }
 
 /// What a member binding reads of the field's object.
-enum MemberReading {
+package enum MemberReading {
     /// The member holds one of the allowed values: it is bound.
     case value(String)
     /// The member is missing, or holds no allowed value: the value from outside stays.
@@ -40,7 +40,7 @@ enum MemberReading {
 
 /// A reader of conditions that also keeps the contexts and tender type in force where it reads: what the resolver's
 /// steps read and set.
-protocol ScopeReader: ConditionReader {
+package protocol ScopeReader: ConditionReader {
     /// Whether context slot `slot` is still empty (neither supplied nor derived), so that a `derive` rule may fill it.
     mutating func isEmpty(slot: Int) -> Bool
     /// Sets context slot `slot`, or the tender type (`nil`), to a derived or bound value.
@@ -50,13 +50,13 @@ protocol ScopeReader: ConditionReader {
 }
 
 extension ScopeReader {
-    mutating func markOpen(_ slot: Int?) {}
+    package mutating func markOpen(_ slot: Int?) {}
 }
 
 extension RuleProgram.Tables {
     /// Fills each context the caller left empty from the first of its `derive` rules that holds, slot by slot in the
     /// order the schema declares them; a slot stays unknown when a rule before the first that holds cannot be decided.
-    func deriveContexts<Reader: ScopeReader>(reading reader: inout Reader) {
+    package func deriveContexts<Reader: ScopeReader>(reading reader: inout Reader) {
         var index = 0
         while index < derive.count {
             let slot = derive[index].slot
@@ -77,7 +77,7 @@ extension RuleProgram.Tables {
     /// its object (`member` reads it); the first `derive` rule that holds, read from its object (only when
     /// `objectPresent`: a missing or non-object value binds nothing that way). When a binding finds no value, the value
     /// from outside stays.
-    func bind<Reader: ScopeReader>(
+    package func bind<Reader: ScopeReader>(
         _ field: Int, objectPresent: Bool, member: (_ key: String, _ allowed: [String]?) -> MemberReading,
         reading reader: inout Reader
     ) {
@@ -106,8 +106,9 @@ extension RuleProgram.Tables {
 
     /// A field's rules where `reader` reads: the base, then each override whose condition holds, in order; with the
     /// overrides whose condition cannot be decided (never any for a whole payload).
-    func rules<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> (rules: Rules, undecided: [Int])
-    {
+    package func rules<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> (
+        rules: Rules, undecided: [Int]
+    ) {
         var truths: [Bool?] = []
         for condition in fields[field].overrides { truths.append(truth(of: condition, reading: &reader)) }
         return (fieldObjects[field].rules(holding: { truths[$0] == true }), truths.indices.filter { truths[$0] == nil })

@@ -270,7 +270,7 @@ extension EvaluationPlan {
     /// Checks a whole request as ``evaluate(_:positions:month:finish:)`` does, keeping every violation, and says
     /// which rules held at one of its values (`nil` when the walk did not reach it). What a form's draft is checked
     /// with while a field is typed; one of the places an ``Evaluation`` is made.
-    func evaluate(_ document: JSONDocument, probing node: JSONDocument.Index, month: Int)
+    package func evaluate(_ document: JSONDocument, probing node: JSONDocument.Index, month: Int)
         -> (violations: [Violation], probed: RulesInForce?)
     {
         withExtendedLifetime(self) {
@@ -292,7 +292,7 @@ extension EvaluationPlan {
 
     /// Checks a whole request as ``evaluate(_:probing:month:)`` does, and records the rules in force at every member
     /// of every present object, present or missing, and which members it skipped as ignored for provisioning: what a
-    /// form shows of each field for the draft as it stands (``FormSession``). One of the places an ``Evaluation`` is
+    /// form shows of each field for the draft as it stands (DCEForms' `FormSession`). One of the places an ``Evaluation`` is
     /// made.
     func evaluateForm(_ document: JSONDocument, month: Int)
         -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)

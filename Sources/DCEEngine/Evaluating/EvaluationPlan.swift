@@ -3,7 +3,7 @@
 /// An evaluation holds its plan, but reads it only off the hot path (what it needs at every field is copied into
 /// the evaluation): when two threads validate at once, every reference count taken on this shared object is an
 /// atomic write to a cache line both cores want.
-final class EvaluationPlan: Sendable {
+package final class EvaluationPlan: Sendable {
     let schema: CompiledSchema
     /// Context values by slot, as the caller supplied them.
     let context: [String?]

@@ -191,21 +191,26 @@ struct ViolationWriter {
 
 /// Words a finding's message in the catalogue's language: the field's own template for the rule first, then the
 /// schema's older `message` (`fallback`), then the catalogue's (``RuleMessageWriter``, for an object rule's findings).
-struct FindingWriter: RuleMessageWriter {
+package struct FindingWriter: RuleMessageWriter {
     let messages: MessageCatalogue
     /// The field's attribute set in force.
     let attributes: AttributeSet?
 
-    var language: String { messages.language }
-    var name: String { attributes?.name.text(in: language) ?? "" }
+    package init(messages: MessageCatalogue, attributes: AttributeSet?) {
+        self.messages = messages
+        self.attributes = attributes
+    }
 
-    func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
+    package var language: String { messages.language }
+    package var name: String { attributes?.name.text(in: language) ?? "" }
+
+    package func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
         text(rule, variant: variant, fallback: nil, parameters)
     }
 
-    func text(_ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters)
-        -> String
-    {
+    package func text(
+        _ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters
+    ) -> String {
         var text = ""
         self.text(rule, variant: variant, fallback: fallback, parameters, into: &text)
         return text
@@ -222,7 +227,7 @@ struct FindingWriter: RuleMessageWriter {
         messages.message(rule, variant: variant, parameters, into: &sink)
     }
 
-    func term(_ key: String) -> String { messages.term(key) }
+    package func term(_ key: String) -> String { messages.term(key) }
 }
 
 /// Writes a message's pieces into report bytes (``MessageSink``), escaped as the report's format needs; for

@@ -119,7 +119,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     func count(of index: Index) -> Int { Int(nodes[index].length) }
 
     /// The decoded text of a string node.
-    func string(at index: Index) -> String {
+    package func string(at index: Index) -> String {
         let node = nodes[index]
         let range = Int(node.start)..<(Int(node.start) + Int(node.length))
         if !node.flag { return String(decoding: bytes[range], as: UTF8.self) }
@@ -201,7 +201,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// A number node's lexeme, exactly as written.
-    func numberLexeme(at index: Index) -> String {
+    package func numberLexeme(at index: Index) -> String {
         let node = nodes[index]
         return String(decoding: bytes[Int(node.start)..<(Int(node.start) + Int(node.length))], as: UTF8.self)
     }
@@ -213,10 +213,10 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     func boolean(at index: Index) -> Bool { nodes[index].flag }
 
     /// The members of an object: each key's node index and its value's node index.
-    func members(of index: Index) -> MemberSequence { MemberSequence(document: self, object: index) }
+    package func members(of index: Index) -> MemberSequence { MemberSequence(document: self, object: index) }
 
     /// The element node indices of an array.
-    func elements(of index: Index) -> ElementSequence { ElementSequence(document: self, array: index) }
+    package func elements(of index: Index) -> ElementSequence { ElementSequence(document: self, array: index) }
 
     /// The value of a member of an object, by key; `nil` when absent. With duplicate keys, the first.
     func member(_ key: String, of object: Index) -> Index? {
@@ -227,7 +227,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// Iterates the members of an object.
-    struct MemberSequence: Sequence, IteratorProtocol {
+    package struct MemberSequence: Sequence, IteratorProtocol {
         let document: JSONDocument
         var cursor: Int
         let end: Int
@@ -238,7 +238,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
             self.end = document.next(after: object)
         }
 
-        mutating func next() -> (key: Index, value: Index)? {
+        package mutating func next() -> (key: Index, value: Index)? {
             guard cursor < end else { return nil }
             let key = cursor
             let value = cursor + 1
@@ -248,7 +248,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// Iterates the elements of an array.
-    struct ElementSequence: Sequence, IteratorProtocol {
+    package struct ElementSequence: Sequence, IteratorProtocol {
         let document: JSONDocument
         var cursor: Int
         let end: Int
@@ -259,7 +259,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
             self.end = document.next(after: array)
         }
 
-        mutating func next() -> Index? {
+        package mutating func next() -> Index? {
             guard cursor < end else { return nil }
             defer { cursor = document.next(after: cursor) }
             return cursor

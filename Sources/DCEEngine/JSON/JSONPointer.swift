@@ -34,5 +34,5 @@ package enum JSONPointer {
     }
 
     /// `pointer` with `token` appended.
-    static func appending(_ token: String, to pointer: String) -> String { pointer + "/" + escape(token) }
+    package static func appending(_ token: String, to pointer: String) -> String { pointer + "/" + escape(token) }
 }

@@ -161,6 +161,11 @@ extension CardBrands {
         /// Every brand a number starting with these digits can be, in the data's order: all of them before a digit is
         /// typed, none once the digits fit no brand's ranges (`123`: no complete number of a known brand starts so).
         public let candidates: [Brand]
+
+        package init(brand: Brand?, candidates: [Brand]) {
+            self.brand = brand
+            self.candidates = candidates
+        }
     }
 
     /// What the digits typed so far say of a card number's brand, as braintree's credit-card-type and card-validator

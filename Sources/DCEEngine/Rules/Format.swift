@@ -28,7 +28,7 @@ package enum Format: String, CaseIterable, Sendable {
     package typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// Whether the format is a card number whose brand the reference data decides.
-    var isCardNumber: Bool { self == .cardNumber || self == .cardNumberWithSeparators }
+    package var isCardNumber: Bool { self == .cardNumber || self == .cardNumberWithSeparators }
 
     /// How messages describe a value of this format.
     var article: String {
@@ -52,7 +52,7 @@ package enum Format: String, CaseIterable, Sendable {
     }
 
     /// Whether text that does not have this format yet could get it by typing more: what partial input means for
-    /// the format (``PreparedSchema/checkInput(_:at:given:)`` says `incomplete` rather than `invalid`).
+    /// the format (DCEForms' `checkInput(_:at:given:)` says `incomplete` rather than `invalid`).
     func couldBecomeValid(_ text: String, reference: ReferenceData) -> Bool {
         let bytes = Array(text.utf8)
         func fits(_ template: String) -> Bool {
@@ -150,7 +150,7 @@ package enum Format: String, CaseIterable, Sendable {
         }
     }
 
-    /// The kind of input a form shows for a value of this format (``FormDescription``), when the format decides it.
+    /// The kind of input a form shows for a value of this format (DCEForms' `FormDescription`), when the format decides it.
     package var inputKind: String? {
         switch self {
         case .iso4217, .iso4217OrWithdrawn: "currency"

@@ -15,7 +15,7 @@ package struct LocalizedText: Sendable, Hashable {
     }
 
     /// The text in a language, English when the schema does not give it.
-    func text(in language: String) -> String {
+    package func text(in language: String) -> String {
         language == "en" ? english : translations[language] ?? english
     }
 }

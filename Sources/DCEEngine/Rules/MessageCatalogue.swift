@@ -84,37 +84,8 @@ public struct MessageCatalogue: Sendable, Hashable {
                 message: "a message catalogue is an object with 'language' and 'messages' (rule code to text)",
                 cause: cause)
         }
-        // Read with the engine's own reader: Foundation's JSONSerialization took a twentieth of a command-line run.
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(bytes: [UInt8](json))
-        } catch {
-            throw notACatalogue(error)
-        }
-        /// An object's members by name (a name given twice: its last value, as `JSONSerialization` read it).
-        func members(_ index: JSONDocument.Index) -> [String: JSONDocument.Index] {
-            var members: [String: JSONDocument.Index] = [:]
-            for (key, value) in document.members(of: index) { members[document.string(at: key)] = value }
-            return members
-        }
-        /// An object of strings by name; `nil` for anything else.
-        func strings(_ index: JSONDocument.Index?) -> [String: String]? {
-            guard let index, document.kind(of: index) == .object else { return nil }
-            var strings: [String: String] = [:]
-            for (key, value) in members(index) {
-                guard document.kind(of: value) == .string else { return nil }
-                strings[key] = document.string(at: value)
-            }
-            return strings
-        }
-        guard document.kind(of: document.root) == .object else { throw notACatalogue(nil) }
-        let top = members(document.root)
-        guard let languageEntry = top["language"], document.kind(of: languageEntry) == .string,
-            let messages = strings(top["messages"])
-        else {
-            throw notACatalogue(nil)
-        }
-        let language = document.string(at: languageEntry)
+        let file = try Self.sections(of: [UInt8](json), "messages", "terms", or: notACatalogue)
+        guard let language = file.language, let messages = file.sections["messages"] else { throw notACatalogue(nil) }
         var templates: [String: MessageTemplate] = [:]
         for (key, text) in messages {
             do {
@@ -125,8 +96,46 @@ public struct MessageCatalogue: Sendable, Hashable {
                     cause: error)
             }
         }
-        self.tables = Tables(
-            language: language, templates: templates, terms: strings(top["terms"]) ?? [:])
+        self.tables = Tables(language: language, templates: templates, terms: file.sections["terms"] ?? [:])
+    }
+
+    /// A catalogue file's `language` and its objects of strings by name (a name given twice: its last value, as
+    /// `JSONSerialization` read it), read with the engine's own reader: Foundation's JSONSerialization took a
+    /// twentieth of a command-line run. A section that is not an object of strings is left out.
+    ///
+    /// - Throws: What `failure` makes of the cause (a reading error, or `nil` for a file that is not an object).
+    static func sections(
+        of bytes: [UInt8], _ names: String..., or failure: ((any Error)?) -> ValidatorError
+    ) throws(ValidatorError) -> (language: String?, sections: [String: [String: String]]) {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: bytes)
+        } catch {
+            throw failure(error)
+        }
+        guard document.kind(of: document.root) == .object else { throw failure(nil) }
+        /// An object of strings by name; `nil` for anything else.
+        func strings(_ index: JSONDocument.Index) -> [String: String]? {
+            guard document.kind(of: index) == .object else { return nil }
+            var strings: [String: String] = [:]
+            for (member, text) in document.members(of: index) {
+                guard document.kind(of: text) == .string else { return nil }
+                strings[document.string(at: member)] = document.string(at: text)
+            }
+            return strings
+        }
+        var language: String?
+        var sections: [String: [String: String]] = [:]
+        for (key, value) in document.members(of: document.root) {
+            let name = document.string(at: key)
+            if name == "language" {
+                language = document.kind(of: value) == .string ? document.string(at: value) : nil
+                continue
+            }
+            guard names.contains(name) else { continue }
+            sections[name] = strings(value)
+        }
+        return (language, sections)
     }
 
     /// The English messages every report uses unless told otherwise.
@@ -194,6 +203,11 @@ public struct MessageCatalogue: Sendable, Hashable {
 
     private init(language: String) {
         tables = Tables(language: language, templates: [:], terms: [:])
+    }
+
+    /// A catalogue of these tables (``adding(_:)``).
+    init(language: String, templates: [String: MessageTemplate], terms: [String: String]) {
+        tables = Tables(language: language, templates: templates, terms: terms)
     }
 
     /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
@@ -278,19 +292,20 @@ public struct MessageCatalogue: Sendable, Hashable {
     public func has(_ rule: ViolationCode) -> Bool { templates[rule.rawValue] != nil }
 
     /// How this language names something (`terms`), else how English does, else the key itself.
-    func term(_ key: String) -> String {
+    package func term(_ key: String) -> String {
         terms[key] ?? (language == "en" ? nil : MessageCatalogue.english.terms[key]) ?? key
     }
 
-    /// A word or phrase of the catalogue's `terms` with its `{placeholders}` filled: what the command line and an
-    /// app show around messages (a report's summary line, a form's notes), in English when this catalogue lacks it.
+    /// A word or phrase of the catalogue's `terms` with its `{placeholders}` filled: what an app or a tool shows around
+    /// messages, in English when this catalogue lacks it. The engine's catalogues hold the words validation uses;
+    /// a layer above it adds its own (a report's summary line, a form's group titles) from its resources.
     ///
     /// ```swift
-    /// MessageCatalogue.english.phrase("describe.at-most", count: 20)   // "at most 20 characters"
+    /// MessageCatalogue.english.phrase("label.item", ["name": "Card"])   // "Card item"
     /// ```
     ///
     /// - Parameters:
-    ///   - key: The term's key, such as `describe.required`.
+    ///   - key: The term's key, such as `label.item`.
     ///   - values: The values of its placeholders, by name.
     /// - Returns: The phrase; the key itself when neither this catalogue nor English has it.
     public func phrase(_ key: String, _ values: [String: String] = [:]) -> String {
@@ -316,22 +331,6 @@ public struct MessageCatalogue: Sendable, Hashable {
             return Self.filling(singular, values)
         }
         return phrase(key, values)
-    }
-
-    /// A run's counts in this language, as the text report's last line and the GitHub step summary give them:
-    /// `3 payloads checked against card-create, 2 valid, 1 invalid, 1 error` (then how many more were not shown); with
-    /// the version of the gateway's catalogue the schema came from, `card-create (catalogue 2026.11.10)`.
-    package func runCounts(
-        schema: String, catalogue: String? = nil, payloads: Int, invalid: Int, errors: Int, omitted: Int
-    ) -> String {
-        let checked = catalogue.map { phrase("summary.catalogue", ["schema": schema, "version": $0]) } ?? schema
-        var parts = [
-            phrase("summary.checked", count: payloads, ["schema": checked]),
-            phrase("summary.verdicts", ["valid": String(payloads - invalid), "invalid": String(invalid)]),
-            phrase("summary.errors", count: errors),
-        ]
-        if omitted > 0 { parts.append(phrase("summary.omitted", count: omitted)) }
-        return parts.joined(separator: ", ")
     }
 
     /// A phrase in every shipped language, such as the label of an array's items (`{name} item`) for a field whose
@@ -376,6 +375,23 @@ package struct MessageParameters {
     var key: String?
     var suggestion: String?
     var detail: String?
+
+    package init(
+        name: String? = nil, min: String? = nil, max: String? = nil, count: String? = nil, expected: String? = nil,
+        found: String? = nil, pattern: String? = nil, key: String? = nil, suggestion: String? = nil,
+        detail: String? = nil
+    ) {
+        self.name = name
+        self.min = min
+        self.max = max
+        self.count = count
+        self.expected = expected
+        self.found = found
+        self.pattern = pattern
+        self.key = key
+        self.suggestion = suggestion
+        self.detail = detail
+    }
 
     /// A placeholder of a template.
     enum Name: String, Sendable, Hashable {

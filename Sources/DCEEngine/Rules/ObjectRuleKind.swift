@@ -184,18 +184,18 @@ package protocol RuleMessageWriter {
 }
 
 /// What a form shows of a member an object rule gives a part to (an address's postal code): the form description's
-/// ``FormDescription/AddressPart``.
+/// DCEForms' `FormDescription.AddressPart`.
 package struct MemberPart: Sendable {
     /// The member's part (`postalCode`).
-    var part: String
+    package var part: String
     /// The JSON Pointer of the member whose value the rule follows (the address's country).
-    var countryPath: String
+    package var countryPath: String
     /// The rest, once the country is given and the data knows it: the country, whether it uses and requires the
     /// part, what it calls it, example values, and the values it allows (a state's subdivisions).
-    var country: String?
-    var used: Bool?
-    var required: Bool?
-    var name: String?
-    var examples: [String]?
-    var subdivisions: [(key: String, name: String?)]?
+    package var country: String?
+    package var used: Bool?
+    package var required: Bool?
+    package var name: String?
+    package var examples: [String]?
+    package var subdivisions: [(key: String, name: String?)]?
 }

@@ -1,7 +1,7 @@
 /// The `enum` rule (`PDMetaData` options): the values a field accepts.
 ///
 /// Everything the rule means is here, and every consumer asks it: whether a request value is an option
-/// (validation), what a value still being typed is (``PreparedSchema/checkInput(_:at:given:)``), the choices a form offers
+/// (validation), what a value still being typed is (DCEForms' `checkInput(_:at:given:)`), the choices a form offers
 /// and the words its message lists (both ``labels``), and its JSON Schema keyword (export).
 package struct Options: Sendable {
     /// The values accepted, in the schema's order.
@@ -25,7 +25,7 @@ package struct Options: Sendable {
     }
 
     /// The options as a person reads them: a string as it is, any other value as JSON.
-    var labels: [String] {
+    package var labels: [String] {
         values.map { value in
             if case .string(let text) = value { return text }
             return value.json

@@ -11,7 +11,7 @@ public enum InputVerdict: Hashable, Sendable {
 }
 
 extension Rules {
-    /// What these rules say of a value still being typed (``PreparedSchema/checkInput(_:at:given:)``): valid as it is,
+    /// What these rules say of a value still being typed (DCEForms' `checkInput(_:at:given:)`): valid as it is,
     /// incomplete (more characters can still make it valid), or invalid with the first rule no continuation can
     /// satisfy. Each rule kind's meaning for partial input is here, beside the rules; presence (`forbidden`) and the
     /// overrides in force are the caller's.
@@ -21,7 +21,7 @@ extension Rules {
     ///   - dataType: The field's type.
     ///   - patterns: The schema's compiled regexes, by ``Validation/patternKey``.
     ///   - month: The current month, for formats that depend on the date.
-    func judge(
+    package func judge(
         partial text: String, as dataType: DataType, patterns: [String: CompiledPattern], month: Int,
         reference: ReferenceData
     ) -> InputVerdict {
@@ -86,7 +86,7 @@ extension Format {
 
 extension InputVerdict {
     /// Both verdicts together: the first invalid one, else incomplete if either is, else valid.
-    func and(_ other: InputVerdict?) -> InputVerdict {
+    package func and(_ other: InputVerdict?) -> InputVerdict {
         guard let other else { return self }
         if case .invalid = self { return self }
         if case .invalid = other { return other }

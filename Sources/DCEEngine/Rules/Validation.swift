@@ -22,7 +22,7 @@ package struct Validation: Sendable {
     /// The key of a compiled regex: one compiled pattern per source and class setting, shared by every field.
     static func patternKey(_ source: String, unicode: Bool) -> String { (unicode ? "u:" : "a:") + source }
 
-    /// What the regex says of text still being typed (``PreparedSchema/checkInput(_:at:given:)``): valid when it matches,
+    /// What the regex says of text still being typed (DCEForms' `checkInput(_:at:given:)`): valid when it matches,
     /// incomplete while more characters can still make it match, invalid when none can. `patterns` holds the
     /// schema's compiled regexes by ``patternKey``.
     func judgeRegex(partial text: String, patterns: [String: CompiledPattern]) -> InputVerdict {

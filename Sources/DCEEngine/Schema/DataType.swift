@@ -83,7 +83,7 @@ public enum DataType: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Whether lengths and string formats apply.
-    var isString: Bool { self == .string || self == .date || self == .dateTime }
+    package var isString: Bool { self == .string || self == .date || self == .dateTime }
     /// Whether `minimum` and `maximum` apply.
     var isNumeric: Bool { self == .integer || self == .number }
 }

@@ -109,12 +109,12 @@ struct ContextBinding: Sendable {
 package struct FieldMetadata: Sendable {
     package var order: Int?
     var dataGroup: String?
-    var ignoreForProvisioning: Bool?
-    var pciEncryptionRequired: Bool?
-    var storageRestricted: Bool?
-    var maskingRequired: Bool?
-    var updatesAllowed: Bool?
-    var reverificationRequired: Bool?
+    package var ignoreForProvisioning: Bool?
+    package var pciEncryptionRequired: Bool?
+    package var storageRestricted: Bool?
+    package var maskingRequired: Bool?
+    package var updatesAllowed: Bool?
+    package var reverificationRequired: Bool?
 
     /// Whether no attribute is set.
     var isEmpty: Bool {

@@ -1,6 +1,6 @@
 /// The one masking policy: what every output that shows a sensitive value shows of it — the masked copy
 /// (``PreparedSchema/masked(json:limits:)``, `dce-validate mask`, `--attach-masked`), the as-you-type feedback
-/// (``InputFeedback/masked``), the log ``Redactor`` and the typed models' masked properties.
+/// (DCEForms' `InputFeedback.masked`), the log ``Redactor`` and the typed models' masked properties.
 ///
 /// - **A card number** (``isCardNumber(_:brands:)``: 12 to 19 digits, single spaces or dashes between them allowed,
 ///   that its brand accepts, or that pass the Luhn check when no brand claims them) shows every digit but the last

@@ -122,7 +122,7 @@ public struct Redactor: Sendable {
     public static func containsCardNumber(_ text: String) -> Bool { containsCardNumber(text, brands: .bundled) }
 
     /// ``containsCardNumber(_:)`` by this card brand data.
-    static func containsCardNumber(_ text: String, brands: CardBrands) -> Bool {
+    package static func containsCardNumber(_ text: String, brands: CardBrands) -> Bool {
         !cardNumbers(in: Array(text.unicodeScalars), brands: brands).isEmpty
     }
 

@@ -1,5 +1,6 @@
-internal import DCEPattern
+public import DCEEngine
 
+/// A field checked as it is typed inside a form's draft, which gives the rest of the form.
 extension PreparedSchema {
     /// Checks one field's partial input inside the form's draft, as ``inputFeedback(_:at:draft:)`` does, and
     /// returns the verdict alone.
@@ -9,7 +10,7 @@ extension PreparedSchema {
     ///   - pointer: The field's JSON Pointer; an item of a list by its index, or `-` for a new item at its end.
     ///   - draft: What the form holds so far, as a payload (`{}` for an empty form).
     /// - Returns: Valid, incomplete, or invalid with the rule.
-    /// - Throws: ``ValidatorError`` when the pointer names no field, or the draft cannot hold a value there.
+    /// - Throws: ``/DCEEngine/ValidatorError`` when the pointer names no field, or the draft cannot hold a value there.
     public func checkInput(_ text: String, at pointer: String, draft: JSONDocument) throws(ValidatorError)
         -> InputVerdict
     {
@@ -28,9 +29,9 @@ extension PreparedSchema {
     /// let feedback = try prepared.inputFeedback("6035", at: "/paymentAccounts/0/cardNumber", draft: draft)
     /// ```
     ///
-    /// The verdict is ``InputVerdict/valid`` exactly when validating the draft finds no error of the field's own
+    /// The verdict is ``/DCEEngine/InputVerdict/valid`` exactly when validating the draft finds no error of the field's own
     /// (type, length, pattern, format, options, bounds, `forbidden`) at that pointer; errors elsewhere in the draft,
-    /// such as fields not filled in yet, do not count. Otherwise it is ``InputVerdict/incomplete`` when more
+    /// such as fields not filled in yet, do not count. Otherwise it is ``/DCEEngine/InputVerdict/incomplete`` when more
     /// characters can still make the value valid under the rules in force there, and else invalid with the rule
     /// validation reports. The text is judged as the value the request will hold: a form that shows a card number
     /// in groups passes it without the spaces, as it sends it (unlike ``inputFeedback(_:at:given:)``, which takes
@@ -41,7 +42,7 @@ extension PreparedSchema {
     ///   - pointer: The field's JSON Pointer; an item of a list by its index, or `-` for a new item at its end.
     ///   - draft: What the form holds so far, as a payload (`{}` for an empty form).
     /// - Returns: The verdict, and the card's brand and masked form when the field holds a card number.
-    /// - Throws: ``ValidatorError`` with code `unknownField` when the pointer names no field, `invalidDraft` when a
+    /// - Throws: ``/DCEEngine/ValidatorError`` with code `unknownField` when the pointer names no field, `invalidDraft` when a
     ///   value of the draft on the way is not the object or list the schema describes, or an index is past the end.
     public func inputFeedback(_ text: String, at pointer: String, draft: JSONDocument) throws(ValidatorError)
         -> InputFeedback
@@ -200,81 +201,5 @@ struct DraftCheck {
             }
         default: break
         }
-    }
-}
-
-extension SchemaValue {
-    /// The JSON value typed text stands for in a field of a data type: a number or boolean when it reads as one,
-    /// else the text as a string (which validation then finds of the wrong type, as a payload would).
-    package static func typed(_ text: String, as dataType: DataType) -> SchemaValue {
-        switch dataType {
-        case .integer, .number:
-            guard let document = try? JSONDocument(bytes: Array(text.utf8)),
-                document.kind(of: document.root) == .number
-            else { return .string(text) }
-            return .number(DecimalNumber(lexeme: document.numberLexeme(at: document.root)))
-        case .boolean:
-            return text == "true" ? .boolean(true) : text == "false" ? .boolean(false) : .string(text)
-        default:
-            return .string(text)
-        }
-    }
-}
-
-extension CompiledSchema {
-    /// `draft` with `value` at the pointer's tokens, adding the objects and lists on the way that the draft does not
-    /// hold yet, as the schema's fields describe them (an index may be the list's length: the item after the last).
-    ///
-    /// - Throws: ``ValidatorError`` (`invalidDraft`) when a value on the way is not the object or list the schema has
-    ///   there, or an index is past the end.
-    package func placing(_ value: SchemaValue, at tokens: [String], in draft: SchemaValue?) throws(ValidatorError)
-        -> SchemaValue
-    {
-        try placing(value, at: tokens, depth: 0, in: draft, path: fields(along: tokens))
-    }
-
-    private func placing(
-        _ value: SchemaValue, at tokens: [String], depth: Int, in container: SchemaValue?, path: [CompiledField]
-    ) throws(ValidatorError) -> SchemaValue {
-        guard depth < tokens.count else { return value }
-        let token = tokens[depth]
-        let holder = depth == 0 ? root : path[depth - 1]
-        let here = "/" + tokens.prefix(depth).map(JSONPointer.escape).joined(separator: "/")
-        let shown = depth == 0 ? "the draft's root" : "'\(here)'"
-        if holder.dataType == .array {
-            var items: [SchemaValue]
-            switch container {
-            case .array(let existing)?: items = existing
-            case nil, .null?: items = []
-            default: throw Self.notA("list", at: shown)
-            }
-            guard let offset = Int(token), offset <= items.count else {
-                throw ValidatorError(
-                    code: .invalidDraft,
-                    message: "the draft's list at \(shown) has \(items.count) items: '\(token)' is past its end")
-            }
-            let existing = offset < items.count ? items[offset] : nil
-            let placed = try placing(value, at: tokens, depth: depth + 1, in: existing, path: path)
-            if offset < items.count { items[offset] = placed } else { items.append(placed) }
-            return .array(items)
-        }
-        var members: [SchemaValue.Member]
-        switch container {
-        case .object(let existing)?: members = existing
-        case nil, .null?: members = []
-        default: throw Self.notA("object", at: shown)
-        }
-        if let position = members.lastIndex(where: { $0.key == token }) {
-            members[position].value = try placing(
-                value, at: tokens, depth: depth + 1, in: members[position].value, path: path)
-        } else {
-            members.append(
-                .init(key: token, value: try placing(value, at: tokens, depth: depth + 1, in: nil, path: path)))
-        }
-        return .object(members)
-    }
-
-    private static func notA(_ kind: String, at place: String) -> ValidatorError {
-        ValidatorError(code: .invalidDraft, message: "the draft holds no \(kind) at \(place), where the schema has one")
     }
 }

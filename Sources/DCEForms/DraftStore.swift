@@ -1,3 +1,4 @@
+public import DCEEngine
 public import Foundation
 
 /// A store for partly filled forms, so a person can resume later, that never writes a restricted value.
@@ -46,7 +47,7 @@ public struct DraftStore: Sendable {
     ///   - name: The draft's name: letters, digits, `.`, `_`, `-`.
     ///   - schema: The schema the form is for.
     /// - Returns: What was written.
-    /// - Throws: ``ValidatorError`` (`encoding`) for a payload that is not JSON or a bad name; file errors.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`encoding`) for a payload that is not JSON or a bad name; file errors.
     @discardableResult
     public func save(json: [UInt8], as name: String, schema: PreparedSchema) throws -> Draft {
         let url = try file(name)
@@ -79,7 +80,7 @@ public struct DraftStore: Sendable {
     ///
     /// - Parameter name: The draft's name.
     /// - Returns: The draft, or `nil` when there is none.
-    /// - Throws: ``ValidatorError`` (`encoding`) for a file that is not a draft; file errors.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`encoding`) for a file that is not a draft; file errors.
     public func load(_ name: String) throws -> Draft? {
         let url = try file(name)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }

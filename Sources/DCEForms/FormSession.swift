@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// The state of a form being filled in, answered from the rules in force for the draft as it stands: what an app binds
 /// its SwiftUI or UIKit form to, and what `dce-validate preview` renders.
 ///
@@ -73,17 +75,17 @@ public struct FormSession: Sendable {
         public var forbiddenReason: String?
         /// Whether validation skips it now (`ignoreForProvisioning` with `operation=provision`).
         public var ignored: Bool
-        /// For a card number: the brand to show (``CardBrands/typing(_:)``).
+        /// For a card number: the brand to show (``/DCEEngine/CardBrands/typing(_:)``).
         public var cardBrand: CardBrands.Brand?
         /// For a card number: the brands it can still be; `nil` for any other field.
         public var cardBrands: [CardBrands.Brand]?
-        /// For a value of a field marked `maskingRequired`: its masked form (``Masking/mask(_:brands:)``), what a
+        /// For a value of a field marked `maskingRequired`: its masked form (``/DCEEngine/Masking/mask(_:brands:)``), what a
         /// form shows once the field loses focus.
         public var masked: String?
         /// For a list: how many items it holds.
         public var itemCount: Int?
         /// For a field whose value must be found in another document (`existsIn`) that the prepared schema was given
-        /// (``PreparedSchema/relating(_:)``): the values that document offers, those its `where` allows, sorted
+        /// (``/DCEEngine/PreparedSchema/relating(_:)``): the values that document offers, those its `where` allows, sorted
         /// (the eligible programs of a card-programs-response for card-create's program name).
         public var choices: [String]?
     }
@@ -93,7 +95,7 @@ public struct FormSession: Sendable {
     /// - Parameters:
     ///   - schema: The prepared schema (context, tender type and language).
     ///   - draft: What the form holds to begin with, as JSON (an object); `nil` for an empty form.
-    /// - Throws: ``ValidatorError`` (`invalidDraft`) when the draft is not a JSON object.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`invalidDraft`) when the draft is not a JSON object.
     public init(_ schema: PreparedSchema, draft: [UInt8]? = nil) throws(ValidatorError) {
         self.schema = schema
         if let draft {
@@ -119,7 +121,7 @@ public struct FormSession: Sendable {
     /// - Parameters:
     ///   - text: The text typed (a card number without the spaces a form shows between groups).
     ///   - pointer: The field's JSON Pointer; a list item by its index.
-    /// - Throws: ``ValidatorError``: `unknownField` when the pointer names no field; `invalidDraft` when an index is
+    /// - Throws: ``/DCEEngine/ValidatorError``: `unknownField` when the pointer names no field; `invalidDraft` when an index is
     ///   past the end of its list.
     public mutating func set(_ text: String, at pointer: String) throws(ValidatorError) {
         guard !text.isEmpty else { return try remove(at: pointer) }
@@ -131,7 +133,7 @@ public struct FormSession: Sendable {
     /// Removes the value at a pointer, a list's item among them (the items after it move up). Removing what the
     /// draft does not hold changes nothing.
     ///
-    /// - Throws: ``ValidatorError`` (`unknownField`) when the pointer names no field.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`unknownField`) when the pointer names no field.
     public mutating func remove(at pointer: String) throws(ValidatorError) {
         let (_, tokens) = try field(named: pointer)
         guard !tokens.isEmpty else {
@@ -146,7 +148,7 @@ public struct FormSession: Sendable {
     ///
     /// - Parameter list: The list's JSON Pointer (`/paymentAccounts`).
     /// - Returns: The new item's JSON Pointer (`/paymentAccounts/0`).
-    /// - Throws: ``ValidatorError`` (`unknownField`) when the pointer names no list.
+    /// - Throws: ``/DCEEngine/ValidatorError`` (`unknownField`) when the pointer names no list.
     @discardableResult
     public mutating func addItem(to list: String) throws(ValidatorError) -> String {
         let (field, tokens) = try field(named: list)
@@ -176,7 +178,7 @@ public struct FormSession: Sendable {
     public var isValid: Bool { violations.isEmpty }
 
     /// What would be sent for the draft as it stands (defaults applied, fields ignored for provisioning left out),
-    /// with every sensitive value masked or withheld as ``PreparedSchema/masked(json:limits:)`` shows a payload.
+    /// with every sensitive value masked or withheld as ``/DCEEngine/PreparedSchema/masked(json:limits:)`` shows a payload.
     public var request: [UInt8] {
         guard let document else { return Array("{}".utf8) }
         return (try? schema.masked(json: schema.resolvedPayload(document))) ?? Array("{}".utf8)
@@ -354,10 +356,8 @@ public struct FormSession: Sendable {
 
     /// A group's title: the catalogue's `group.NAME`, else the name in words (`CARD_INFORMATION`: Card information).
     private func title(of dataGroup: String?) -> String {
-        guard let dataGroup else { return schema.messages.term("group.none") }
-        let key = "group." + dataGroup
-        let term = schema.messages.term(key)
-        guard term == key else { return term }
+        guard let dataGroup else { return TermBook.forms.term("group.none", in: schema.messages) ?? "" }
+        if let term = TermBook.forms.term("group." + dataGroup, in: schema.messages) { return term }
         let words = dataGroup.split(separator: "_").map { $0.lowercased() }.joined(separator: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }

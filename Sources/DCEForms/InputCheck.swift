@@ -1,5 +1,6 @@
-internal import DCEPattern
+public import DCEEngine
 
+/// A field checked as it is typed: its verdict, and what a form shows beside it.
 extension PreparedSchema {
     /// Checks one field's partial input, for feedback on every keystroke.
     ///
@@ -15,7 +16,7 @@ extension PreparedSchema {
     ///     its index or by `-`, as ``FormDescription`` names the fields of every item (`/paymentAccounts/-/cardNumber`).
     ///   - given: What other fields of the request already hold, by JSON Pointer, as text (`["/countryCode": "BG"]`).
     /// - Returns: Valid, incomplete, or invalid with the rule.
-    /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
+    /// - Throws: ``/DCEEngine/ValidatorError`` when the pointer, or a pointer of `given`, names no field.
     public func checkInput(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError)
         -> InputVerdict
     {
@@ -38,7 +39,7 @@ extension PreparedSchema {
     ///   - pointer: The field's JSON Pointer, as for ``checkInput(_:at:given:)``.
     ///   - given: What other fields already hold, as for ``checkInput(_:at:given:)``.
     /// - Returns: The verdict, and the card's brand and masked form when the field holds a card number.
-    /// - Throws: ``ValidatorError`` when the pointer, or a pointer of `given`, names no field.
+    /// - Throws: ``/DCEEngine/ValidatorError`` when the pointer, or a pointer of `given`, names no field.
     public func inputFeedback(_ text: String, at pointer: String, given: [String: String] = [:]) throws(ValidatorError)
         -> InputFeedback
     {
@@ -145,18 +146,18 @@ extension PreparedSchema {
     }
 }
 
-/// What a form shows beside a field while it is typed (``PreparedSchema/inputFeedback(_:at:given:)``).
+/// What a form shows beside a field while it is typed (``/DCEForms/DCEEngine/PreparedSchema/inputFeedback(_:at:given:)``).
 public struct InputFeedback: Hashable, Sendable {
     /// Valid, incomplete, or invalid with the rule.
     public let verdict: InputVerdict
-    /// For a card number: the brand to show (``CardBrands/typing(_:)``): the only brand still possible (`41`: Visa;
+    /// For a card number: the brand to show (``/DCEEngine/CardBrands/typing(_:)``): the only brand still possible (`41`: Visa;
     /// none for `4`, which may still be Elo's 401178).
     public let cardBrand: CardBrands.Brand?
     /// For a card number: every brand a number starting with the digits typed can be (all before the first digit,
     /// none once no brand's ranges can match); `nil` for any other field.
     public let cardBrands: [CardBrands.Brand]?
     /// For a card number of digits (and spaces or dashes): the masked form every output shows
-    /// (``Masking/maskCardNumber(_:brands:)``), in its brand's groups, every digit but the last four hidden
+    /// (``/DCEEngine/Masking/maskCardNumber(_:brands:)``), in its brand's groups, every digit but the last four hidden
     /// (`•••• •••• •••• 1111`); every digit hidden while fewer than 12 are typed.
     public let masked: String?
 
@@ -168,71 +169,6 @@ public struct InputFeedback: Hashable, Sendable {
         self.cardBrand = cardBrand
         self.cardBrands = cardBrands
         self.masked = masked
-    }
-}
-
-extension CompiledSchema {
-    /// The fields a pointer passes through, from the root's first member to the field it names (one per token).
-    func fields(along tokens: [String]) -> [CompiledField] {
-        var current = root
-        var passed: [CompiledField] = []
-        for token in tokens {
-            if current.dataType == .array, let items = current.items, Int(token) != nil || token == "-" {
-                current = items
-            } else if let next = current.fields.first(where: { $0.key == token }) {
-                current = next
-            } else {
-                return passed
-            }
-            passed.append(current)
-        }
-        return passed
-    }
-
-    /// Values given for other fields, by their pointers' tokens: each pointer must name a field.
-    ///
-    /// - Throws: ``ValidatorError`` (`unknownField`) for a pointer that names no field.
-    func givenValues(_ given: [String: String]) throws(ValidatorError) -> [[String]: String] {
-        var known: [[String]: String] = [:]
-        for (pointer, value) in given {
-            guard field(at: pointer) != nil, let tokens = JSONPointer.tokens(of: pointer) else {
-                throw noField(at: pointer, what: " (a given value)")
-            }
-            known[tokens] = value
-        }
-        return known
-    }
-
-    /// The error for a pointer that names no field, with the pointer the user probably meant: the same with its
-    /// leading `/` (`cardNumber` for `/cardNumber`), or the closest member name where the pointer leaves the schema
-    /// (`/cardNumbr` for `/cardNumber`).
-    func noField(at pointer: String, what: String = "") -> ValidatorError {
-        var meant: String?
-        if !pointer.hasPrefix("/"), field(at: "/" + pointer) != nil {
-            meant = "/" + pointer
-        } else if let tokens = JSONPointer.tokens(of: pointer) {
-            let passed = fields(along: tokens)
-            let holder = passed.last ?? root
-            if passed.count < tokens.count,
-                let key = Suggestion.closest(to: tokens[passed.count], in: holder.fields.compactMap(\.key))
-            {
-                var corrected = tokens
-                corrected[passed.count] = key
-                let candidate = corrected.reduce("") { JSONPointer.appending($1, to: $0) }
-                if field(at: candidate) != nil { meant = candidate }
-            }
-        }
-        return ValidatorError(
-            code: .unknownField,
-            message: "schema '\(id)' has no field at '\(pointer)'\(what)"
-                + (meant.map { " (did you mean '\($0)'?)" } ?? ""))
-    }
-
-    /// The field at a JSON Pointer (array elements by index, or `-` for any element).
-    package func field(at pointer: String) -> CompiledField? {
-        guard let tokens = JSONPointer.tokens(of: pointer) else { return nil }
-        let passed = fields(along: tokens)
-        return tokens.isEmpty ? root : passed.count == tokens.count ? passed.last : nil
     }
 }
 
@@ -283,19 +219,6 @@ private struct InputConditionReader: ScopeReader {
         case .present: return true
         case .absent, .null, .oneOfStrings, .matches, .cardBrand: return false
         case .equals, .oneOf: return nil
-        }
-    }
-}
-
-extension CompiledTest {
-    /// The test on a text value a person typed or gave (`nil`: a value that is there, whose text is not known).
-    package func holds(forGivenText text: String?) -> Bool? {
-        switch kind {
-        case .present: return true
-        case .absent, .null: return false
-        case .equals, .oneOf, .oneOfStrings: return text.map { strings.contains($0) }
-        case .matches: return text.map { pattern?.match($0) == .match }
-        case .cardBrand: return holds(forCardNumber: text)
         }
     }
 }

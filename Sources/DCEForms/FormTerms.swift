@@ -1,0 +1,7 @@
+package import DCEEngine
+import Foundation
+
+extension TermBook {
+    /// A form's words: the titles of its groups (`group.*`), from `Terms/` of this target's resources.
+    package static let forms = TermBook.bundled(Bundle.module.url(forResource: "Terms", withExtension: nil))
+}
