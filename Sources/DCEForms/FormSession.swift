@@ -22,6 +22,8 @@ public import DCEEngine
 public struct FormSession: Sendable {
     /// The prepared schema: the context, tender type and language the form is for.
     public let schema: PreparedSchema
+    /// The schema's catalogue with a form's words (its groups' titles), made once.
+    private let words: MessageCatalogue
     /// The draft as the edits made it.
     private var draft: SchemaValue = .object([])
     /// The draft read as a document, as validation last read it.
@@ -98,6 +100,7 @@ public struct FormSession: Sendable {
     /// - Throws: ``/DCEEngine/ValidatorError`` (`invalidDraft`) when the draft is not a JSON object.
     public init(_ schema: PreparedSchema, draft: [UInt8]? = nil) throws(ValidatorError) {
         self.schema = schema
+        self.words = schema.messages.adding(.forms)
         if let draft {
             let document: JSONDocument
             do {
@@ -356,8 +359,10 @@ public struct FormSession: Sendable {
 
     /// A group's title: the catalogue's `group.NAME`, else the name in words (`CARD_INFORMATION`: Card information).
     private func title(of dataGroup: String?) -> String {
-        guard let dataGroup else { return TermBook.forms.term("group.none", in: schema.messages) ?? "" }
-        if let term = TermBook.forms.term("group." + dataGroup, in: schema.messages) { return term }
+        guard let dataGroup else { return words.term("group.none") }
+        let key = "group." + dataGroup
+        let term = words.term(key)
+        guard term == key else { return term }
         let words = dataGroup.split(separator: "_").map { $0.lowercased() }.joined(separator: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }

@@ -4,7 +4,7 @@ import Foundation
 extension TermBook {
     /// The report formats' words: the summary line's (`summary.*`) and the notes on what a report leaves out
     /// (`report.*`), from `Terms/` of this target's resources.
-    package static let reports = TermBook.bundled(Bundle.module.url(forResource: "Terms", withExtension: nil))
+    package static let reports = TermBook(folder: Bundle.module.url(forResource: "Terms", withExtension: nil))
 }
 
 extension MessageCatalogue {
