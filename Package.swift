@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -98,7 +98,10 @@ let package = Package(
                 .target(name: "CPCRE2Source", condition: .when(platforms: pcre2SourcePlatforms)),
                 .target(name: "CPCRE2SourceTrait", condition: .when(traits: ["PCRE2FromSource"])),
             ],
+            // Memory safety checked by the compiler: every unsafe use (PCRE2's pointers) is marked `unsafe` and says
+            // why it holds.
             swiftSettings: strictSettings + [
+                .strictMemorySafety(),
                 .define("DCE_PCRE2_FROM_SOURCE", .when(platforms: pcre2SourcePlatforms)),
                 .define("DCE_PCRE2_FROM_SOURCE", .when(traits: ["PCRE2FromSource"])),
             ]

@@ -15,7 +15,10 @@
 /// `@unchecked Sendable`: the compiled code and the match context are written only in `init` and freed only in
 /// `deinit`; PCRE2 documents both as safe to share between threads once compiled (pcre2api, "Multithreading"),
 /// and the per-match data, which is not shareable, is created for each call.
-package final class CompiledPattern: @unchecked Sendable {
+///
+/// `@safe`: its pointers are PCRE2's objects, created non-null in `init` (or it throws), never handed out but as a
+/// ``PatternHandle``, and freed once in `deinit`.
+@safe package final class CompiledPattern: @unchecked Sendable {
     /// The pattern's source text, as written in the schema.
     package let source: String
     /// The limits applied to every match.
@@ -43,33 +46,36 @@ package final class CompiledPattern: @unchecked Sendable {
         let options =
             UInt32(PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C)
             | (unicodeClasses ? UInt32(PCRE2_UCP) : 0)
-        let compiled: OpaquePointer? =
-            source.utf8.withContiguousStorageIfAvailable { buffer in
-                pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
-            }
-            ?? Array(source.utf8).withUnsafeBufferPointer { buffer in
-                pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
-            }
-        guard let compiled else {
+        // SAFETY: PCRE2 reads `count` bytes from the buffer during the call and keeps no pointer to them.
+        let compiled: OpaquePointer? = unsafe Array(source.utf8).withUnsafeBufferPointer { buffer in
+            unsafe pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, nil)
+        }
+        guard let compiled = unsafe compiled else {
             throw PatternError(code: errorCode, reason: Self.message(for: errorCode), offset: errorOffset)
         }
-        code = compiled
-        isJITCompiled = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        // SAFETY: `compiled` is PCRE2's non-null compiled code; the contexts are PCRE2's own, made here and set before
+        // any match can read them.
+        unsafe code = compiled
+        isJITCompiled = unsafe pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        unsafe matchContext = Self.context(limits)
+        unsafe interpreterContext = Self.context(limits)
+    }
 
-        matchContext = pcre2_match_context_create_8(nil)
-        pcre2_set_match_limit_8(matchContext, limits.matchLimit)
-        pcre2_set_depth_limit_8(matchContext, limits.depthLimit)
-        pcre2_set_heap_limit_8(matchContext, limits.heapLimitKiB)
-        interpreterContext = pcre2_match_context_create_8(nil)
-        pcre2_set_match_limit_8(interpreterContext, limits.matchLimit)
-        pcre2_set_depth_limit_8(interpreterContext, limits.depthLimit)
-        pcre2_set_heap_limit_8(interpreterContext, limits.heapLimitKiB)
+    /// A match context holding the limits (PCRE2 answers `nil` only when it cannot allocate one).
+    private static func context(_ limits: MatchLimits) -> OpaquePointer {
+        // SAFETY: the context is created here and only set before it is returned.
+        guard let context = unsafe pcre2_match_context_create_8(nil) else { fatalError("PCRE2 cannot allocate") }
+        unsafe pcre2_set_match_limit_8(context, limits.matchLimit)
+        unsafe pcre2_set_depth_limit_8(context, limits.depthLimit)
+        unsafe pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
+        return unsafe context
     }
 
     deinit {
-        pcre2_match_context_free_8(matchContext)
-        pcre2_match_context_free_8(interpreterContext)
-        pcre2_code_free_8(code)
+        // SAFETY: each was created once in init and is freed once here; no handle outlives the pattern.
+        unsafe pcre2_match_context_free_8(matchContext)
+        unsafe pcre2_match_context_free_8(interpreterContext)
+        unsafe pcre2_code_free_8(code)
     }
 
     /// Matches a string.
@@ -77,41 +83,39 @@ package final class CompiledPattern: @unchecked Sendable {
     /// - Parameter subject: The text to search; Swift strings are valid UTF-8, so PCRE2 skips its UTF check.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(_ subject: String) -> MatchOutcome {
-        if let outcome = subject.utf8.withContiguousStorageIfAvailable({ match(bytes: $0, knownValidUTF8: true) }) {
-            return outcome
-        }
-        var copy = subject
-        copy.makeContiguousUTF8()
-        return copy.utf8.withContiguousStorageIfAvailable { match(bytes: $0, knownValidUTF8: true) } ?? .error(0)
+        var text = subject
+        // SAFETY: the buffer is the string's own UTF-8, alive for the call, which keeps no pointer to it.
+        return text.withUTF8 { unsafe match(bytes: $0, knownValidUTF8: true) }
     }
 
     /// Matches UTF-8 bytes.
     ///
     /// - Parameters:
-    ///   - bytes: The subject.
+    ///   - bytes: The subject (SAFETY: alive for the call, which keeps no pointer to it).
     ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) -> MatchOutcome {
         let scratch = MatchScratch()
-        return match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
+        // SAFETY: the caller's bytes are alive for the call; the scratch is this call's.
+        return unsafe match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
     }
 
     /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread.
     ///
     /// - Parameters:
-    ///   - bytes: The subject.
+    ///   - bytes: The subject (SAFETY: alive for the call, which keeps no pointer to it).
     ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
     ///   - scratch: Match data owned by the calling thread.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        // this pattern is alive while its method runs
-        handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
+        // SAFETY: this pattern, whose objects the handle names, is alive while its method runs.
+        unsafe handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
     }
 
     /// The pattern as plain values, for a table of rules that must not take a reference count to match: valid only
     /// while this pattern is alive, which whoever stores the handle guarantees.
     package var handle: PatternHandle {
-        PatternHandle(
+        unsafe PatternHandle(
             code: code, matchContext: matchContext, interpreterContext: interpreterContext, isJITCompiled: isJITCompiled
         )
     }
@@ -122,13 +126,16 @@ package final class CompiledPattern: @unchecked Sendable {
     /// - Parameter subject: The text typed so far.
     /// - Returns: The verdict; partial matching runs on the interpreter, under the same limits.
     package func matchPrefix(_ subject: String) -> PrefixOutcome {
-        guard let matchData = pcre2_match_data_create_8(1, nil) else { return .noMatch }
-        defer { pcre2_match_data_free_8(matchData) }
+        // SAFETY: the match data is made, used and freed here; the subject is the string's own UTF-8 (or a byte of
+        // this call's for an empty one), alive for the call, which keeps no pointer to it; `code` and
+        // `interpreterContext` live as long as this pattern.
+        guard let matchData = unsafe pcre2_match_data_create_8(1, nil) else { return .noMatch }
+        defer { unsafe pcre2_match_data_free_8(matchData) }
         var text = subject
         let result = text.withUTF8 { buffer in
             let empty: [UInt8] = [0]
-            return empty.withUnsafeBufferPointer { fallback in
-                pcre2_match_8(
+            return unsafe empty.withUnsafeBufferPointer { fallback in
+                unsafe pcre2_match_8(
                     code, buffer.baseAddress ?? fallback.baseAddress, buffer.count, 0,
                     UInt32(PCRE2_PARTIAL_SOFT) | UInt32(PCRE2_NO_JIT) | UInt32(PCRE2_NO_UTF_CHECK), matchData,
                     interpreterContext)
@@ -152,44 +159,54 @@ package final class CompiledPattern: @unchecked Sendable {
 
     private static func message(for errorCode: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let length = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
+        // SAFETY: PCRE2 writes at most `buffer.count` bytes into the array, during the call.
+        let length = unsafe pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
         guard length > 0 else { return "PCRE2 error \(errorCode)" }
         return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
     }
 }
 
 /// A ``CompiledPattern`` as plain values (its compiled code and match contexts), valid while the pattern lives.
-package struct PatternHandle: @unchecked Sendable {
+///
+/// `@unsafe`: it holds the pattern's pointers without keeping the pattern alive; whoever stores one keeps its
+/// pattern too (a rule program holds both). `@unchecked Sendable` for the reason ``CompiledPattern`` is: PCRE2's
+/// compiled code and match contexts are read-only once made, and safe to share between threads.
+@unsafe package struct PatternHandle: @unchecked Sendable {
     fileprivate let code: OpaquePointer
     fileprivate let matchContext: OpaquePointer
     fileprivate let interpreterContext: OpaquePointer
     fileprivate let isJITCompiled: Bool
 
     /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread (see
-    /// ``CompiledPattern/match(bytes:knownValidUTF8:scratch:)``).
+    /// ``CompiledPattern/match(bytes:knownValidUTF8:scratch:)``). SAFETY: the bytes are alive for the call, which keeps
+    /// no pointer to them.
     package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        guard let matchData = scratch.data else { return .error(0) }
-        if isJITCompiled && knownValidUTF8 {
+        // SAFETY: the pattern is alive (the holder's guarantee); PCRE2 reads `bytes.count` bytes of the subject (or a
+        // byte of this call's for an empty one) during each call and keeps no pointer to them; the match data is the
+        // calling thread's (MatchScratch is not Sendable).
+        guard let matchData = unsafe scratch.data else { return .error(0) }
+        if unsafe isJITCompiled && knownValidUTF8 {
             // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
             let empty: [UInt8] = [0]
-            let result = empty.withUnsafeBufferPointer { fallback in
-                pcre2_jit_match_8(
+            let result = unsafe empty.withUnsafeBufferPointer { fallback in
+                unsafe pcre2_jit_match_8(
                     code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
             }
             if result != PCRE2_ERROR_JIT_STACKLIMIT { return CompiledPattern.outcome(of: result) }
         }
         let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
         // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
+        // SAFETY: as above, with the interpreter's match: the same subject, match data and pattern.
         let empty: [UInt8] = [0]
-        var result = empty.withUnsafeBufferPointer { fallback in
-            pcre2_match_8(
+        var result = unsafe empty.withUnsafeBufferPointer { fallback in
+            unsafe pcre2_match_8(
                 code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
         }
         if result == PCRE2_ERROR_JIT_STACKLIMIT {
             // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
-            // the depth and heap limits instead of failing outright.
-            result = empty.withUnsafeBufferPointer { fallback in
-                pcre2_match_8(
+            // the depth and heap limits instead of failing outright. SAFETY: as above.
+            result = unsafe empty.withUnsafeBufferPointer { fallback in
+                unsafe pcre2_match_8(
                     code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
                     matchData, interpreterContext)
             }
@@ -201,22 +218,27 @@ package struct PatternHandle: @unchecked Sendable {
     package func match(_ subject: String) -> MatchOutcome {
         let scratch = MatchScratch()
         var text = subject
-        return text.withUTF8 { match(bytes: $0, knownValidUTF8: true, scratch: scratch) }
+        // SAFETY: the buffer is the string's own UTF-8, alive for the call.
+        return text.withUTF8 { unsafe match(bytes: $0, knownValidUTF8: true, scratch: scratch) }
     }
 }
 
 /// Match data for one thread's matches: PCRE2 match data may not be shared between threads, and creating it for
 /// every match costs an allocation. One pair of offsets is enough, since only whether a pattern matches is used.
-package final class MatchScratch {
+///
+/// `@safe`: its pointer is PCRE2's match data, made in `init`, freed once in `deinit`, read only by matches on the
+/// thread that owns the scratch.
+@safe package final class MatchScratch {
     fileprivate let data: OpaquePointer?
 
     /// Creates match data.
     package init() {
-        data = pcre2_match_data_create_8(1, nil)
+        unsafe data = pcre2_match_data_create_8(1, nil)
     }
 
     deinit {
-        pcre2_match_data_free_8(data)
+        // SAFETY: made once in init, freed once here.
+        unsafe pcre2_match_data_free_8(data)
     }
 }
 
@@ -237,7 +259,8 @@ package enum PCRE2Library {
     /// Its release and date, such as `10.42 2022-12-11`.
     package static var version: String {
         var buffer = [UInt8](repeating: 0, count: 64)
-        let length = pcre2_config_8(UInt32(PCRE2_CONFIG_VERSION), &buffer)
+        // SAFETY: the version string is at most 24 bytes (pcre2api, pcre2_config); PCRE2 writes it during the call.
+        let length = unsafe pcre2_config_8(UInt32(PCRE2_CONFIG_VERSION), &buffer)
         guard length > 1 else { return "" }
         return String(decoding: buffer[0..<Int(length - 1)], as: UTF8.self)
     }
@@ -245,6 +268,7 @@ package enum PCRE2Library {
     /// Whether it was built with its JIT compiler; where it was not, every pattern runs on the interpreter.
     package static var hasJIT: Bool {
         var available: UInt32 = 0
-        return pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) == 0 && available == 1
+        // SAFETY: PCRE2 writes one UInt32 for this option, during the call.
+        return unsafe pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available) == 0 && available == 1
     }
 }
