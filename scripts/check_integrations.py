@@ -46,6 +46,12 @@ BUILDING = "run-dce-validate: building dce-validate"
 passed = failed = 0
 
 
+def restored_build(env):
+    """Whether the hook and the Action find a debug build already made (DCE_VALIDATE_CONFIGURATION=debug, as a CI
+    cache restores one) rather than building dce-validate themselves."""
+    return env.get("DCE_VALIDATE_CONFIGURATION") == "debug"
+
+
 def check(name, ok, output=""):
     """Prints one check's line, and on failure the end of the output that shows why."""
     global passed, failed
@@ -159,7 +165,7 @@ def check_hook(scratch, env, head):
     started = time.monotonic()
     status, output = run(["git", "commit", "-q", "-m", "A valid payload"], team, env)
     seconds = time.monotonic() - started
-    restored = env.get("DCE_VALIDATE_CONFIGURATION") == "debug"
+    restored = restored_build(env)
     what = "the build restored, not made again" if restored else "with its build"
     check(f"git commit of a valid payload passes (the hook's first run, {what}: {seconds:.0f} s)",
           status == 0 and re.search(r"^dce-validate\.+Passed$", output, re.M) is not None
@@ -556,7 +562,7 @@ def check_action(scratch, env, head):
              "args": f"--catalogue {url.group(1)} --catalogue-key {key} --catalogue-cache {scratch}/catalogue-cache"},
             env)
         seconds = time.monotonic() - started
-        restored = env.get("DCE_VALIDATE_CONFIGURATION") == "debug"
+        restored = restored_build(env)
         what = "finds dce-send in the restored build" if restored else "builds dce-send once"
         check(f"action with --catalogue: {what} ({seconds:.0f} s), validates against the served catalogue and names it",
               status == 0 and ("run-dce-validate: building dce-send" in log) != restored and BUILDING not in log
