@@ -20,6 +20,9 @@ import JWTKit
 /// a second), or fetched again from its URL every ``Policy/refreshInterval`` and when a token names a key it does not
 /// hold (at most once every 30 s, or the refresh interval if shorter); a failed refresh keeps the keys it had. A verified token is remembered until it
 /// expires or the keys change, so a caller's next request costs a SHA-256.
+///
+/// `@unchecked Sendable`: the keys, the times of the last look and fetch, whether a fetch runs and the verified tokens
+/// are read and written only under `lock`; the rest is set in `init` and never changes.
 public final class BearerTokens: @unchecked Sendable {
     /// Where the JWKS is.
     public enum Source: Sendable, Hashable, CustomStringConvertible {

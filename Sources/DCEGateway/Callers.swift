@@ -92,6 +92,9 @@ public struct Authentication: Sendable {
 /// the key's name, scopes, creation and last use, and when it was revoked. `dce-gateway keys create|list|revoke`
 /// changes them (the file under a lock); a running gateway reads them again when they change (looked at most once a
 /// second), so a revoked key is refused from then on.
+///
+/// `@unchecked Sendable`: what it has read (`loaded`, `lastChecked`), the uses not written yet and when uses were
+/// last written are read and written only under `lock`; the rest is set in `init` and never changes.
 public final class APIKeys: @unchecked Sendable {
     /// One key as it is kept: never the key itself.
     public struct Record: Codable, Sendable, Hashable {

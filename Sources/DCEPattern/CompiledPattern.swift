@@ -169,8 +169,10 @@
 /// A ``CompiledPattern`` as plain values (its compiled code and match contexts), valid while the pattern lives.
 ///
 /// `@unsafe`: it holds the pattern's pointers without keeping the pattern alive; whoever stores one keeps its
-/// pattern too (a rule program holds both). `@unchecked Sendable` for the reason ``CompiledPattern`` is: PCRE2's
-/// compiled code and match contexts are read-only once made, and safe to share between threads.
+/// pattern too (a rule program holds both).
+///
+/// `@unchecked Sendable` for the reason ``CompiledPattern`` is: PCRE2's compiled code and match contexts are
+/// read-only once made, and safe to share between threads.
 @unsafe package struct PatternHandle: @unchecked Sendable {
     fileprivate let code: OpaquePointer
     fileprivate let matchContext: OpaquePointer

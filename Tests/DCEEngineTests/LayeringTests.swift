@@ -149,6 +149,29 @@ import Testing
         #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
     }
 
+    /// Every type of the package that the compiler takes on trust as `@unchecked Sendable` says why it is safe to
+    /// share, in its comment: a paragraph starting "`@unchecked Sendable`" within the eight lines above it.
+    @Test func everyUncheckedSendableSaysWhy() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        var declarations = 0
+        var unexplained: [String] = []
+        for path in try FileManager.default.subpathsOfDirectory(atPath: sources.path) where path.hasSuffix(".swift") {
+            let lines = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+                guard code.contains("@unchecked Sendable") else { continue }
+                declarations += 1
+                if !lines[max(0, number - 8)..<number].contains(where: { $0.contains("/// `@unchecked Sendable`") }) {
+                    unexplained.append("\(path):\(number + 1)")
+                }
+            }
+        }
+        #expect(declarations > 15, "the scan finds the declarations")
+        #expect(unexplained.isEmpty, "no reason given: \(unexplained.joined(separator: ", "))")
+    }
+
     @Test func thePublicSurfaceIsTheListedOne() throws {
         let published = Set(try Self.engineSources().flatMap(\.published))
         #expect(published.count > 20, "the scan finds the public types")

@@ -20,8 +20,8 @@
 public struct ViolationList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral,
     CustomStringConvertible, CustomReflectable
 {
-    /// Unchecked because the standard library makes no `ManagedBuffer` sendable: a ``FoundViolations`` is never
-    /// changed once made, so it is safe to share.
+    /// `@unchecked Sendable` because the standard library makes no `ManagedBuffer` sendable: a ``FoundViolations``
+    /// is never changed once made, so it is safe to share.
     private enum Storage: @unchecked Sendable {
         case written([Violation])
         case found(FoundViolations)
