@@ -7,7 +7,10 @@
 ///
 /// `@unchecked Sendable`: the elements are written only in `init` and freed only in `deinit`, and `Element` is
 /// `Sendable` wherever a buffer crosses threads (every use in the engine holds plain values or `Sendable` objects).
-final class FrozenBuffer<Element>: @unchecked Sendable {
+///
+/// `@safe`: it owns its memory, allocated and initialised in `init` and freed once in `deinit`; what reads it through
+/// ``view`` or ``first`` takes the pointer's lifetime rule above.
+@safe final class FrozenBuffer<Element>: @unchecked Sendable {
     /// The elements, valid while this buffer is alive.
     let view: UnsafeBufferPointer<Element>
 
@@ -15,22 +18,22 @@ final class FrozenBuffer<Element>: @unchecked Sendable {
     init(_ elements: [Element]) {
         // SAFETY: allocated for exactly `elements.count` elements, all initialised on the next line; freed in `deinit`.
         let storage = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
-        _ = storage.initialize(fromContentsOf: elements)
-        view = UnsafeBufferPointer(storage)
+        _ = unsafe storage.initialize(fromContentsOf: elements)
+        unsafe view = UnsafeBufferPointer(storage)
     }
 
     deinit {
         // SAFETY: `view` is the memory `init` allocated and initialised; nothing reads it once the buffer is gone.
-        let storage = UnsafeMutableBufferPointer(mutating: view)
-        storage.deinitialize()
-        storage.deallocate()
+        let storage = unsafe UnsafeMutableBufferPointer(mutating: view)
+        unsafe storage.deinitialize()
+        unsafe storage.deallocate()
     }
 
     /// The first element's address, for a buffer of one value read in place.
     var first: UnsafePointer<Element> {
-        precondition(!view.isEmpty, "a buffer read in place holds a value")
+        unsafe precondition(!view.isEmpty, "a buffer read in place holds a value")
         // SAFETY: a non-empty allocation has a base address.
-        return view.baseAddress.unsafelyUnwrapped
+        return unsafe view.baseAddress.unsafelyUnwrapped
     }
 }
 
@@ -42,6 +45,6 @@ extension UnsafeBufferPointer {
     func address(of index: Int) -> UnsafePointer<Element> {
         assert(index >= 0 && index < count, "an element of the buffer")
         // SAFETY: `index` is within the buffer (asserted above), so the buffer is not empty and has a base address.
-        return baseAddress.unsafelyUnwrapped + index
+        return unsafe baseAddress.unsafelyUnwrapped + index
     }
 }

@@ -6,7 +6,9 @@
 /// `Dictionary` and no `Hasher`: with the `Dictionary` it replaced, hashing a name cost more than checking its value.
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed with the table.
-final class KeyTable: @unchecked Sendable {
+///
+/// `@safe`: it owns its buffers (``FrozenBuffer``s), which live as long as it does; a ``View`` of them is `@unsafe`.
+@safe final class KeyTable: @unchecked Sendable {
     /// The keys' bytes, start and length of each key, the hashes and the slots, owned here and viewed by ``buffers``.
     private let storage:
         (
@@ -16,8 +18,8 @@ final class KeyTable: @unchecked Sendable {
     /// The views of the buffers, in one value that ``View`` points at.
     private let buffers: FrozenBuffer<Buffers>
 
-    /// The buffers of a table.
-    fileprivate struct Buffers {
+    /// The buffers of a table: views of memory the table owns, `@unsafe` as any view is.
+    @unsafe fileprivate struct Buffers {
         /// The keys' bytes, end to end.
         let bytes: UnsafeBufferPointer<UInt8>
         /// Start and length of each key in `bytes`; a `nil` key gets length -1 and never matches.
@@ -50,17 +52,17 @@ final class KeyTable: @unchecked Sendable {
         }
         var slots = [Int32](repeating: -1, count: capacity)
         if capacity > 0 {
-            bytes.withUnsafeBufferPointer { bytes in
+            unsafe bytes.withUnsafeBufferPointer { bytes in
                 func name(_ span: (start: Int, length: Int)) -> UnsafeBufferPointer<UInt8> {
-                    UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)])
+                    unsafe UnsafeBufferPointer(rebasing: bytes[span.start..<(span.start + span.length)])
                 }
                 for (offset, span) in spans.enumerated() where span.length >= 0 {
-                    let hash = View.hash(name(span))
+                    let hash = unsafe View.hash(name(span))
                     hashes[offset] = hash
                     var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
                     while slots[slot] >= 0 {
                         // A later duplicate key is never found, as in a scan that stops at the first match.
-                        if name(spans[Int(slots[slot])]).elementsEqual(name(span)) { break }
+                        if unsafe name(spans[Int(slots[slot])]).elementsEqual(name(span)) { break }
                         slot = (slot + 1) & (capacity - 1)
                     }
                     if slots[slot] < 0 { slots[slot] = Int32(offset) }
@@ -70,7 +72,8 @@ final class KeyTable: @unchecked Sendable {
         storage = (
             FrozenBuffer(bytes.isEmpty ? [0] : bytes), FrozenBuffer(spans), FrozenBuffer(hashes), FrozenBuffer(slots)
         )
-        buffers = FrozenBuffer([
+        // SAFETY: the views are of `storage`'s buffers, which this table keeps as long as `buffers`.
+        unsafe buffers = FrozenBuffer([
             Buffers(
                 bytes: storage.bytes.view, spans: storage.spans.view, hashes: storage.hashes.view,
                 slots: storage.slots.view)
@@ -79,34 +82,35 @@ final class KeyTable: @unchecked Sendable {
 
     /// The offset of the key that is exactly these bytes.
     func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-        view.lookup(name)  // this table is alive while its method runs
+        unsafe view.lookup(name)  // this table is alive while its method runs
     }
 
     /// The table as plain values, for a table of rules that must not take a reference count to look a name up:
     /// valid only while this table is alive, which whoever stores the view guarantees (``RuleProgram``).
-    var view: View { View(buffers: buffers.first) }
+    var view: View { unsafe View(buffers: buffers.first) }
 
-    /// A pointer to the buffers of a ``KeyTable`` (one word, cheap to copy), and the lookup over them.
-    struct View {
+    /// A pointer to the buffers of a ``KeyTable`` (one word, cheap to copy), and the lookup over them: `@unsafe`, valid
+    /// while its table is alive.
+    @unsafe struct View {
         fileprivate let buffers: UnsafePointer<Buffers>
 
-        private var spans: UnsafeBufferPointer<(start: Int, length: Int)> { buffers.pointee.spans }
-        private var hashes: UnsafeBufferPointer<UInt64> { buffers.pointee.hashes }
-        private var slots: UnsafeBufferPointer<Int32> { buffers.pointee.slots }
+        private var spans: UnsafeBufferPointer<(start: Int, length: Int)> { unsafe buffers.pointee.spans }
+        private var hashes: UnsafeBufferPointer<UInt64> { unsafe buffers.pointee.hashes }
+        private var slots: UnsafeBufferPointer<Int32> { unsafe buffers.pointee.slots }
 
         /// The offset of the key that is exactly these bytes.
         func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
-            if slots.isEmpty {
-                for offset in spans.indices where equal(spans[offset], name) { return offset }
+            if unsafe slots.isEmpty {
+                for offset in unsafe spans.indices where unsafe equal(spans[offset], name) { return offset }
                 return nil
             }
-            let hash = Self.hash(name)
-            let mask = slots.count - 1
+            let hash = unsafe Self.hash(name)
+            let mask = unsafe slots.count - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
-                let offset = Int(slots[slot])
+                let offset = unsafe Int(slots[slot])
                 if offset < 0 { return nil }
-                if hashes[offset] == hash && equal(spans[offset], name) { return offset }
+                if unsafe hashes[offset] == hash && equal(spans[offset], name) { return offset }
                 slot = (slot + 1) & mask
             }
         }
@@ -116,30 +120,30 @@ final class KeyTable: @unchecked Sendable {
         fileprivate func equal(_ span: (start: Int, length: Int), _ name: UnsafeBufferPointer<UInt8>) -> Bool {
             let count = span.length
             guard count == name.count else { return false }
-            guard count > 0, let storage = buffers.pointee.bytes.baseAddress, let other = name.baseAddress else {
+            guard count > 0, let storage = unsafe buffers.pointee.bytes.baseAddress, let other = name.baseAddress else {
                 return true
             }
-            let key = UnsafeRawPointer(storage + span.start)
-            let text = UnsafeRawPointer(other)
+            let key = unsafe UnsafeRawPointer(storage + span.start)
+            let text = unsafe UnsafeRawPointer(other)
             if count >= 8 {
                 var index = 0
                 while index + 8 < count {
-                    if key.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    if unsafe key.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                         != text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                     {
                         return false
                     }
                     index += 8
                 }
-                return key.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                return unsafe key.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
                     == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             }
             if count >= 4 {
-                return key.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self)
+                return unsafe key.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self)
                     && key.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
                         == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
             }
-            for index in 0..<count where storage[span.start + index] != other[index] { return false }
+            for index in 0..<count where unsafe storage[span.start + index] != other[index] { return false }
             return true
         }
 
@@ -148,8 +152,8 @@ final class KeyTable: @unchecked Sendable {
         fileprivate static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
             let count = bytes.count
             guard count > 0 else { return 0 }
-            let mixed =
-                UInt64(count) | UInt64(bytes[0]) << 8 | UInt64(bytes[count / 2]) << 16 | UInt64(bytes[count - 1]) << 24
+            let (first, middle, last) = unsafe (bytes[0], bytes[count / 2], bytes[count - 1])
+            let mixed = UInt64(count) | UInt64(first) << 8 | UInt64(middle) << 16 | UInt64(last) << 24
             return (mixed &* 0x9E37_79B9_7F4A_7C15) >> 32
         }
     }

@@ -14,7 +14,7 @@ final class OnceCell<Value: AnyObject & Sendable>: @unchecked Sendable {
     deinit {
         let bits = slot.load(ordering: .acquiring)
         // SAFETY: non-zero bits are the object `withValue` retained when it published it; this is the last use.
-        if bits != 0 { Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        if bits != 0 { unsafe Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
     }
 
     /// Runs `body` with the value, made by `make` if no thread has made it yet; `nil` when `make` fails (it is tried
@@ -25,19 +25,19 @@ final class OnceCell<Value: AnyObject & Sendable>: @unchecked Sendable {
             guard let value = make() else { return nil }
             // SAFETY: the retain made here is owned by the slot once published, or released below when another
             // thread published first.
-            let new = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
+            let new = unsafe UInt(bitPattern: Unmanaged.passRetained(value).toOpaque())
             let (exchanged, original) = slot.compareExchange(
                 expected: 0, desired: new, ordering: .acquiringAndReleasing)
             if exchanged {
                 bits = new
             } else {
                 // SAFETY: `new` is the retain made above, which no other thread has seen.
-                Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
+                unsafe Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: new)!).release()
                 bits = original
             }
         }
         // SAFETY: published bits never change and stay retained by the slot until `deinit`, which cannot run while
         // this method does; the strong reference taken here keeps the object alive while `body` runs.
-        return body(Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue())
+        return unsafe body(Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue())
     }
 }

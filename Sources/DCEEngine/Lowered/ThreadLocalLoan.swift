@@ -16,8 +16,9 @@ final class ThreadLocalLoan<Value>: @unchecked Sendable {
         self.make = make
     }
 
-    /// A value lent: valid until it is given back (``giveBack(_:)``), on the thread that took it.
-    struct Loan {
+    /// A value lent: valid until it is given back (``giveBack(_:)``), on the thread that took it. `@unsafe`: nothing
+    /// but its user's giving it back ends the use of its pointer.
+    @unsafe struct Loan {
         let pointer: UnsafeMutablePointer<Value>
         /// The thread's holder the value came from; `nil` for a value made for this loan alone.
         // SAFETY: uncounted; the thread's slot keeps the holder alive for as long as the thread can give it back.
@@ -32,50 +33,51 @@ final class ThreadLocalLoan<Value>: @unchecked Sendable {
         } else {
             holder = Holder(make())
             // SAFETY: a value of its own, freed by `giveBack`.
-            guard slot.store(holder) else { return Loan(pointer: Holder.allocate(make()), holder: nil) }
+            guard slot.store(holder) else { return unsafe Loan(pointer: Holder.allocate(make()), holder: nil) }
         }
         // SAFETY: as above.
-        guard !holder.lent else { return Loan(pointer: Holder.allocate(make()), holder: nil) }
+        guard !holder.lent else { return unsafe Loan(pointer: Holder.allocate(make()), holder: nil) }
         holder.lent = true
         // SAFETY: the thread's slot keeps the holder alive until the thread ends, so the loan needs no count of its own.
-        return Loan(pointer: holder.pointer, holder: Unmanaged.passUnretained(holder))
+        return unsafe Loan(pointer: holder.pointer, holder: Unmanaged.passUnretained(holder))
     }
 
     /// Takes a loan back: the thread's value, after `reset` readies it for the next loan; a value of its own is freed.
     func giveBack(_ loan: Loan, reset: (inout Value) -> Void) {
         // SAFETY: the holder is the thread's, kept alive by its slot (see `take`).
-        guard let holder = loan.holder?.takeUnretainedValue() else {
+        guard let holder = unsafe loan.holder?.takeUnretainedValue() else {
             // SAFETY: a value made for one loan is freed once, here, by the loan's user, who reads it no more.
-            loan.pointer.deinitialize(count: 1)
+            unsafe loan.pointer.deinitialize(count: 1)
             // SAFETY: as above.
-            loan.pointer.deallocate()
+            unsafe loan.pointer.deallocate()
             return
         }
-        reset(&loan.pointer.pointee)
+        unsafe reset(&loan.pointer.pointee)
         holder.lent = false
     }
 
-    /// A thread's value, and whether it is lent.
-    fileprivate final class Holder {
+    /// A thread's value, and whether it is lent. `@safe`: it owns the value's memory, made in `init` and freed in
+    /// `deinit`.
+    @safe fileprivate final class Holder {
         let pointer: UnsafeMutablePointer<Value>
         var lent = false
 
         // SAFETY: the holder's value, freed in `deinit`.
-        init(_ value: Value) { pointer = Self.allocate(value) }
+        init(_ value: Value) { unsafe pointer = unsafe Self.allocate(value) }
 
         // SAFETY: what this allocates is freed in `deinit`, or by `giveBack` for a value lent alone; never read after.
         static func allocate(_ value: Value) -> UnsafeMutablePointer<Value> {
             // SAFETY: as above.
             let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-            pointer.initialize(to: value)
-            return pointer
+            unsafe pointer.initialize(to: value)
+            return unsafe pointer
         }
 
         deinit {
             // SAFETY: the holder's value is freed with the holder, when its thread ends and no loan is out.
-            pointer.deinitialize(count: 1)
+            unsafe pointer.deinitialize(count: 1)
             // SAFETY: as above.
-            pointer.deallocate()
+            unsafe pointer.deallocate()
         }
     }
 }

@@ -17,13 +17,13 @@ final class ThreadLocalSlot<Value: AnyObject>: @unchecked Sendable {
 
     init() {
         var key = pthread_key_t()
-        let created = pthread_key_create(&key) { pointer in
+        let created = unsafe pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
                 // SAFETY: the key holds only pointers `store` retained; the thread is ending and reads it no more.
                 Unmanaged<AnyObject>.fromOpaque(pointer).release()
             #else
                 // SAFETY: the key holds only pointers `store` retained; the thread is ending and reads it no more.
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+                if let pointer = unsafe pointer { unsafe Unmanaged<AnyObject>.fromOpaque(pointer).release() }
             #endif
         }
         self.key = created == 0 ? key : nil
@@ -31,19 +31,19 @@ final class ThreadLocalSlot<Value: AnyObject>: @unchecked Sendable {
 
     /// The calling thread's object, if it stored one.
     var value: Value? {
-        guard let key, let pointer = pthread_getspecific(key) else { return nil }
+        guard let key, let pointer = unsafe pthread_getspecific(key) else { return nil }
         // SAFETY: the key holds only objects `store` retained as `Value`, released only when the thread ends.
-        return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+        return unsafe Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Keeps `value` for the calling thread, until it ends; `false` when it cannot (no key, or the system refused).
     /// A thread stores at most once: a second call leaves the first object in place and returns `false`.
     func store(_ value: Value) -> Bool {
-        guard let key, pthread_getspecific(key) == nil else { return false }
+        guard let key, unsafe pthread_getspecific(key) == nil else { return false }
         // SAFETY: the retain made here is owned by the key from here on, and released by its destructor.
-        let retained = Unmanaged.passRetained(value)
-        guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
-            retained.release()
+        let retained = unsafe Unmanaged.passRetained(value)
+        guard unsafe pthread_setspecific(key, retained.toOpaque()) == 0 else {
+            unsafe retained.release()
             return false
         }
         return true
