@@ -35,7 +35,7 @@ public enum RFC3339 {
     /// - Returns: The date, or `nil` when the text is not an RFC 3339 date-time.
     public static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBufferPointer({ Format.isDateTime($0) }) else { return nil }
+        guard bytes.withSpan({ Format.isDateTime($0) }) else { return nil }
         func number(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
         let days = Self.days(year: number(0..<4), month: number(5..<7), day: number(8..<10))
         var seconds = Double(days * 86_400) + Double(number(11..<13) * 3600 + number(14..<16) * 60 + number(17..<19))

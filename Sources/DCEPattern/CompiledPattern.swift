@@ -112,6 +112,20 @@
         unsafe handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
     }
 
+    /// Matches UTF-8 bytes borrowed as a span, with match data the caller keeps for several matches on one thread.
+    ///
+    /// - Parameters:
+    ///   - bytes: The subject.
+    ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
+    ///   - scratch: Match data owned by the calling thread.
+    /// - Returns: Whether the pattern matched, or that the match hit a limit.
+    package func match(_ bytes: Span<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
+        // SAFETY: the span's memory is alive for the closure, and the match keeps no pointer to it.
+        unsafe bytes.withUnsafeBufferPointer {
+            unsafe match(bytes: $0, knownValidUTF8: knownValidUTF8, scratch: scratch)
+        }
+    }
+
     /// The pattern as plain values, for a table of rules that must not take a reference count to match: valid only
     /// while this pattern is alive, which whoever stores the handle guarantees.
     package var handle: PatternHandle {
@@ -214,6 +228,14 @@
             }
         }
         return CompiledPattern.outcome(of: result)
+    }
+
+    /// Matches UTF-8 bytes borrowed as a span (see ``match(bytes:knownValidUTF8:scratch:)``).
+    package func match(_ bytes: Span<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
+        // SAFETY: the span's memory is alive for the closure, and the match keeps no pointer to it.
+        unsafe bytes.withUnsafeBufferPointer {
+            unsafe match(bytes: $0, knownValidUTF8: knownValidUTF8, scratch: scratch)
+        }
     }
 
     /// Matches a string, with match data of its own.

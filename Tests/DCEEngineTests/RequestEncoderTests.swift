@@ -159,7 +159,7 @@ struct RequestDocumentTests {
 
     /// Whether the document's nodes are those the reader reads from its text.
     static func expectReadAlike(_ document: JSONDocument, _ name: String) throws {
-        let read = try JSONDocument(bytes: document.bytes)
+        let read = try JSONDocument(bytes: Array(document.bytes))
         #expect(layout(document) == layout(read), "\(name): \(String(decoding: document.bytes, as: UTF8.self))")
     }
 

@@ -50,22 +50,24 @@ extension Evaluation: ScopeReader {
         let record = tables.tests.address(of: test)  // read in place, not copied
         switch record.pointee.kind {
         case .absent: return value == nil
-        case .null: return value.map { nodes[$0].kind == .null } ?? false
-        case .present: return value.map { nodes[$0].kind != .null } ?? false
+        case .null: return value.map { document.nodes[$0].kind == .null } ?? false
+        case .present: return value.map { document.nodes[$0].kind != .null } ?? false
         case .oneOfStrings:
-            guard let value, nodes[value].kind == .string else { return false }
+            guard let value, document.nodes[value].kind == .string else { return false }
             return lookUpKey(at: value, in: record.pointee.keys) != nil
         case .matches:
-            guard let value, nodes[value].kind == .string, let pattern = record.pointee.pattern else { return false }
+            guard let value, document.nodes[value].kind == .string, let pattern = record.pointee.pattern else {
+                return false
+            }
             let scratch = matchScratch()
             return document.withStringBytes(at: value) { bytes in
-                pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) == .match
+                pattern.match(bytes, knownValidUTF8: true, scratch: scratch) == .match
             }
         case .equals, .oneOf:
             guard let value else { return false }
             return tables.testObjects[test].values.contains { $0.matches(document, at: value) }
         case .cardBrand:
-            guard let value, nodes[value].kind == .string else { return false }
+            guard let value, document.nodes[value].kind == .string else { return false }
             // A `cardBrandOf` rule is one test per brand on the same number: the brand is found once.
             if lastCardBrand.node != value {
                 let detection = document.withStringBytes(at: value) { reference.cardBrands.detect(digitsOf: $0) }
@@ -82,9 +84,7 @@ extension Evaluation: ScopeReader {
     /// The entry of a table whose bytes are a string node's text.
     @inline(__always)
     mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable.View) -> Int? {
-        let node = nodes[index]
-        guard !node.flag else { return document.lookUpKey(at: index, in: table) }
-        return table.lookup(rawText(of: index))
+        document.lookUpKey(at: index, in: table)
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.
@@ -98,17 +98,17 @@ extension Evaluation: ScopeReader {
         }
         for offset in tokens {
             let token = tables.tokens[offset]
-            switch nodes[current].kind {
+            switch document.nodes[current].kind {
             case .object:
                 var next: JSONDocument.Index?
                 var cursor = current + 1
-                let end = Int(nodes[current].end)
+                let end = Int(document.nodes[current].end)
                 while cursor < end {
                     if lookUpKey(at: cursor, in: token.keys) != nil {
                         next = cursor + 1
                         break
                     }
-                    cursor = Int(nodes[cursor + 1].end)
+                    cursor = Int(document.nodes[cursor + 1].end)
                 }
                 guard let next else { return nil }
                 current = next

@@ -20,7 +20,7 @@ extension Evaluation {
             if member < 64 && work.findings.count + omitted == before { clean |= 1 << UInt64(member) }
         }
         let members = ObjectRuleMembers(
-            bytes: bytes, nodes: nodes, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
+            document: document, found: UnsafeBufferPointer(found), clean: clean, scratch: matchScratch())
         var findings: [ObjectRuleFinding] = []
         for (place, rule) in tables.fieldObjects[field].objectRules.enumerated() {
             findings.removeAll(keepingCapacity: true)

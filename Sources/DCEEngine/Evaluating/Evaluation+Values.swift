@@ -84,7 +84,7 @@ extension Evaluation {
             find(.forbidden, field: field, at: value, attributes)
             return
         }
-        let kind = nodes[value].kind
+        let kind = document.nodes[value].kind
         if kind == .null {
             if attributes.pointee.mustBePresent {
                 find(.required, field: field, at: value, attributes, detail: Finding.nullValue)
@@ -118,46 +118,77 @@ extension Evaluation {
     }
 
     mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
-        if nodes[value].flag {  // escaped: check the decoded text
-            document.withStringBytes(at: value) { checkStringBytes($0, field: field, attributes: attributes) }
-        } else {
-            checkStringBytes(rawText(of: value), field: field, attributes: attributes)
-        }
+        let checks = attributes.pointee.checks.count
+        let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
+        var first = 0
+        repeat {  // the string's own rules, then its checks, so many at a time as a result holds
+            let last = min(checks, first + StringFailures.checksAtOnce)
+            let failures: StringFailures
+            let node = document.nodes[value]
+            if node.flag {  // escaped: check the decoded text
+                failures = Array(document.string(at: value).utf8).withSpan {
+                    stringFailures($0, field: field, attributes: attributes, checks: first..<last, scratch: scratch)
+                }
+            } else {  // straight from the payload's bytes
+                let start = Int(node.start)
+                failures = stringFailures(
+                    document.bytes.span.extracting(start..<(start + Int(node.length))), field: field,
+                    attributes: attributes, checks: first..<last, scratch: scratch)
+            }
+            if !failures.isEmpty {
+                report(failures, firstCheck: first, at: value, field: field, attributes: attributes)
+            }
+            first = last
+        } while first < checks
         if attributes.pointee.hasEnum { checkEnum(value, field: field, attributes: attributes) }
-        if !work.failures.isEmpty { reportStringFailures(value, field: field, attributes: attributes) }
     }
 
-    /// The string checks on a value's bytes: records the failed rules in `failures`.
-    mutating func checkStringBytes(_ bytes: UnsafeBufferPointer<UInt8>, field: Int, attributes: Attributes) {
+    /// The rules a string breaks: its own (on the first run of checks only) and those of the checks `checks` of its
+    /// attributes. Reads the bytes without changing the evaluation, so that the bytes may be the document's own.
+    func stringFailures(
+        _ bytes: Span<UInt8>, field: Int, attributes: Attributes, checks: Range<Int>, scratch: MatchScratch?
+    ) -> StringFailures {
+        var failures = StringFailures()
         let length = Self.codePoints(in: bytes)
-        let lengths = attributes.pointee.lengths
-        if lengths.isBelow(length) { work.failures.append((.minLength, StringFailure.attribute)) }
-        if lengths.isAbove(length) { work.failures.append((.maxLength, StringFailure.attribute)) }
-        let dataType = tables.fields[field].dataType
-        if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) {
-            work.failures.append((.format, StringFailure.impliedFormat))
-        }
-        let formats = attributes.pointee.formats
-        if !formats.isEmpty {
-            var accepted = false
-            for format in formats where format.accepts(bytes, month: month, reference: reference) {
-                accepted = true
-                break
+        if checks.lowerBound == 0 {
+            let lengths = attributes.pointee.lengths
+            if lengths.isBelow(length) { failures.insert(StringFailures.minLength) }
+            if lengths.isAbove(length) { failures.insert(StringFailures.maxLength) }
+            let dataType = tables.fields[field].dataType
+            if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) {
+                failures.insert(StringFailures.impliedFormat)
             }
-            if !accepted { work.failures.append((.format, StringFailure.attribute)) }
+            let formats = attributes.pointee.formats
+            if !formats.isEmpty {
+                var accepted = false
+                for format in formats where format.accepts(bytes, month: month, reference: reference) {
+                    accepted = true
+                    break
+                }
+                if !accepted { failures.insert(StringFailures.format) }
+            }
         }
-        let checks = attributes.pointee.checks
-        let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
-        for offset in checks.indices {
-            let broken = checks[offset].check(bytes, length: length, scratch: scratch)
-            if !broken.isEmpty { broken.forEachRule { work.failures.append(($0, offset)) } }
+        let all = attributes.pointee.checks
+        for offset in checks {
+            failures.insert(all[offset].check(bytes, length: length, scratch: scratch), at: offset - checks.lowerBound)
+        }
+        return failures
+    }
+
+    /// Records a finding for each rule a string broke, in order: its own, then each check's (the first being check
+    /// `firstCheck` of its attributes).
+    mutating func report(
+        _ failures: StringFailures, firstCheck: Int, at value: JSONDocument.Index, field: Int, attributes: Attributes
+    ) {
+        failures.forEach(firstCheck: firstCheck) { code, detail in
+            find(code, field: field, at: value, attributes, detail: detail)
         }
     }
 
     /// The number of code points in UTF-8 text: its lead bytes.
-    static func codePoints(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    static func codePoints(in bytes: Span<UInt8>) -> Int {
         var count = 0
-        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        for index in bytes.indices where bytes[index] & 0xC0 != 0x80 { count += 1 }
         return count
     }
 
@@ -169,10 +200,44 @@ extension Evaluation {
         static let impliedFormat = -2
     }
 
-    /// Records a finding for each entry of `failures`, then empties it.
-    mutating func reportStringFailures(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
-        for (code, detail) in work.failures { find(code, field: field, at: value, attributes, detail: detail) }
-        work.failures.removeAll(keepingCapacity: true)
+    /// The rules a string broke, as bits, in the order they are reported: its own `minLength`, `maxLength`, the format
+    /// its data type implies and its `format`, then four for each of up to ``checksAtOnce`` checks (``StringCheck``).
+    /// A plain value, so that checking a string changes nothing and may read the document's own bytes.
+    struct StringFailures {
+        private var bits: UInt64 = 0
+
+        static let minLength: UInt64 = 1
+        static let maxLength: UInt64 = 2
+        static let impliedFormat: UInt64 = 4
+        static let format: UInt64 = 8
+        /// The checks one value holds the outcome of; a string with more is checked in runs.
+        static let checksAtOnce = 15
+
+        var isEmpty: Bool { bits == 0 }
+
+        mutating func insert(_ bit: UInt64) { bits |= bit }
+
+        /// Records what the check at `place` of this run broke.
+        mutating func insert(_ broken: StringCheck.Broken, at place: Int) {
+            bits |= UInt64(broken.rawValue) << UInt64(4 + 4 * place)
+        }
+
+        /// Calls `body` with each rule broken and its detail (``StringFailure``, or the check's offset among the
+        /// attributes' checks, the first of this run being `firstCheck`), in report order.
+        func forEach(firstCheck: Int, _ body: (ViolationCode, Int) -> Void) {
+            if bits & Self.minLength != 0 { body(.minLength, StringFailure.attribute) }
+            if bits & Self.maxLength != 0 { body(.maxLength, StringFailure.attribute) }
+            if bits & Self.impliedFormat != 0 { body(.format, StringFailure.impliedFormat) }
+            if bits & Self.format != 0 { body(.format, StringFailure.attribute) }
+            var rest = bits >> 4
+            var place = 0
+            while rest != 0 {
+                let broken = StringCheck.Broken(rawValue: UInt8(rest & 0xF))
+                broken.forEachRule { body($0, firstCheck + place) }
+                rest >>= 4
+                place += 1
+            }
+        }
     }
 
     mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
@@ -208,11 +273,11 @@ extension Evaluation {
         let record = tables.fields.address(of: field)  // read in place, not copied
         var unknownSeen: Set<String>?
         var cursor = object + 1
-        let end = Int(nodes[object].end)
+        let end = Int(document.nodes[object].end)
         while cursor < end {
             let keyIndex = cursor
             let valueIndex = cursor + 1
-            cursor = Int(nodes[valueIndex].end)
+            cursor = Int(document.nodes[valueIndex].end)
             if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
                 if found[offset] >= 0 {
                     work.path.append(.member(keyIndex))
@@ -317,7 +382,7 @@ extension Evaluation {
     mutating func withBindings(of field: Int, value: JSONDocument.Index, _ body: (inout Evaluation) -> Void) {
         let savedContext = work.context
         let savedTenderType = boundTenderType
-        let isObject = value >= 0 && nodes[value].kind == .object
+        let isObject = value >= 0 && document.nodes[value].kind == .object
         if isObject { work.containers.append(value) }
         let document = document
         let tables = tables

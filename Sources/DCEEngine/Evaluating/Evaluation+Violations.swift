@@ -53,12 +53,15 @@ extension Evaluation {
             let pointer = pointerStart..<work.text.count
             var key = pointer.upperBound..<pointer.upperBound
             if finding.detail == Finding.unknownMember {
-                document.withStringBytes(at: node) { work.text.append(contentsOf: $0) }
+                document.withStringBytes(at: node) { bytes in
+                    for index in bytes.indices { work.text.append(bytes[index]) }
+                }
                 key = pointer.upperBound..<work.text.count
             }
             var record = FoundViolation(
                 ruleOrdinal: finding.ruleOrdinal, field: finding.field, attributes: finding.attributes,
-                detail: finding.detail, pointer: pointer, key: key, line: 0, column: 0, measure: 0, brand: -1,
+                detail: finding.detail, pointerStart: pointer.lowerBound, pointerEnd: pointer.upperBound,
+                keyStart: key.lowerBound, keyEnd: key.upperBound, line: 0, column: 0, measure: 0, brand: -1,
                 fingerprint: -1, objectField: -1, objectRule: -1, objectMember: -1)
             if let place = Finding.objectRule(finding.detail) {
                 let found = work.ruleFindings[place]
@@ -68,7 +71,7 @@ extension Evaluation {
                 record.detail = found.detail
             } else {
                 record.measure = measure(for: rule, of: finding.field, at: node)
-                if rule == .format, nodes[node].kind == .string, asksForCardNumber(finding) {
+                if rule == .format, document.nodes[node].kind == .string, asksForCardNumber(finding) {
                     record.brand = cardBrand(at: node)
                 }
             }
@@ -81,10 +84,9 @@ extension Evaluation {
                 var fingerprint: String?
                 switch document.kind(of: node) {
                 case .string:
-                    fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0.span) }
+                    fingerprint = document.withStringBytes(at: node) { fingerprinter.fingerprint($0) }
                 case .number:
-                    var text = document.numberLexeme(at: node)
-                    fingerprint = text.withUTF8 { fingerprinter.fingerprint($0.span) }
+                    fingerprint = document.withRawText(at: node) { fingerprinter.fingerprint($0) }
                 default: break
                 }
                 if let fingerprint {
@@ -97,8 +99,8 @@ extension Evaluation {
         // The order of a report: by JSON Pointer, then rule (as strings compare them; see `ViolationList`).
         let text = work.text
         if sorted { work.records.sort { ViolationList.precedes($0, $1, in: text) } }
-        return text.withUnsafeBufferPointer { text in
-            work.records.withUnsafeBufferPointer { records in
+        return text.withSpan { text in
+            work.records.withSpan { records in
                 FoundViolations.make(
                     plan: plan, records: records, text: text, computedSets: computedSets, fingerprints: fingerprints)
             }
@@ -110,17 +112,15 @@ extension Evaluation {
     /// points (-1 for a sensitive field: a PIN's length is a clue to it).
     func measure(for rule: ViolationCode, of field: Int, at node: JSONDocument.Index) -> Int {
         switch rule {
-        case .type: return Int(nodes[node].kind.rawValue)
+        case .type: return Int(document.nodes[node].kind.rawValue)
         case .minItems, .maxItems: return document.count(of: node)
         case .forbidden, .required, .null, .minimum, .maximum, .enum, .duplicateKey, .unknownField: return 0
         default:
             guard !tables.fields[field].sensitive else { return -1 }
-            switch nodes[node].kind {
+            switch document.nodes[node].kind {
             case .string:
-                return nodes[node].flag
-                    ? document.withStringBytes(at: node) { Self.codePoints(in: $0) }
-                    : Self.codePoints(in: rawText(of: node))
-            case .number: return Self.codePoints(in: rawText(of: node))
+                return document.withStringBytes(at: node) { Self.codePoints(in: $0) }
+            case .number: return document.withRawText(at: node) { Self.codePoints(in: $0) }
             default: return 0
             }
         }

@@ -98,9 +98,6 @@ struct Evaluation: ConditionReader {
     }
     /// The storage ``work`` reaches, while the evaluation runs.
     private var loan: ThreadLocalLoan<EvaluationScratch>.Loan?
-    /// The document's nodes and bytes, valid while the evaluation runs: reading through them costs no reference count.
-    var nodes = UnsafeBufferPointer<JSONDocument.Node>(start: nil, count: 0)
-    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
     /// missing (by its place in the program; only pushed to report it).
@@ -128,26 +125,17 @@ struct Evaluation: ConditionReader {
         self.maxErrors = verdictOnly ? 1 : plan.maxErrors
     }
 
-    /// Runs `body` with ``nodes`` and ``bytes`` pointing into the document and the thread's working storage, then
-    /// `finish` with the context values in force (supplied or derived) before the storage goes back to the thread.
+    /// Runs `body` with the thread's working storage, then `finish` with the context values in force (supplied or
+    /// derived) before the storage goes back to the thread.
     mutating func withDocument<Result>(_ body: (inout Evaluation) -> Void, finish: ([String?]) -> Result)
         -> Result
     {
-        let document = document
         precondition(loan == nil, "an evaluation walks one document at a time")
         let lent = EvaluationScratch.perThread.take()
         loan = lent
         // One by one: `append(contentsOf:)` of a schema's one or two slots cost a valid payload about 200 instructions.
         for value in plan.context { work.context.append(value) }
-        document.nodes.withUnsafeBufferPointer { nodes in
-            document.bytes.withUnsafeBufferPointer { bytes in
-                self.nodes = nodes
-                self.bytes = bytes
-                body(&self)
-            }
-        }
-        nodes = UnsafeBufferPointer(start: nil, count: 0)
-        bytes = UnsafeBufferPointer(start: nil, count: 0)
+        body(&self)
         let result = finish(work.context)
         loan = nil
         EvaluationScratch.perThread.giveBack(lent) { $0.empty() }

@@ -1,6 +1,6 @@
 internal import DCEPattern
 
-/// The working storage of an evaluation: the path and container stacks, the failed string checks, the findings and
+/// The working storage of an evaluation: the path and container stacks, the findings and
 /// the regex match data.
 ///
 /// Creating it costs three allocations (its stacks' room) and freeing it as many, which for a small valid payload was a quarter of the
@@ -11,8 +11,6 @@ struct EvaluationScratch {
     var containers: [JSONDocument.Index] = []
     /// The pointer tokens of the value being checked.
     var path: [Evaluation.PathToken] = []
-    /// The rules a string broke, with which check.
-    var failures: [(ViolationCode, Int)] = []
     /// What the walk found, in order, before it is written as violations.
     var findings: [Finding] = []
     /// The path tokens of every finding, end to end.
@@ -33,7 +31,6 @@ struct EvaluationScratch {
     init() {
         containers.reserveCapacity(16)
         path.reserveCapacity(16)
-        failures.reserveCapacity(8)
     }
 
     /// Each thread's storage, lent to its evaluations in turn.
@@ -44,7 +41,6 @@ struct EvaluationScratch {
     mutating func empty() {
         Self.empty(&containers)
         Self.empty(&path)
-        Self.empty(&failures)
         Self.empty(&findings)
         Self.empty(&pathArena)
         Self.empty(&ruleFindings)

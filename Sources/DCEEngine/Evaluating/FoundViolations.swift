@@ -6,7 +6,7 @@
 /// Integers only, so that a report's violations are one flat buffer, copied and freed without a reference count. Of
 /// the payload it keeps member names (in pointers and keys) and never a value: a report may outlive the payload and
 /// be kept, logged or sent whatever the fields held.
-struct FoundViolation {
+struct FoundViolation: BitwiseCopyable {
     /// The rule's place in ``ViolationCode/catalogue``.
     var ruleOrdinal: Int
     /// The field (a place in the program's tables).
@@ -17,11 +17,12 @@ struct FoundViolation {
     /// As ``Finding/detail``: which string check failed, ``Finding/nullValue``, ``Finding/unknownMember``, or for an
     /// object rule's finding the detail that rule gave.
     var detail: Int
-    /// The JSON Pointer's bytes in the text.
-    var pointer: Range<Int>
-    /// The key's bytes in the text, for a member no field describes (``keyIsMemberName``); otherwise empty, and the key
-    /// is the field's.
-    var key: Range<Int>
+    /// The JSON Pointer's bytes in the text (``pointer``).
+    var pointerStart: Int
+    var pointerEnd: Int
+    /// The key's bytes in the text (``key``).
+    var keyStart: Int
+    var keyEnd: Int
     /// The 1-based line and column of the value; 0 when not known.
     var line: Int
     var column: Int
@@ -38,6 +39,12 @@ struct FoundViolation {
     var objectField: Int
     var objectRule: Int
     var objectMember: Int
+
+    /// The JSON Pointer's bytes in the text. (Kept as two integers: `Range` is not `BitwiseCopyable`.)
+    var pointer: Range<Int> { pointerStart..<pointerEnd }
+    /// The key's bytes in the text, for a member no field describes (``keyIsMemberName``); otherwise empty, and the key
+    /// is the field's.
+    var key: Range<Int> { keyStart..<keyEnd }
 
     /// Whether an object rule (``ObjectRuleKind``) found this, and words it.
     var isObjectRule: Bool { objectRule >= 0 }
@@ -69,9 +76,6 @@ extension RuleProgram.Tables {
 /// word them), the attribute sets computed for the walk, the values' fingerprints, and where the text starts.
 struct FoundViolationsHeader {
     let plan: EvaluationPlan
-    let count: Int
-    /// The text's length in bytes (JSON Pointers and unknown keys, end to end).
-    let textCount: Int
     let computedSets: [AttributeSet]
     let fingerprints: [String]
 }
@@ -82,30 +86,18 @@ struct FoundViolationsHeader {
 ///
 /// Never changed once made, so it is shared between tasks freely (``ViolationList`` says so for it: no subclass of
 /// `ManagedBuffer` may be `Sendable`).
-final class FoundViolations: ManagedBuffer<FoundViolationsHeader, FoundViolation> {
+typealias FoundViolations = RecordsAndText<FoundViolationsHeader, FoundViolation>
+
+extension RecordsAndText where Header == FoundViolationsHeader, Record == FoundViolation {
     /// Copies records and their text into a new buffer.
     static func make(
-        plan: EvaluationPlan, records: UnsafeBufferPointer<FoundViolation>, text: UnsafeBufferPointer<UInt8>,
-        computedSets: [AttributeSet], fingerprints: [String]
+        plan: EvaluationPlan, records: Span<FoundViolation>, text: Span<UInt8>, computedSets: [AttributeSet],
+        fingerprints: [String]
     ) -> FoundViolations {
-        let stride = MemoryLayout<FoundViolation>.stride
-        let textRecords = (text.count + stride - 1) / stride
-        let buffer = create(minimumCapacity: records.count + textRecords) { _ in
-            FoundViolationsHeader(
-                plan: plan, count: records.count, textCount: text.count, computedSets: computedSets,
-                fingerprints: fingerprints)
-        }
-        buffer.withUnsafeMutablePointerToElements { elements in
-            if let base = records.baseAddress { elements.initialize(from: base, count: records.count) }
-            // The text lies in the room of the records after the last: raw bytes, read only as raw bytes.
-            if let base = text.baseAddress {
-                UnsafeMutableRawPointer(elements + records.count).copyMemory(from: base, byteCount: text.count)
-            }
-        }
-        return unsafeDowncast(buffer, to: FoundViolations.self)
+        make(
+            header: FoundViolationsHeader(plan: plan, computedSets: computedSets, fingerprints: fingerprints),
+            records: records, text: text)
     }
-
-    var count: Int { header.count }
 
     /// The violation at `index`, its message written now in the plan's language.
     func violation(at index: Int) -> Violation {
@@ -115,17 +107,12 @@ final class FoundViolations: ManagedBuffer<FoundViolationsHeader, FoundViolation
     /// Runs `body` with a writer over these violations.
     func withWriter<Result>(_ body: (ViolationWriter) -> Result) -> Result {
         // Read once: each read of a member of the header copies it, with a reference count for each of its parts.
-        let header = header
+        let header = shared
         return header.plan.schema.program.withTables { tables in
-            withUnsafeMutablePointerToElements { elements in
-                body(
-                    ViolationWriter(
-                        plan: header.plan, messages: header.plan.messages, tables: tables,
-                        records: UnsafeBufferPointer(start: elements, count: header.count),
-                        text: UnsafeRawBufferPointer(
-                            start: UnsafeRawPointer(elements + header.count), count: header.textCount),
-                        computedSets: header.computedSets, fingerprints: header.fingerprints))
-            }
+            body(
+                ViolationWriter(
+                    plan: header.plan, messages: header.plan.messages, tables: tables, found: self,
+                    computedSets: header.computedSets, fingerprints: header.fingerprints))
         }
     }
 }

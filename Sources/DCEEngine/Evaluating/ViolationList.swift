@@ -148,7 +148,7 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
     /// What the tests search for values a report must not keep.
     var keptBytes: [UInt8]? {
         guard case .found(let found) = storage else { return nil }
-        return found.withWriter { Array(UnsafeRawBufferPointer($0.records)) + Array($0.text) }
+        return found.keptBytes
     }
 
     /// This list with every violation that has a position moved onto `line`: an NDJSON record's positions are
@@ -165,8 +165,8 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
         switch storage {
         case .found(let found):
             found.withWriter { writer in
-                for record in writer.records {
-                    body(ReportedViolation(found: record, writer: writer, line: placedLine))
+                for index in 0..<found.count {
+                    body(ReportedViolation(found: found.record(at: index), writer: writer, line: placedLine))
                 }
             }
         case .written(let violations):
@@ -178,14 +178,12 @@ public struct ViolationList: RandomAccessCollection, Hashable, Sendable, Express
     /// (the order of ``ValidationReport/errors`` however it was made). Pointers of ASCII compare by their bytes,
     /// which is the same order; others as strings, which compare canonically equivalent text as equal.
     static func precedes(_ lhs: FoundViolation, _ rhs: FoundViolation, in text: [UInt8]) -> Bool {
-        let order = text.withUnsafeBufferPointer { text in
-            let left = UnsafeBufferPointer(rebasing: text[lhs.pointer])
-            let right = UnsafeBufferPointer(rebasing: text[rhs.pointer])
-            if left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) {
-                return left.lexicographicallyPrecedes(right) ? -1 : left.elementsEqual(right) ? 0 : 1
-            }
-            let leftText = String(decoding: left, as: UTF8.self)
-            let rightText = String(decoding: right, as: UTF8.self)
+        let order = text.withSpan { text in
+            let left = text.extracting(lhs.pointer)
+            let right = text.extracting(rhs.pointer)
+            if left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) { return left.compared(to: right) }
+            let leftText = left.decoded
+            let rightText = right.decoded
             return leftText < rightText ? -1 : leftText == rightText ? 0 : 1
         }
         return order < 0 || (order == 0 && lhs.rule < rhs.rule)
@@ -255,7 +253,7 @@ package struct ReportedViolation {
         switch source {
         case .written(let violation): output.append(violation.path, escaping: escaping)
         case .found(let record, let writer):
-            output.append(UnsafeRawBufferPointer(rebasing: writer.text[record.pointer]), escaping: escaping)
+            writer.found.withText(record.pointer) { output.append($0, escaping: escaping) }
         }
     }
 
@@ -288,7 +286,7 @@ package struct ReportedViolation {
         case .written(let violation): output.append(violation.key, escaping: escaping)
         case .found(let record, let writer):
             if record.keyIsMemberName {
-                output.append(UnsafeRawBufferPointer(rebasing: writer.text[record.key]), escaping: escaping)
+                writer.found.withText(record.key) { output.append($0, escaping: escaping) }
             } else {
                 output.append(writer.tables.fieldObjects[record.field].key ?? "", escaping: escaping)
             }

@@ -1,19 +1,19 @@
 /// Writes the text of violations kept as data (``FoundViolations``): each message in the plan's language, from the
 /// field's own messages, the schema's, or the catalogue, and the JSON Pointer and key from the report's text.
 ///
-/// Valid only inside ``FoundViolations/withWriter(_:)``, which keeps the program's tables and the records alive.
+/// Valid only inside ``RecordsAndText/withWriter(_:)``, which keeps the program's tables alive.
 struct ViolationWriter {
     let plan: EvaluationPlan
     let messages: MessageCatalogue
     let tables: RuleProgram.Tables
-    let records: UnsafeBufferPointer<FoundViolation>
-    let text: UnsafeRawBufferPointer
+    /// The violations, with the text of their pointers and keys.
+    let found: FoundViolations
     let computedSets: [AttributeSet]
     let fingerprints: [String]
 
     /// The violation at `index`, as a value of its own.
     func violation(at index: Int) -> Violation {
-        let record = records[index]
+        let record = found.record(at: index)
         var violation = Violation(
             path: string(record.pointer), key: key(of: record), rule: record.rule, message: message(for: record))
         if let position = position(of: record) {
@@ -35,7 +35,7 @@ struct ViolationWriter {
     }
 
     func string(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
+        found.withText(range) { $0.decoded }
     }
 
     /// The field's `key`, or for a member no field describes, its name.
@@ -237,12 +237,11 @@ struct ReportBytes: MessageSink {
     let escaping: ReportEscaping
 
     mutating func write(_ piece: String) {
-        var piece = piece
-        piece.withUTF8 { utf8 in
+        piece.withUTF8Span { utf8 in
             if escaping == .jsonLiteral {
-                output.appendJSONStringContents(UnsafeRawBufferPointer(utf8))
+                output.appendJSONStringContents(utf8)
             } else {
-                output.append(UnsafeRawBufferPointer(utf8), escaping: escaping)
+                output.append(utf8, escaping: escaping)
             }
         }
     }

@@ -16,7 +16,7 @@ package enum ReportEscaping {
 
 extension ByteBuilder {
     /// Appends UTF-8 text, escaped as `escaping` says.
-    mutating func append(_ utf8: UnsafeRawBufferPointer, escaping: ReportEscaping) {
+    mutating func append(_ utf8: Span<UInt8>, escaping: ReportEscaping) {
         switch escaping {
         case .none: append(utf8)
         case .jsonLiteral: appendJSONString(utf8)
@@ -28,14 +28,13 @@ extension ByteBuilder {
 
     /// Appends text, escaped as `escaping` says.
     package mutating func append(_ text: String, escaping: ReportEscaping) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0), escaping: escaping) }
+        text.withUTF8Span { append($0, escaping: escaping) }
     }
 
     /// XML's five markup characters and tab, newline and return as references; the other control characters, U+FFFE
     /// and U+FFFF, which XML 1.0 cannot carry, as U+FFFD. The text is whole UTF-8 (a string's, or a piece of one
     /// between characters), so U+FFFE and U+FFFF are their three bytes together.
-    private mutating func appendXML(_ utf8: UnsafeRawBufferPointer) {
+    private mutating func appendXML(_ utf8: Span<UInt8>) {
         var runStart = 0
         var index = 0
         while index < utf8.count {
@@ -59,16 +58,16 @@ extension ByteBuilder {
                 index += 1
                 continue
             }
-            append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<index]))
+            append(utf8.extracting(runStart..<index))
             append(replacement)
             index += length
             runStart = index
         }
-        append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        append(utf8.extracting(runStart..<utf8.count))
     }
 
     /// `%`, CR and LF as `%25`, `%0D` and `%0A`; for a property, `:` and `,` as `%3A` and `%2C` too.
-    private mutating func appendGitHub(_ utf8: UnsafeRawBufferPointer, property: Bool) {
+    private mutating func appendGitHub(_ utf8: Span<UInt8>, property: Bool) {
         var runStart = 0
         for index in 0..<utf8.count {
             let replacement: StaticString
@@ -80,11 +79,11 @@ extension ByteBuilder {
             case UInt8(ascii: ",") where property: replacement = "%2C"
             default: continue
             }
-            append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<index]))
+            append(utf8.extracting(runStart..<index))
             append(replacement)
             runStart = index + 1
         }
-        append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        append(utf8.extracting(runStart..<utf8.count))
     }
 
     /// Text escaped as `escaping` says, as a string (what the renderers that still build strings use).

@@ -9,53 +9,47 @@ package struct ByteBuilder {
 
     package mutating func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
 
-    package mutating func append(_ text: UnsafeRawBufferPointer) { bytes.append(contentsOf: text) }
+    package mutating func append(_ text: Span<UInt8>) { bytes.append(text) }
 
     package mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Span { bytes.append($0) }
     }
 
     package mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8Span { bytes.append($0) }
     }
 
     /// Appends a number in decimal, without making a string of it.
     package mutating func append(_ number: Int) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of UInt64.max
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
+        let start = bytes.count
+        repeat {  // the last digit first, then turned around
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
 
     /// Appends a JSON string literal.
     package mutating func appendJSONString(_ text: String) {
-        var text = text
-        text.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Span { appendJSONString($0) }
     }
 
     /// Appends a JSON string literal of UTF-8 bytes.
-    package mutating func appendJSONString(_ utf8: UnsafeRawBufferPointer) {
+    package mutating func appendJSONString(_ utf8: Span<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         appendJSONStringContents(utf8)
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends UTF-8 bytes escaped as the inside of a JSON string literal.
-    package mutating func appendJSONStringContents(_ utf8: UnsafeRawBufferPointer) {
+    package mutating func appendJSONStringContents(_ utf8: Span<UInt8>) {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runStart..<index]))
+            bytes.append(utf8.extracting(runStart..<index))
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
             case UInt8(ascii: "\\"): append("\\\\")
@@ -69,7 +63,7 @@ package struct ByteBuilder {
             }
             runStart = index + 1
         }
-        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        bytes.append(utf8.extracting(runStart..<utf8.count))
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

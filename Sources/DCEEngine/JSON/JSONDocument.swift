@@ -60,8 +60,11 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
         var end: UInt32
     }
 
-    let bytes: [UInt8]
-    var nodes: [Node]
+    let bytes: ContiguousArray<UInt8>
+    var nodes: ContiguousArray<Node>
+    /// Whether the text is one line of ASCII, where a byte's column is its offset + 1 (a payload on one NDJSON line
+    /// usually is): known when the text was read, `nil` for a document made as it was written.
+    let singleLineASCII: Bool?
 
     /// The index of the top-level value.
     public var root: Index { 0 }
@@ -73,15 +76,17 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     ///   - limits: Bounds on size, depth and string length.
     /// - Throws: ``JSONReadError`` with the line and column of the first problem.
     public init(bytes: [UInt8], limits: JSONLimits = .default) throws(JSONReadError) {
+        let bytes = ContiguousArray(bytes)  // the array's own storage, not a copy
         self.bytes = bytes
-        self.nodes = try JSONReader(limits: limits).readNodes(bytes)
+        (self.nodes, self.singleLineASCII) = try JSONReader(limits: limits).readNodes(bytes)
     }
 
     /// A document whose nodes were made as its text was written (``RequestEncoder``): they must be what
     /// ``JSONReader`` reads from `bytes`, which `RequestEncoderTests` holds them to.
     init(bytes: [UInt8], nodes: [Node]) {
-        self.bytes = bytes
-        self.nodes = nodes
+        self.bytes = ContiguousArray(bytes)
+        self.nodes = ContiguousArray(nodes)
+        self.singleLineASCII = nil
     }
 
     /// The kind of value at an index.
@@ -110,7 +115,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// The line index of the document's text.
-    func lineIndex() -> LineIndex { LineIndex(bytes) }
+    func lineIndex() -> LineIndex { LineIndex(Array(bytes)) }  // the same storage, not a copy
 
     /// The index just past a value and everything inside it.
     func next(after index: Index) -> Index { Int(nodes[index].end) }
@@ -132,24 +137,25 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
         guard !node.flag else { return string(at: index) == text }
         let start = Int(node.start)
         let length = Int(node.length)
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard utf8.count == length else { return false }
-            return bytes.withUnsafeBufferPointer { buffer in
-                memcmpEqual(buffer.baseAddress! + start, utf8.baseAddress, length)
-            }
+        return text.withUTF8Span { utf8 in
+            utf8.count == length && bytes.span.extracting(start..<(start + length)).elementsEqual(utf8)
         }
     }
 
     /// Calls `body` with the UTF-8 bytes of a string node's decoded text; without escapes, straight from the input.
-    func withStringBytes<Result>(at index: Index, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    func withStringBytes<Result>(at index: Index, _ body: (Span<UInt8>) -> Result) -> Result {
         let node = nodes[index]
         guard node.flag else {
-            return bytes.withUnsafeBufferPointer { buffer in
-                body(UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
-            }
+            return body(bytes.span.extracting(Int(node.start)..<(Int(node.start) + Int(node.length))))
         }
-        return Array(string(at: index).utf8).withUnsafeBufferPointer(body)
+        return string(at: index).withUTF8Span(body)
+    }
+
+    /// Calls `body` with the bytes of a scalar node as they stand in the text: a string's without its quotes and
+    /// with its escapes as written, a number's lexeme.
+    func withRawText<Result>(at index: Index, _ body: (Span<UInt8>) -> Result) -> Result {
+        let node = nodes[index]
+        return body(bytes.span.extracting(Int(node.start)..<(Int(node.start) + Int(node.length))))
     }
 
     /// Whether two string nodes hold the same text.
@@ -190,14 +196,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The table entry whose bytes equal a string node's decoded text.
     func lookUpKey(at index: Index, in table: KeyTable.View) -> Int? {
-        let node = nodes[index]
-        guard node.flag else {
-            return bytes.withUnsafeBufferPointer { buffer in
-                table.lookup(
-                    UnsafeBufferPointer(rebasing: buffer[Int(node.start)..<(Int(node.start) + Int(node.length))]))
-            }
-        }
-        return Array(string(at: index).utf8).withUnsafeBufferPointer { table.lookup($0) }
+        withStringBytes(at: index) { table.lookup($0) }
     }
 
     /// A number node's lexeme, exactly as written.
@@ -265,14 +264,4 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
             return cursor
         }
     }
-}
-
-private func memcmpEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
-    guard let rhs else { return count == 0 }
-    var index = 0
-    while index < count {
-        if lhs[index] != rhs[index] { return false }
-        index += 1
-    }
-    return true
 }

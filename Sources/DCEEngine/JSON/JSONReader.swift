@@ -41,17 +41,21 @@ struct JSONReader: Sendable {
         self.limits = limits
     }
 
-    func readNodes(_ bytes: [UInt8]) throws(JSONReadError) -> [JSONDocument.Node] {
+    /// Reads a document's nodes, and whether its text is one line of ASCII (where a byte's column is its offset + 1).
+    func readNodes(_ bytes: ContiguousArray<UInt8>) throws(JSONReadError) -> (
+        nodes: ContiguousArray<JSONDocument.Node>, singleLineASCII: Bool
+    ) {
         guard bytes.count <= limits.maxDocumentBytes, bytes.count < Int(UInt32.max) else {
             throw JSONReadError(
                 code: .tooLarge,
                 message: "the document is \(bytes.count) bytes; the limit is \(limits.maxDocumentBytes)",
                 position: SourcePosition(line: 1, column: 1, offset: 0))
         }
-        return try bytes.withUnsafeBufferPointer { buffer throws(JSONReadError) in
-            var scanner = Scanner(bytes: buffer, limits: limits)
-            return try scanner.read()
-        }
+        // The bytes are a parameter of every step, not a member: the steps change the scanner, and a span of a member
+        // would be an access to it overlapping theirs.
+        var scanner = Scanner(capacityFor: bytes.count, limits: limits)
+        let nodes = try scanner.read(bytes.span)
+        return (ContiguousArray(nodes), scanner.singleLineASCII)  // the array's own storage, not a copy
     }
 
     /// Decodes the raw content of a string known to be valid (escapes checked by the scanner).
@@ -111,7 +115,6 @@ struct JSONReader: Sendable {
 
 /// The byte scanner: one pass, an explicit container stack, no recursion.
 private struct Scanner {
-    let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits
     var index = 0
     var nodes: [JSONDocument.Node] = []
@@ -121,55 +124,62 @@ private struct Scanner {
     var innermost = -1
     /// How many containers are open.
     var depth = 0
+    /// Whether no line break and no byte beyond ASCII has been read (a string holds neither unescaped but UTF-8, and
+    /// outside strings only white space may be a line break).
+    var singleLineASCII = true
 
-    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
-        self.bytes = bytes
+    init(capacityFor bytes: Int, limits: JSONLimits) {
         self.limits = limits
-        nodes.reserveCapacity(bytes.count / 8 + 4)
+        nodes.reserveCapacity(bytes / 8 + 4)
     }
 
-    mutating func read() throws(JSONReadError) -> [JSONDocument.Node] {
+    mutating func read(_ bytes: Span<UInt8>) throws(JSONReadError) -> [JSONDocument.Node] {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            throw error(.encoding, "the document starts with a byte order mark, which JSON does not allow", at: 0)
+            throw error(
+                bytes, .encoding, "the document starts with a byte order mark, which JSON does not allow", at: 0)
         }
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
             throw error(
+                bytes,
                 .encoding, "the document is not UTF-8 (it starts with a UTF-16 or UTF-32 byte order mark)", at: 0)
         }
         if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 {
-            throw error(.encoding, "the document is not UTF-8 (it looks like UTF-16 or UTF-32)", at: 0)
+            throw error(bytes, .encoding, "the document is not UTF-8 (it looks like UTF-16 or UTF-32)", at: 0)
         }
-        skipWhitespace()
-        try readValue()
+        skipWhitespace(bytes)
+        try readValue(bytes)
         while true {
-            skipWhitespace()
+            skipWhitespace(bytes)
             guard innermost >= 0 else { break }
             let container = innermost
             let isObject = nodes[container].kind == .object
             guard index < bytes.count else {
-                throw error(.syntax, "unexpected end of input: expected ',' or '\(isObject ? "}" : "]")'", at: index)
+                throw error(
+                    bytes, .syntax, "unexpected end of input: expected ',' or '\(isObject ? "}" : "]")'", at: index)
             }
             switch bytes[index] {
             case UInt8(ascii: ","):
                 index += 1
-                skipWhitespace()
+                skipWhitespace(bytes)
                 if isObject {
-                    try readKey(after: ",")
+                    try readKey(bytes, after: ",")
                 } else if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    throw error(.syntax, "trailing comma before ']'", at: index)
+                    throw error(bytes, .syntax, "trailing comma before ']'", at: index)
                 }
                 nodes[container].length += 1
-                try readValue()
+                try readValue(bytes)
             case UInt8(ascii: "}") where isObject, UInt8(ascii: "]") where !isObject:
                 index += 1
                 close(container)
             default:
                 throw error(
-                    .syntax, "expected ',' or '\(isObject ? "}" : "]")' \(describeByte(at: index))", at: index)
+                    bytes,
+                    .syntax, "expected ',' or '\(isObject ? "}" : "]")' \(describeByte(bytes, at: index))", at: index)
             }
         }
         guard index == bytes.count else {
-            throw error(.syntax, "unexpected \(describeByte(at: index)) after the top-level value", at: index)
+            throw error(
+                bytes, .syntax, "unexpected \(describeByte(bytes, at: index)) after the top-level value", at: index)
         }
         return nodes
     }
@@ -181,16 +191,16 @@ private struct Scanner {
     }
 
     /// Reads one value; a container is opened and its first member or element read by the main loop.
-    private mutating func readValue() throws(JSONReadError) {
+    private mutating func readValue(_ bytes: Span<UInt8>) throws(JSONReadError) {
         while true {
             guard index < bytes.count else {
-                throw error(.syntax, "unexpected end of input: expected a value", at: index)
+                throw error(bytes, .syntax, "unexpected end of input: expected a value", at: index)
             }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < limits.maxDepth else {
-                    throw error(.tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: index)
+                    throw error(bytes, .tooDeep, "nesting deeper than \(limits.maxDepth) levels", at: index)
                 }
                 let isObject = byte == UInt8(ascii: "{")
                 let nodeIndex = nodes.count
@@ -201,7 +211,7 @@ private struct Scanner {
                 innermost = nodeIndex
                 depth += 1
                 index += 1
-                skipWhitespace()
+                skipWhitespace(bytes)
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if index < bytes.count, bytes[index] == closer {
                     index += 1
@@ -210,74 +220,85 @@ private struct Scanner {
                 }
                 nodes[nodeIndex].length = 1
                 if isObject {
-                    try readKey(after: "{")
+                    try readKey(bytes, after: "{")
                     continue
                 }
                 continue  // the first element
             case UInt8(ascii: "\""):
-                try readString()
+                try readString(bytes)
                 return
             case UInt8(ascii: "t"):
-                try readLiteral("true", kind: .boolean, flag: true)
+                try readLiteral(bytes, Self.trueLiteral, kind: .boolean, flag: true)
                 return
             case UInt8(ascii: "f"):
-                try readLiteral("false", kind: .boolean, flag: false)
+                try readLiteral(bytes, Self.falseLiteral, kind: .boolean, flag: false)
                 return
             case UInt8(ascii: "n"):
-                try readLiteral("null", kind: .null, flag: false)
+                try readLiteral(bytes, Self.nullLiteral, kind: .null, flag: false)
                 return
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try readNumber()
+                try readNumber(bytes)
                 return
             default:
-                throw error(.syntax, "expected a value, found \(describeByte(at: index))", at: index)
+                throw error(bytes, .syntax, "expected a value, found \(describeByte(bytes, at: index))", at: index)
             }
         }
     }
 
     /// Reads `"key"` and the `:` after it.
-    private mutating func readKey(after opener: String) throws(JSONReadError) {
+    private mutating func readKey(_ bytes: Span<UInt8>, after opener: String) throws(JSONReadError) {
         guard index < bytes.count else {
-            throw error(.syntax, "unexpected end of input: expected a member name in double quotes", at: index)
+            throw error(bytes, .syntax, "unexpected end of input: expected a member name in double quotes", at: index)
         }
         guard bytes[index] == UInt8(ascii: "\"") else {
             if bytes[index] == UInt8(ascii: "}") && opener == "," {
-                throw error(.syntax, "trailing comma before '}'", at: index)
+                throw error(bytes, .syntax, "trailing comma before '}'", at: index)
             }
-            throw error(.syntax, "expected a member name in double quotes, found \(describeByte(at: index))", at: index)
+            throw error(
+                bytes, .syntax, "expected a member name in double quotes, found \(describeByte(bytes, at: index))",
+                at: index)
         }
-        try readString()
-        skipWhitespace()
+        try readString(bytes)
+        skipWhitespace(bytes)
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-            throw error(.syntax, "expected ':' after the member name, found \(describeByte(at: index))", at: index)
+            throw error(
+                bytes, .syntax, "expected ':' after the member name, found \(describeByte(bytes, at: index))", at: index
+            )
         }
         index += 1
-        skipWhitespace()
+        skipWhitespace(bytes)
     }
 
-    private mutating func readLiteral(_ word: StaticString, kind: JSONDocument.Kind, flag: Bool) throws(JSONReadError) {
-        let length = word.utf8CodeUnitCount
+    private static let trueLiteral = Array("true".utf8)
+    private static let falseLiteral = Array("false".utf8)
+    private static let nullLiteral = Array("null".utf8)
+
+    private mutating func readLiteral(_ bytes: Span<UInt8>, _ word: [UInt8], kind: JSONDocument.Kind, flag: Bool)
+        throws(JSONReadError)
+    {
+        let length = word.count
         let start = index
-        guard index + length <= bytes.count else { throw error(.syntax, "invalid literal", at: start) }
-        for offset in 0..<length where bytes[index + offset] != word.utf8Start[offset] {
-            throw error(.syntax, "invalid literal (expected \(word))", at: start)
+        guard index + length <= bytes.count else { throw error(bytes, .syntax, "invalid literal", at: start) }
+        for offset in 0..<length where bytes[index + offset] != word[offset] {
+            throw error(
+                bytes, .syntax, "invalid literal (expected \(String(decoding: word, as: UTF8.self)))", at: start)
         }
         index += length
         nodes.append(
             .init(kind: kind, flag: flag, start: UInt32(start), length: UInt32(length), end: UInt32(nodes.count + 1)))
     }
 
-    private mutating func readNumber() throws(JSONReadError) {
+    private mutating func readNumber(_ bytes: Span<UInt8>) throws(JSONReadError) {
         let start = index
         var hasFractionOrExponent = false
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else {
-            throw error(.syntax, "invalid number: expected a digit", at: index)
+            throw error(bytes, .syntax, "invalid number: expected a digit", at: index)
         }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) {
-                throw error(.syntax, "invalid number: leading zeros are not allowed", at: start)
+                throw error(bytes, .syntax, "invalid number: leading zeros are not allowed", at: start)
             }
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
@@ -286,7 +307,7 @@ private struct Scanner {
             hasFractionOrExponent = true
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else {
-                throw error(.syntax, "invalid number: expected a digit after the decimal point", at: index)
+                throw error(bytes, .syntax, "invalid number: expected a digit after the decimal point", at: index)
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -297,7 +318,7 @@ private struct Scanner {
                 index += 1
             }
             guard index < bytes.count, isDigit(bytes[index]) else {
-                throw error(.syntax, "invalid number: expected a digit in the exponent", at: index)
+                throw error(bytes, .syntax, "invalid number: expected a digit in the exponent", at: index)
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -308,29 +329,31 @@ private struct Scanner {
     }
 
     /// Reads a string starting at its opening quote, checking UTF-8 and escapes.
-    private mutating func readString() throws(JSONReadError) {
+    private mutating func readString(_ bytes: Span<UInt8>) throws(JSONReadError) {
         let quote = index
         index += 1
         let start = index
         var hasEscape = false
         while true {
-            guard index < bytes.count else { throw error(.syntax, "unterminated string", at: quote) }
+            guard index < bytes.count else { throw error(bytes, .syntax, "unterminated string", at: quote) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
-                try readEscape()
+                try readEscape(bytes)
             } else if byte < 0x20 {
-                throw error(.syntax, "control character in a string (it must be escaped)", at: index)
+                throw error(bytes, .syntax, "control character in a string (it must be escaped)", at: index)
             } else if byte < 0x80 {
                 index += 1
             } else {
-                try readMultibyte()
+                singleLineASCII = false
+                try readMultibyte(bytes)
             }
         }
         let length = index - start
         guard length <= limits.maxStringBytes else {
-            throw error(.stringTooLong, "string of \(length) bytes; the limit is \(limits.maxStringBytes)", at: quote)
+            throw error(
+                bytes, .stringTooLong, "string of \(length) bytes; the limit is \(limits.maxStringBytes)", at: quote)
         }
         index += 1
         nodes.append(
@@ -339,41 +362,45 @@ private struct Scanner {
                 end: UInt32(nodes.count + 1)))
     }
 
-    private mutating func readEscape() throws(JSONReadError) {
+    private mutating func readEscape(_ bytes: Span<UInt8>) throws(JSONReadError) {
         let escapeStart = index
-        guard index + 1 < bytes.count else { throw error(.syntax, "unterminated escape sequence", at: escapeStart) }
+        guard index + 1 < bytes.count else {
+            throw error(bytes, .syntax, "unterminated escape sequence", at: escapeStart)
+        }
         switch bytes[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 2
         case UInt8(ascii: "u"):
-            let unit = try readHex4(at: index + 2, escapeStart: escapeStart)
+            let unit = try readHex4(bytes, at: index + 2, escapeStart: escapeStart)
             index += 6
             if (0xDC00..<0xE000).contains(unit) {
-                throw error(.encoding, "lone low surrogate in a \\u escape", at: escapeStart)
+                throw error(bytes, .encoding, "lone low surrogate in a \\u escape", at: escapeStart)
             }
             if (0xD800..<0xDC00).contains(unit) {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
                 else {
-                    throw error(.encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
+                    throw error(
+                        bytes, .encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
                 }
-                let low = try readHex4(at: index + 2, escapeStart: index)
+                let low = try readHex4(bytes, at: index + 2, escapeStart: index)
                 guard (0xDC00..<0xE000).contains(low) else {
-                    throw error(.encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
+                    throw error(
+                        bytes, .encoding, "high surrogate in a \\u escape without its low surrogate", at: escapeStart)
                 }
                 index += 6
             }
         default:
-            throw error(.syntax, "invalid escape sequence", at: escapeStart)
+            throw error(bytes, .syntax, "invalid escape sequence", at: escapeStart)
         }
     }
 
-    private func readHex4(at position: Int, escapeStart: Int) throws(JSONReadError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error(.syntax, "incomplete \\u escape", at: escapeStart) }
+    private func readHex4(_ bytes: Span<UInt8>, at position: Int, escapeStart: Int) throws(JSONReadError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error(bytes, .syntax, "incomplete \\u escape", at: escapeStart) }
         var value: UInt32 = 0
         for offset in 0..<4 {
             guard let digit = JSONReader.hexValue(bytes[position + offset]) else {
-                throw error(.syntax, "invalid \\u escape: expected four hexadecimal digits", at: escapeStart)
+                throw error(bytes, .syntax, "invalid \\u escape: expected four hexadecimal digits", at: escapeStart)
             }
             value = value << 4 | UInt32(digit)
         }
@@ -381,7 +408,7 @@ private struct Scanner {
     }
 
     /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
-    private mutating func readMultibyte() throws(JSONReadError) {
+    private mutating func readMultibyte(_ bytes: Span<UInt8>) throws(JSONReadError) {
         let lead = bytes[index]
         let count: Int
         var low: UInt8 = 0x80
@@ -402,25 +429,28 @@ private struct Scanner {
         case 0xF4:
             count = 3
             high = 0x8F
-        default: throw error(.encoding, "invalid UTF-8 byte in a string", at: index)
+        default: throw error(bytes, .encoding, "invalid UTF-8 byte in a string", at: index)
         }
         guard index + count < bytes.count else {
-            throw error(.encoding, "truncated UTF-8 sequence in a string", at: index)
+            throw error(bytes, .encoding, "truncated UTF-8 sequence in a string", at: index)
         }
         let second = bytes[index + 1]
         guard second >= low, second <= high else {
-            throw error(.encoding, "invalid UTF-8 sequence in a string", at: index)
+            throw error(bytes, .encoding, "invalid UTF-8 sequence in a string", at: index)
         }
         for offset in stride(from: 2, through: count, by: 1) where bytes[index + offset] & 0xC0 != 0x80 {
-            throw error(.encoding, "invalid UTF-8 sequence in a string", at: index)
+            throw error(bytes, .encoding, "invalid UTF-8 sequence in a string", at: index)
         }
         index += count + 1
     }
 
-    private mutating func skipWhitespace() {
+    private mutating func skipWhitespace(_ bytes: Span<UInt8>) {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case 0x20, 0x0D, 0x09: index += 1
+            case 0x0A:
+                singleLineASCII = false
+                index += 1
             default: return
             }
         }
@@ -430,7 +460,7 @@ private struct Scanner {
 
     /// Names the byte at an offset without repeating input: structural characters by themselves, anything else
     /// by its class, so that a malformed PIN or card number never reaches an error message.
-    private func describeByte(at offset: Int) -> String {
+    private func describeByte(_ bytes: Span<UInt8>, at offset: Int) -> String {
         guard offset < bytes.count else { return "end of input" }
         let byte = bytes[offset]
         switch byte {
@@ -448,7 +478,9 @@ private struct Scanner {
         }
     }
 
-    private func error(_ code: JSONReadError.Code, _ message: String, at offset: Int) -> JSONReadError {
+    private func error(_ bytes: Span<UInt8>, _ code: JSONReadError.Code, _ message: String, at offset: Int)
+        -> JSONReadError
+    {
         JSONReadError(code: code, message: message, position: SourcePosition.locate(offset: offset, in: bytes))
     }
 }

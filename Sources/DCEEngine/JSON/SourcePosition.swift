@@ -32,7 +32,7 @@ public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStr
     ///   - bytes: The text.
     ///   - start: A position known to lie at or before `offset`, to count on from; the start of the text if `nil`.
     /// - Returns: The line and column of that offset.
-    static func locate(offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: SourcePosition? = nil)
+    static func locate(offset: Int, in bytes: Span<UInt8>, from start: SourcePosition? = nil)
         -> SourcePosition
     {
         let end = min(max(offset, 0), bytes.count)
@@ -54,7 +54,12 @@ public struct SourcePosition: Hashable, Sendable, Codable, Comparable, CustomStr
 
     /// The position of a byte offset in UTF-8 text held in an array.
     static func locate(offset: Int, in bytes: [UInt8]) -> SourcePosition {
-        bytes.withUnsafeBufferPointer { locate(offset: offset, in: $0) }
+        bytes.withSpan { locate(offset: offset, in: $0) }
+    }
+
+    /// The position of a byte offset in UTF-8 text held in a contiguous array.
+    static func locate(offset: Int, in bytes: ContiguousArray<UInt8>) -> SourcePosition {
+        locate(offset: offset, in: bytes.span)
     }
 }
 

@@ -17,7 +17,7 @@ enum FileFailure {
     /// - Parameter error: What reading or listing threw.
     /// - Returns: The reason.
     static func reason(_ error: any Error) -> String {
-        if let number = errorNumber(of: error) { return String(cString: strerror(number)) }
+        if let number = errorNumber(of: error) { return systemErrorDescription(number) }
         return (error as NSError).localizedDescription
     }
 

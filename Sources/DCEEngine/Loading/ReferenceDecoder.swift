@@ -428,8 +428,7 @@ struct ReferenceDecoder {
     /// A day as `YYYY-MM-DD`.
     private mutating func date(_ entry: Node?, required: String?, in parent: Node) -> String? {
         guard let text = string(entry, required: required, in: parent), let entry else { return nil }
-        var bytes = text
-        guard bytes.withUTF8({ Format.isDate($0) }) else {
+        guard text.withUTF8Span({ Format.isDate($0) }) else {
             report(.invalidAttribute, "expected a date such as 2026-01-01, found '\(text)'", entry)
             return nil
         }

@@ -81,7 +81,7 @@
     }
 
     /// The offset of the key that is exactly these bytes.
-    func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+    func lookup(_ name: Span<UInt8>) -> Int? {
         unsafe view.lookup(name)  // this table is alive while its method runs
     }
 
@@ -99,7 +99,13 @@
         private var slots: UnsafeBufferPointer<Int32> { unsafe buffers.pointee.slots }
 
         /// The offset of the key that is exactly these bytes.
-        func lookup(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        func lookup(_ name: Span<UInt8>) -> Int? {
+            // SAFETY: the span's bytes are alive for the closure, and the lookup keeps no pointer to them.
+            unsafe name.withUnsafeBufferPointer { unsafe lookup(bytes: $0) }
+        }
+
+        /// ``lookup(_:)`` on the bytes' buffer, alive for the call.
+        private func lookup(bytes name: UnsafeBufferPointer<UInt8>) -> Int? {
             if unsafe slots.isEmpty {
                 for offset in unsafe spans.indices where unsafe equal(spans[offset], name) { return offset }
                 return nil

@@ -69,20 +69,18 @@ public final class AddressFormats: Sendable {
 
         /// The subdivision a value names: by its key or any of its names, ignoring case and surrounding spaces.
         public func subdivision(named value: String) -> Int? {
-            var value = value
-            return value.withUTF8 { subdivision(named: $0) }
+            value.withUTF8Span { subdivision(named: $0) }
         }
 
         /// The subdivision UTF-8 text names (evaluation's call, straight from the payload's bytes).
-        func subdivision(named bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        func subdivision(named bytes: Span<UInt8>) -> Int? {
             subdivisionsByName.withValue(made: { NameTable(subdivisions) }) { $0.places[Self.folded(bytes)] } ?? nil
         }
 
         /// Whether a subdivision's key or one of its names starts with the text, ignoring case and surrounding
         /// spaces: a state that typing can still complete.
         func mayName(startingWith text: String) -> Bool {
-            var text = text
-            let folded = text.withUTF8 { Self.folded($0) }
+            let folded = text.withUTF8Span { Self.folded($0) }
             return subdivisionsByName.withValue(made: { NameTable(subdivisions) }) {
                 $0.places.keys.contains { $0.hasPrefix(folded) }
             } ?? false
@@ -90,9 +88,9 @@ public final class AddressFormats: Sendable {
 
         /// Text without surrounding white space, in lower case. ASCII text (most states: `CA`, `Ontario`) is folded
         /// byte by byte, as Foundation would fold it; other text by Foundation.
-        static func folded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        static func folded(_ bytes: Span<UInt8>) -> String {
             guard bytes.allSatisfy({ $0 < 0x80 }) else {
-                return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                return bytes.decoded.trimmingCharacters(in: .whitespacesAndNewlines)
                     .lowercased()
             }
             func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }  // space, tab, LF, VT, FF, CR
@@ -100,12 +98,12 @@ public final class AddressFormats: Sendable {
             var end = bytes.count
             while start < end && isSpace(bytes[start]) { start += 1 }
             while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-            return String(unsafeUninitializedCapacity: end - start) { buffer in
-                for offset in start..<end {
-                    buffer[offset - start] = bytes[offset] &- 65 < 26 ? bytes[offset] | 0x20 : bytes[offset]
-                }
-                return end - start
+            var folded = ""  // a state's name or key is short: a small string, no allocation
+            for offset in start..<end {
+                folded.unicodeScalars.append(
+                    Unicode.Scalar(bytes[offset] &- 65 < 26 ? bytes[offset] | 0x20 : bytes[offset]))
             }
+            return folded
         }
 
         init(
@@ -133,8 +131,8 @@ public final class AddressFormats: Sendable {
         init(_ subdivisions: [Subdivision]) {
             var places: [String: Int] = [:]
             for (index, subdivision) in subdivisions.enumerated() {
-                for var name in [subdivision.key] + subdivision.names {
-                    let folded = name.withUTF8 { Country.folded($0) }
+                for name in [subdivision.key] + subdivision.names {
+                    let folded = name.withUTF8Span { Country.folded($0) }
                     places[folded] = places[folded] ?? index
                 }
             }
@@ -218,13 +216,12 @@ public final class AddressFormats: Sendable {
 
     /// The format of a country by its code; `nil` for a code the data does not list.
     public func country(_ code: String) -> Country? {
-        var code = code
-        let index = code.withUTF8 { self.index(of: $0) }
+        let index = code.withUTF8Span { self.index(of: $0) }
         return index.map { country(at: $0) }
     }
 
     /// The place in ``codes`` of a code given as UTF-8 bytes (two capital letters).
-    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    func index(of bytes: Span<UInt8>) -> Int? {
         guard bytes.count == 2, bytes[0] &- 65 < 26, bytes[1] &- 65 < 26 else { return nil }
         let index = Int(table[Int(bytes[0] - 65) * 26 + Int(bytes[1] - 65)])
         return index >= 0 ? index : nil
@@ -263,9 +260,9 @@ final class LazyPattern: Sendable {
 
     /// Whether UTF-8 text matches; `nil` when the pattern does not compile or the match hit a limit (the data is
     /// checked by `lint`, so neither should happen: the value is then not judged by this pattern).
-    func matches(_ bytes: UnsafeBufferPointer<UInt8>, scratch: MatchScratch) -> Bool? {
+    func matches(_ bytes: Span<UInt8>, scratch: MatchScratch) -> Bool? {
         let outcome = compiledPattern.withValue(made: { try? CompiledPattern(source) }) {
-            $0.handle.match(bytes: bytes, knownValidUTF8: true, scratch: scratch)
+            $0.match(bytes, knownValidUTF8: true, scratch: scratch)
         }
         switch outcome {
         case .match?: return true

@@ -94,15 +94,15 @@ public final class CardBrands: Sendable {
     /// - Parameter number: Digits; spaces and dashes between them are skipped.
     /// - Returns: The brand when every number starting with these digits is of it; otherwise undecided or unknown.
     public func detect(_ number: String) -> Detection {
-        var number = number
-        return number.withUTF8 { detect(digitsOf: $0) }
+        number.withUTF8Span { detect(digitsOf: $0) }
     }
 
     /// ``detect(_:)`` on UTF-8 bytes; bytes other than digits, spaces and dashes make the number unknown.
-    func detect(digitsOf bytes: UnsafeBufferPointer<UInt8>) -> Detection {
+    func detect(digitsOf bytes: Span<UInt8>) -> Detection {
         var prefix = 0
         var count = 0
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { continue }
             guard byte &- 0x30 < 10 else { return .unknown }
             if count < longestPrefix { prefix = prefix * 10 + Int(byte - 0x30) }
@@ -181,11 +181,11 @@ extension CardBrands {
     /// - Parameter number: Digits typed so far; spaces and dashes between them are skipped.
     /// - Returns: The brand to show and the candidates; no candidate for anything but digits, spaces and dashes.
     public func typing(_ number: String) -> Typing {
-        var number = number
-        return number.withUTF8 { bytes in
+        number.withUTF8Span { bytes in
             var prefix = 0
             var count = 0
-            for byte in bytes {
+            for index in bytes.indices {
+                let byte = bytes[index]
                 if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") { continue }
                 guard byte &- 0x30 < 10 else { return Typing(brand: nil, candidates: []) }
                 if count < longestPrefix { prefix = prefix * 10 + Int(byte - 0x30) }
@@ -234,13 +234,14 @@ extension CardBrands {
     ///   - bytes: The number's UTF-8 bytes.
     ///   - separators: Whether single spaces or dashes may stand between digits (`4111 1111 1111 1111`).
     ///   - unknownBrands: Whether a number of no known brand counts (by its length and check digit alone).
-    func accepts(number bytes: UnsafeBufferPointer<UInt8>, separators: Bool, unknownBrands: Bool = false) -> Bool {
+    func accepts(number bytes: Span<UInt8>, separators: Bool, unknownBrands: Bool = false) -> Bool {
         // One pass, no allocation: the digits' count, their Luhn sum from the right, and the first digits. (The
         // Luhn sum is the one `Format.luhnChecksumHolds` computes; calling it over the digits filtered lazily from
         // the bytes made a valid payment-account payload 7 % slower, dce-benchmark parsed.)
         var count = 0
         var previousWasDigit = false
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte &- 0x30 < 10 {
                 count += 1
                 previousWasDigit = true
@@ -254,8 +255,8 @@ extension CardBrands {
         var sum = 0
         var prefix = 0
         var position = 0
-        for byte in bytes where byte &- 0x30 < 10 {
-            let digit = Int(byte - 0x30)
+        for index in bytes.indices where bytes[index] &- 0x30 < 10 {
+            let digit = Int(bytes[index] - 0x30)
             if position < longestPrefix { prefix = prefix * 10 + digit }
             // Counting from the right, every second digit is doubled (ISO/IEC 7812-1).
             let doubled = (count - 1 - position) % 2 == 1
@@ -276,8 +277,7 @@ extension CardBrands {
     /// valid check digit; incomplete while a candidate brand allows more digits. Spaces and dashes are formatting
     /// here, wherever they are.
     func judge(partial text: String) -> (verdict: InputVerdict, typing: Typing) {
-        var text = text
-        guard let digits = text.withUTF8({ Self.digits(of: $0, separators: true, partial: true) }) else {
+        guard let digits = text.withUTF8Span({ Self.digits(of: $0, separators: true, partial: true) }) else {
             return (.invalid(.format), Typing(brand: nil, candidates: []))
         }
         var prefix = 0
@@ -296,11 +296,12 @@ extension CardBrands {
 
     /// The digits of a number: `nil` when it holds anything but digits (and, when `separators`, single spaces or
     /// dashes between digits; while typing, anywhere).
-    private static func digits(of bytes: UnsafeBufferPointer<UInt8>, separators: Bool, partial: Bool) -> [UInt8]? {
+    private static func digits(of bytes: Span<UInt8>, separators: Bool, partial: Bool) -> [UInt8]? {
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count)
         var previousWasDigit = false
-        for byte in bytes {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte &- 0x30 < 10 {
                 digits.append(byte)
                 previousWasDigit = true
@@ -317,7 +318,7 @@ extension CardBrands {
     }
 
     private static func luhn(_ digits: [UInt8]) -> Bool {
-        Format.luhnChecksumHolds(digits.lazy.map { Int($0 - 0x30) })
+        digits.withSpan { Format.luhnChecksumHolds(digits: $0) }
     }
 }
 

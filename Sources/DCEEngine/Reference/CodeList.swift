@@ -72,12 +72,11 @@ public struct CodeList: Sendable {
 
     /// Whether a string is a code in force, or (with `includingWithdrawn`) one withdrawn recently.
     public func contains(_ code: String, includingWithdrawn: Bool = false) -> Bool {
-        var code = code
-        return code.withUTF8 { contains($0, includingWithdrawn: includingWithdrawn) }
+        code.withUTF8Span { contains($0, includingWithdrawn: includingWithdrawn) }
     }
 
     /// Whether UTF-8 bytes are a code in force, or (with `includingWithdrawn`) one withdrawn recently.
-    func contains(_ bytes: UnsafeBufferPointer<UInt8>, includingWithdrawn: Bool) -> Bool {
+    func contains(_ bytes: Span<UInt8>, includingWithdrawn: Bool) -> Bool {
         guard let index = Self.index(bytes, width: width) else { return false }
         let word = index >> 6
         let bit = UInt64(1) << UInt64(index & 63)
@@ -90,10 +89,11 @@ public struct CodeList: Sendable {
     }
 
     /// A code's place among all codes of `width` capital letters, or `nil` when the bytes are not such a code.
-    private static func index(_ bytes: UnsafeBufferPointer<UInt8>, width: Int) -> Int? {
+    private static func index(_ bytes: Span<UInt8>, width: Int) -> Int? {
         guard bytes.count == width else { return nil }
         var index = 0
-        for byte in bytes {
+        for place in bytes.indices {
+            let byte = bytes[place]
             guard byte &- 65 < 26 else { return nil }
             index = index * 26 + Int(byte - 65)
         }
@@ -104,8 +104,8 @@ public struct CodeList: Sendable {
         var size = 1
         for _ in 0..<width { size *= 26 }
         var bits = [UInt64](repeating: 0, count: (size + 63) / 64)
-        for var code in codes {
-            guard let index = code.withUTF8({ Self.index($0, width: width) }) else { continue }
+        for code in codes {
+            guard let index = code.withUTF8Span({ Self.index($0, width: width) }) else { continue }
             bits[index >> 6] |= 1 << UInt64(index & 63)
         }
         return bits

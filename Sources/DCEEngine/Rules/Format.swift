@@ -25,7 +25,7 @@ package enum Format: String, CaseIterable, Sendable {
     /// `MM/YY` (as printed on cards), not before the current month.
     case cardExpiry = "card-expiry"
 
-    package typealias Bytes = UnsafeBufferPointer<UInt8>
+    package typealias Bytes = Span<UInt8>
 
     /// Whether the format is a card number whose brand the reference data decides.
     package var isCardNumber: Bool { self == .cardNumber || self == .cardNumberWithSeparators }
@@ -162,8 +162,7 @@ package enum Format: String, CaseIterable, Sendable {
 
     /// Whether a string has this format.
     func accepts(_ value: String, month: Int = 0, reference: ReferenceData = .bundled) -> Bool {
-        var value = value
-        return value.withUTF8 { accepts($0, month: month, reference: reference) }
+        value.withUTF8Span { accepts($0, month: month, reference: reference) }
     }
 
     /// Whether UTF-8 bytes have this format.
@@ -196,15 +195,18 @@ package enum Format: String, CaseIterable, Sendable {
 
     static func isLuhn(_ bytes: Bytes) -> Bool {
         guard (12...19).contains(bytes.count), bytes.allSatisfy(isDigit) else { return false }
-        return luhnChecksumHolds(bytes.lazy.map { Int($0 - 0x30) })
+        return luhnChecksumHolds(digits: bytes)
     }
 
-    /// The Luhn (mod 10) check over digit values, the last being the check digit: the one implementation, used by
+    /// The Luhn (mod 10) check over ASCII digits, the last being the check digit: the one implementation, used by
     /// the `luhn` format and by the card brands' test of a complete number (which ``Masking`` uses too).
-    static func luhnChecksumHolds(_ digits: some BidirectionalCollection<Int>) -> Bool {
+    static func luhnChecksumHolds(digits: Span<UInt8>) -> Bool {
         var sum = 0
         var double = false
-        for var digit in digits.reversed() {
+        var index = digits.count
+        while index > 0 {
+            index -= 1
+            var digit = Int(digits[index] &- 0x30)
             if double {
                 digit *= 2
                 if digit > 9 { digit -= 9 }
@@ -222,8 +224,8 @@ package enum Format: String, CaseIterable, Sendable {
     static func isBase64(_ bytes: Bytes) -> Bool {
         guard !bytes.isEmpty, bytes.count % 4 == 0 else { return false }
         var padding = 0
-        for byte in bytes {
-            switch byte {
+        for index in bytes.indices {
+            switch bytes[index] {
             case UInt8(ascii: "="): padding += 1
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -241,7 +243,7 @@ package enum Format: String, CaseIterable, Sendable {
     /// Lines are split on LF bytes with an optional CR before each (in Swift, "\r\n" is one Character, so this is
     /// done on bytes).
     static func isPEMCertificate(_ bytes: Bytes) -> Bool {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+        var lines = bytes.array.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
             line.last == UInt8(ascii: "\r") ? line.dropLast() : line
         }
         if lines.last?.isEmpty == true { lines.removeLast() }  // one final line break is usual
@@ -253,7 +255,7 @@ package enum Format: String, CaseIterable, Sendable {
         guard body.dropLast().allSatisfy({ $0.count == 64 }), let last = body.last, (1...64).contains(last.count) else {
             return false
         }
-        return Array(body.joined()).withUnsafeBufferPointer(isBase64)
+        return Array(body.joined()).withSpan(isBase64)
     }
 
     static func isCardExpiry(_ bytes: Bytes, notBefore month: Int) -> Bool {
@@ -266,7 +268,8 @@ package enum Format: String, CaseIterable, Sendable {
 
     static func isUUID(_ bytes: Bytes) -> Bool {
         guard bytes.count == 36 else { return false }
-        for (offset, byte) in bytes.enumerated() {
+        for offset in bytes.indices {
+            let byte = bytes[offset]
             if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
                 if byte != UInt8(ascii: "-") { return false }
             } else if !isHexDigit(byte) {

@@ -483,8 +483,7 @@ struct MessageTemplate: Sendable, Hashable {
     }
 
     func render(_ parameters: MessageParameters) -> String {
-        // Measured first, then copied into the string's own storage: one allocation, where appending piece by
-        // piece grew the string and went through the general append path for each piece.
+        // Measured first, so that the string is allocated once, not grown piece by piece.
         var length = 0
         for segment in segments {
             switch segment {
@@ -492,24 +491,14 @@ struct MessageTemplate: Sendable, Hashable {
             case .parameter(let name): length += parameters[name]?.utf8.count ?? 0
             }
         }
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var at = 0
-            for segment in segments {
-                var piece: String
-                switch segment {
-                case .text(let text): piece = text
-                case .parameter(let name):
-                    guard let value = parameters[name] else { continue }
-                    piece = value
-                }
-                piece.withUTF8 { utf8 in
-                    for byte in utf8 {
-                        buffer[at] = byte
-                        at += 1
-                    }
-                }
+        var text = ""
+        text.reserveCapacity(length)
+        for segment in segments {
+            switch segment {
+            case .text(let piece): text += piece
+            case .parameter(let name): if let value = parameters[name] { text += value }
             }
-            return at
         }
+        return text
     }
 }

@@ -129,9 +129,8 @@ package struct ObjectRuleFinding: Sendable {
 /// fields. A plain value over the document's storage, holding no reference: validation makes one for every object a
 /// rule is on, and it is valid only during the call it is given to.
 package struct ObjectRuleMembers {
-    /// The document's bytes and nodes.
-    let bytes: UnsafeBufferPointer<UInt8>
-    let nodes: UnsafeBufferPointer<JSONDocument.Node>
+    /// The document.
+    let document: JSONDocument
     /// Each member's value by its place among the object's fields; -1 when missing. Valid for the call it is given to.
     let found: UnsafeBufferPointer<JSONDocument.Index>
     /// Bit i set when member i broke none of its own rules.
@@ -143,9 +142,9 @@ package struct ObjectRuleMembers {
     func value(_ place: Int) -> MemberValue {
         let value = found[place]
         guard value >= 0 else { return .missing }
-        switch nodes[value].kind {
+        switch document.nodes[value].kind {
         case .null: return .null
-        case .string: return nodes[value].length == 0 ? .emptyString : .string
+        case .string: return document.nodes[value].length == 0 ? .emptyString : .string
         default: return .other
         }
     }
@@ -154,11 +153,8 @@ package struct ObjectRuleMembers {
     func isClean(_ place: Int) -> Bool { place < 64 && clean & (1 << UInt64(place)) != 0 }
 
     /// Runs `body` over the UTF-8 bytes of a member holding a string.
-    func withStringBytes<Result>(_ place: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let node = nodes[found[place]]
-        let range = Int(node.start)..<(Int(node.start) + Int(node.length))
-        guard node.flag else { return body(UnsafeBufferPointer(rebasing: bytes[range])) }
-        return Array(JSONReader.unescape(ArraySlice(bytes[range])).utf8).withUnsafeBufferPointer(body)
+    func withStringBytes<Result>(_ place: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+        document.withStringBytes(at: found[place], body)
     }
 }
 

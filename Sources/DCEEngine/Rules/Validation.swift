@@ -42,26 +42,25 @@ package struct Validation: Sendable {
     }
 }
 
-/// What validation runs of a ``Validation``: plain values, so that evaluation copies it for free. The pattern is
-/// kept alive by the ``AttributeSet`` that holds both.
+/// What validation runs of a ``Validation``: its lengths and its compiled regex.
 struct StringCheck: Sendable {
     let lengths: Lengths
-    let pattern: PatternHandle?
+    let pattern: CompiledPattern?
 
     init(_ validation: Validation, pattern: CompiledPattern?) {
         lengths = validation.lengths
-        self.pattern = pattern?.handle
+        self.pattern = pattern
     }
 
     /// The rules a string breaks: its length in code points, then its bytes against the regex (`scratch` is match
     /// data, needed when there is a regex; a match over its limits breaks `regexLimit`).
     @inline(__always)
-    func check(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, scratch: MatchScratch?) -> Broken {
+    func check(_ bytes: Span<UInt8>, length: Int, scratch: MatchScratch?) -> Broken {
         var broken: Broken = []
         if lengths.isBelow(length) { broken.insert(.minLength) }
         if lengths.isAbove(length) { broken.insert(.maxLength) }
         guard let pattern, let scratch else { return broken }
-        switch pattern.match(bytes: bytes, knownValidUTF8: true, scratch: scratch) {
+        switch pattern.match(bytes, knownValidUTF8: true, scratch: scratch) {
         case .match: break
         case .noMatch: broken.insert(.regex)
         case .limitExceeded, .error(_): broken.insert(.regexLimit)

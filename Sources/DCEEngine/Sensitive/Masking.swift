@@ -27,14 +27,13 @@ public enum Masking {
     ///   - brands: The card brand data; the bundled data by default.
     /// - Returns: `true` for a card number.
     public static func isCardNumber(_ text: String, brands: CardBrands = .bundled) -> Bool {
-        var text = text
-        return text.withUTF8 { isCardNumber(utf8: $0, brands: brands) }
+        text.withUTF8Span { isCardNumber(utf8: $0, brands: brands) }
     }
 
     /// ``isCardNumber(_:brands:)`` on UTF-8 bytes.
-    static func isCardNumber(utf8 bytes: UnsafeBufferPointer<UInt8>, brands: CardBrands) -> Bool {
+    static func isCardNumber(utf8 bytes: Span<UInt8>, brands: CardBrands) -> Bool {
         var digits = 0
-        for byte in bytes where byte &- 0x30 < 10 { digits += 1 }
+        for index in bytes.indices where bytes[index] &- 0x30 < 10 { digits += 1 }
         return CardBrands.unknownBrandLengths.contains(digits)
             && brands.accepts(number: bytes, separators: true, unknownBrands: true)
     }

@@ -198,7 +198,7 @@ public struct Redactor: Sendable {
     /// The one card-number test on scalars that are digits, spaces and dashes.
     private static func isCardNumber(_ scalars: ArraySlice<Unicode.Scalar>, brands: CardBrands) -> Bool {
         let bytes = scalars.map { UInt8(truncatingIfNeeded: $0.value) }
-        return bytes.withUnsafeBufferPointer { Masking.isCardNumber(utf8: $0, brands: brands) }
+        return bytes.withSpan { Masking.isCardNumber(utf8: $0, brands: brands) }
     }
 
     /// What stands for each character of a value after a sensitive key.
