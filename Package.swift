@@ -112,7 +112,9 @@ let package = Package(
             // The schemas are data kept at the top of the repository; they ship inside the engine's bundle.
             // The message catalogues (one JSON file per language) ship the same way.
             resources: [.copy("../../Schemas"), .copy("Messages")],
-            swiftSettings: strictSettings
+            // Memory safety checked by the compiler: every unsafe use is in Lowered/, marked `unsafe`, with the
+            // invariant it relies on (MemorySafetyTests).
+            swiftSettings: strictSettings + [.strictMemorySafety()]
         ),
         .target(
             // Forms in an app: the form a schema describes, the as-you-type checks of a field, FormSession and drafts

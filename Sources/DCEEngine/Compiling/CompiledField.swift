@@ -119,11 +119,9 @@ package final class CompiledField: Sendable {
     }
 }
 
-/// An immutable, shared set of attributes: the messages and values a violation needs, and the buffers of checks
-/// that its ``Record`` (what evaluation reads) views.
-///
-/// `@unchecked Sendable`: the buffers are written only in `init` and freed with the set.
-package final class AttributeSet: @unchecked Sendable {
+/// An immutable, shared set of attributes: the messages and values a violation needs, and the checks of strings and
+/// the plain values (``Record``) evaluation reads.
+package final class AttributeSet: Sendable {
     package let name: LocalizedText
     let lengths: Lengths
     let valueRange: ValueRange
@@ -135,11 +133,10 @@ package final class AttributeSet: @unchecked Sendable {
     let patterns: [CompiledPattern?]
     package let message: LocalizedText?
     let messages: FieldMessages?
-    /// `validations` without their messages, for the hot path: in a buffer this set owns, which ``record`` views.
-    let stringChecks: FrozenBuffer<StringCheck>
-    /// `formats`, in a buffer this set owns, for the same reason.
-    let formatList: FrozenBuffer<Format>
-    /// The set as plain values, built once; valid while the set is alive (see ``RuleProgram``).
+    /// `validations` without their messages, for the hot path.
+    let stringChecks: ContiguousArray<StringCheck>
+    /// The set as plain values, built once; its ``Record/checks`` are places in ``stringChecks`` (a ``RuleProgram``
+    /// gathers every set's checks in one table, and its records refer to that).
     let record: Record
 
     /// The set for compiled rules; `patterns` holds every regex they use, by ``Validation/patternKey``.
@@ -154,19 +151,18 @@ package final class AttributeSet: @unchecked Sendable {
         patterns = validations.map { validation in validation.patternKey.flatMap { compiled[$0] } }
         message = value.message
         messages = value.messages
-        stringChecks = FrozenBuffer(zip(validations, patterns).map(StringCheck.init))
-        formatList = FrozenBuffer(formats)
+        stringChecks = ContiguousArray(zip(validations, patterns).map(StringCheck.init))
         record = Record(
             mustBePresent: value.presence.mustBePresent, mustBeAbsent: value.presence.mustBeAbsent,
             acceptsNull: value.presence.acceptsNull, lengths: lengths,
             itemCounts: itemCounts, hasValueRange: !valueRange.isEmpty, hasEnum: options != nil,
-            formats: formatList.view, checks: stringChecks.view,
+            formats: FormatSet(formats), checks: 0..<stringChecks.count,
             hasPatterns: patterns.contains { $0 != nil })
     }
 
     /// What evaluation reads of an ``AttributeSet`` while a value passes; the set itself is read only for a
     /// violation, `enum` values and numeric bounds.
-    struct Record {
+    struct Record: Sendable {
         let mustBePresent: Bool
         let mustBeAbsent: Bool
         let acceptsNull: Bool
@@ -175,12 +171,16 @@ package final class AttributeSet: @unchecked Sendable {
         /// Whether `minimum` or `maximum` is set.
         let hasValueRange: Bool
         let hasEnum: Bool
-        let formats: UnsafeBufferPointer<Format>
-        let checks: UnsafeBufferPointer<StringCheck>
+        let formats: FormatSet
+        /// The set's checks: places in ``RuleProgram/Tables/checks`` for a set of the program, in the evaluation's
+        /// own table for a set computed while evaluating (``checksInWalk``).
+        var checks: Range<Int>
         /// Whether any check has a regex (so evaluation knows it needs match data).
         let hasPatterns: Bool
         /// The set's place in ``RuleProgram/Tables/attributeObjects``, or -1 for a set computed while evaluating.
         var object = -1
+        /// Whether ``checks`` are places in the evaluation's table of checks (a set computed while evaluating).
+        var checksInWalk = false
     }
 }
 

@@ -21,7 +21,7 @@ extension JSONDocument {
     func members(of index: Index, describedBy object: CompiledField?) -> [DescribedMember] {
         members(of: index).map { member in
             let field = object.flatMap { object in
-                lookUpKey(at: member.key, in: object.keyTable.view).map { object.fields[$0] }
+                lookUpKey(at: member.key, in: object.keyTable).map { object.fields[$0] }
             }
             return DescribedMember(key: string(at: member.key), keyIndex: member.key, value: member.value, field: field)
         }
@@ -54,7 +54,7 @@ extension CompiledField {
             for (member, value) in document.members(of: index) {
                 let name = document.string(at: member)
                 let child = field.flatMap { field in
-                    document.lookUpKey(at: member, in: field.keyTable.view).map { field.fields[$0] }
+                    document.lookUpKey(at: member, in: field.keyTable).map { field.fields[$0] }
                 }
                 visit(child, in: document, at: value, path: JSONPointer.appending(name, to: path), key: name, body)
             }

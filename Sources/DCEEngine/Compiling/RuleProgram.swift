@@ -7,28 +7,17 @@ internal import DCEPattern
 /// path takes and drops a reference count, an atomic write to a cache line that every thread validating with the
 /// same schema wants: while evaluation walked the objects with counts, two threads on one prepared schema scaled
 /// 1.69x one thread, and `swift_retain`/`swift_release` were 26 % of one thread's samples (docs/performance.md). A
-/// record is read with a load. Measured against objects read through unmanaged references (the approach this
-/// replaced, which needed unsafe code in seven files), on one core: a parsed card-create payload 1,262 → 1,258 ns, a
-/// valid one 788 → 762 ns (`dce-benchmark parsed`, medians of six interleaved runs).
-///
-/// The tables are views whose lifetime the type system does not check: each is a ``FrozenBuffer`` (the `Lowered`
-/// folder holds every type that manages memory by hand) that this program keeps alive, and the records view key
-/// tables, patterns, test strings and attribute buffers owned by objects the tables keep alive
-/// (``Tables/fieldObjects``, ``Tables/attributeObjects``, ``Tables/testObjects``, and the key tables of pointer
-/// tokens). ``withTables(_:)`` is the only way to read them; nothing read from the tables may outlive its body.
-/// ``Tables`` cannot be made non-escapable yet (Swift 6.3's lifetime annotations are experimental), so this rule is
-/// kept by hand: no type stores a ``Tables`` but an evaluation, which lives inside ``withTables(_:)``.
-///
-/// `@unchecked Sendable`: the tables are written only in `init` and freed with the program; what they refer to is
-/// immutable.
-package final class RuleProgram: @unchecked Sendable {
+/// record holds no reference, and is read with a load and a bounds check from an array of ``Tables``, which the
+/// evaluation holds once. The key tables of fields, tests and pointer tokens are one ``KeyStore``, the checks of
+/// every attribute set one table, the tests' strings and patterns one table each.
+package final class RuleProgram: Sendable {
     /// A field as plain values.
-    struct Field {
+    struct Field: Sendable {
         let dataType: DataType
         /// The field's members, as a range of ``Tables/children``.
         let children: Range<Int>
         /// Finds a member by the bytes of its name: the offset into `children`.
-        let keys: KeyTable.View
+        let keys: KeyStore.Table
         /// The field of an array's items, or -1.
         let items: Int
         /// The attributes before any override (a place in ``Tables/attributes``).
@@ -51,61 +40,75 @@ package final class RuleProgram: @unchecked Sendable {
         var hasBindings: Bool { bindingConditions >= 0 }
     }
 
-    /// What evaluation reads, valid only inside ``withTables(_:)``: one pointer to the program's tables, so that
-    /// passing it around copies a word.
-    package struct Tables {
-        fileprivate let contents: UnsafePointer<Contents>
-
+    /// What evaluation reads: the program's tables, never changed once made.
+    package final class Tables: Sendable {
         /// The fields; the root is field 0.
-        var fields: UnsafeBufferPointer<Field> { contents.pointee.fields }
+        let fields: ContiguousArray<Field>
         /// The compiled field each record was lowered from, for what only a violation needs (names, messages).
-        var fieldObjects: UnsafeBufferPointer<CompiledField> { contents.pointee.fieldObjects }
+        let fieldObjects: ContiguousArray<CompiledField>
         /// The members of every object field, as places in ``fields``.
-        var children: UnsafeBufferPointer<Int> { contents.pointee.children }
-        var attributes: UnsafeBufferPointer<AttributeSet.Record> { contents.pointee.attributes }
+        let children: ContiguousArray<Int>
+        let attributes: ContiguousArray<AttributeSet.Record>
         /// The attribute set each record was lowered from, for messages, `enum` values and numeric bounds.
-        var attributeObjects: UnsafeBufferPointer<AttributeSet> { contents.pointee.attributeObjects }
+        let attributeObjects: ContiguousArray<AttributeSet>
+        /// The checks of every attribute set of ``attributes``, end to end (``AttributeSet/Record/checks``).
+        let checks: ContiguousArray<StringCheck>
         /// The attributes of each combination of a field's overrides (see ``Field/variants``).
-        var variants: UnsafeBufferPointer<Int> { contents.pointee.variants }
-        var instructions: UnsafeBufferPointer<Instruction> { contents.pointee.instructions }
+        let variants: ContiguousArray<Int>
+        let instructions: ContiguousArray<Instruction>
         /// Where each condition's instructions start.
-        var conditionStarts: UnsafeBufferPointer<Int> { contents.pointee.conditionStarts }
-        var tests: UnsafeBufferPointer<CompiledTest.Record> { contents.pointee.tests }
+        let conditionStarts: ContiguousArray<Int>
+        let tests: ContiguousArray<CompiledTest.Record>
         /// The test each record was lowered from, for `equals` and `in` tests on values other than strings.
-        package var testObjects: UnsafeBufferPointer<CompiledTest> { contents.pointee.testObjects }
-        var tokens: UnsafeBufferPointer<Token> { contents.pointee.tokens }
+        package let testObjects: ContiguousArray<CompiledTest>
+        /// The string values of every test, end to end (``CompiledTest/Record/strings``).
+        let testStrings: ContiguousArray<String>
+        /// The patterns of `matches` tests (``CompiledTest/Record/pattern``).
+        let patterns: ContiguousArray<CompiledPattern>
+        let tokens: ContiguousArray<Token>
         /// Each token's text.
-        package var tokenTexts: UnsafeBufferPointer<String> { contents.pointee.tokenTexts }
+        package let tokenTexts: ContiguousArray<String>
+        /// The keys of every field, test and token (``Field/keys``, ``CompiledTest/Record/keys``, ``Token/keys``).
+        let keys: KeyStore
         /// Every context's `derive` rules in order: the slot each fills, and with what; rule *i* fills it when
         /// condition ``deriveConditions`` + *i* holds.
-        var derive: UnsafeBufferPointer<(slot: Int, value: String)> { contents.pointee.derive }
-        var deriveConditions: Int { contents.pointee.deriveConditions }
-    }
-
-    /// The tables themselves.
-    fileprivate struct Contents {
-        let fields: UnsafeBufferPointer<Field>
-        let fieldObjects: UnsafeBufferPointer<CompiledField>
-        let children: UnsafeBufferPointer<Int>
-        let attributes: UnsafeBufferPointer<AttributeSet.Record>
-        let attributeObjects: UnsafeBufferPointer<AttributeSet>
-        let variants: UnsafeBufferPointer<Int>
-        let instructions: UnsafeBufferPointer<Instruction>
-        let conditionStarts: UnsafeBufferPointer<Int>
-        let tests: UnsafeBufferPointer<CompiledTest.Record>
-        let testObjects: UnsafeBufferPointer<CompiledTest>
-        let tokens: UnsafeBufferPointer<Token>
-        let tokenTexts: UnsafeBufferPointer<String>
-        let derive: UnsafeBufferPointer<(slot: Int, value: String)>
+        let derive: ContiguousArray<(slot: Int, value: String)>
         let deriveConditions: Int
+
+        fileprivate init(_ builder: Builder, derive: [(slot: Int, value: String)], deriveConditions: Int) {
+            fields = ContiguousArray(builder.fields.map { $0! })
+            fieldObjects = ContiguousArray(builder.fieldObjects)
+            children = ContiguousArray(builder.children)
+            attributes = ContiguousArray(builder.attributes)
+            attributeObjects = ContiguousArray(builder.attributeObjects)
+            checks = builder.checks
+            variants = ContiguousArray(builder.variants)
+            instructions = ContiguousArray(builder.instructions)
+            conditionStarts = ContiguousArray(builder.conditionStarts)
+            tests = ContiguousArray(builder.tests)
+            testObjects = ContiguousArray(builder.testObjects)
+            testStrings = builder.testStrings
+            patterns = builder.patterns
+            tokens = ContiguousArray(builder.tokens)
+            tokenTexts = ContiguousArray(builder.tokenTexts)
+            keys = builder.keys
+            self.derive = ContiguousArray(derive)
+            self.deriveConditions = deriveConditions
+        }
+
+        /// Whether test `test` passes for a context value (or the tender type): `nil` is a value neither supplied nor
+        /// derived.
+        func holds(_ test: Int, forContext value: String?) -> Bool {
+            let record = tests[test]
+            return record.kind.holds(
+                forContext: value,
+                isAmong: { text in record.strings.contains { testStrings[$0] == text } },
+                matches: { record.pattern >= 0 && patterns[record.pattern].match($0) == .match })
+        }
     }
 
-    /// The tables' memory: ``Contents`` views these buffers, which live as long as the program.
-    private let buffers: [AnyObject]
-    /// The views of the tables, in one value that ``Tables`` points at.
-    private let contents: FrozenBuffer<Contents>
-    /// The key tables of pointer tokens, which ``Token``s view.
-    private let tokenTables: [KeyTable]
+    /// The tables.
+    package let tables: Tables
     /// Each compiled field's place in ``Tables/fields``.
     private let fieldIDs: [ObjectIdentifier: Int]
 
@@ -121,38 +124,22 @@ package final class RuleProgram: @unchecked Sendable {
                 derive.append((slot, rule.value))
             }
         }
-        var buffers: [AnyObject] = []
-        func frozen<Element>(_ elements: [Element]) -> UnsafeBufferPointer<Element> {
-            let buffer = FrozenBuffer(elements)
-            buffers.append(buffer)
-            return buffer.view
-        }
-        contents = FrozenBuffer([
-            Contents(
-                fields: frozen(builder.fields.map { $0! }), fieldObjects: frozen(builder.fieldObjects),
-                children: frozen(builder.children), attributes: frozen(builder.attributes),
-                attributeObjects: frozen(builder.attributeObjects), variants: frozen(builder.variants),
-                instructions: frozen(builder.instructions), conditionStarts: frozen(builder.conditionStarts),
-                tests: frozen(builder.tests), testObjects: frozen(builder.testObjects), tokens: frozen(builder.tokens),
-                tokenTexts: frozen(builder.tokenTexts), derive: frozen(derive), deriveConditions: deriveConditions)
-        ])
-        self.buffers = buffers
-        tokenTables = builder.tokenTables
+        tables = Tables(builder, derive: derive, deriveConditions: deriveConditions)
         fieldIDs = builder.fieldIDs
     }
 
-    /// Runs `body` with the tables: the program is alive while its method runs, and so the tables are.
+    /// Runs `body` with the tables.
     package func withTables<Result, Failure: Error>(_ body: (Tables) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        try body(Tables(contents: contents.first))
+        try body(tables)
     }
 
     /// A compiled field's place in the tables.
     package func id(of field: CompiledField) -> Int? { fieldIDs[ObjectIdentifier(field)] }
 
     /// The tables while they are built.
-    private struct Builder {
+    fileprivate struct Builder {
         var fields: [Field?] = []
         var fieldObjects: [CompiledField] = []
         var fieldIDs: [ObjectIdentifier: Int] = [:]
@@ -160,15 +147,18 @@ package final class RuleProgram: @unchecked Sendable {
         var attributes: [AttributeSet.Record] = []
         var attributeObjects: [AttributeSet] = []
         var attributeIDs: [ObjectIdentifier: Int] = [:]
+        var checks: ContiguousArray<StringCheck> = []
         var variants: [Int] = []
         var instructions: [Instruction] = []
         var conditionStarts: [Int] = []
         var tests: [CompiledTest.Record] = []
         var testObjects: [CompiledTest] = []
         var testIDs: [ObjectIdentifier: Int] = [:]
+        var testStrings: ContiguousArray<String> = []
+        var patterns: ContiguousArray<CompiledPattern> = []
         var tokens: [Token] = []
         var tokenTexts: [String] = []
-        var tokenTables: [KeyTable] = []
+        var keys = KeyStore()
         /// Each pointer's run of tokens, by its tokens' texts.
         var tokenRuns: [[String]: Range<Int>] = [:]
 
@@ -197,9 +187,9 @@ package final class RuleProgram: @unchecked Sendable {
                 if case .derive(let rules) = binding.source { rules.forEach { emitCondition($0.condition) } }
             }
             fields[id] = Field(
-                dataType: field.dataType, children: start..<(start + members.count), keys: field.keyTable.view,
-                items: items,
-                base: base, overrides: overrides, variants: variantStart, additionalFields: field.additionalFields,
+                dataType: field.dataType, children: start..<(start + members.count),
+                keys: keys.add(field.keyTable.keys), items: items, base: base, overrides: overrides,
+                variants: variantStart, additionalFields: field.additionalFields,
                 sensitive: !field.sensitivity.isEmpty,
                 bindingConditions: field.bindings.isEmpty ? -1 : overrides.upperBound,
                 hasObjectRules: !field.objectRules.isEmpty)
@@ -212,6 +202,8 @@ package final class RuleProgram: @unchecked Sendable {
             attributeIDs[ObjectIdentifier(set)] = id
             var record = set.record
             record.object = id
+            record.checks = checks.count..<(checks.count + set.stringChecks.count)
+            checks.append(contentsOf: set.stringChecks)
             attributes.append(record)
             attributeObjects.append(set)
             return id
@@ -221,7 +213,17 @@ package final class RuleProgram: @unchecked Sendable {
             if let id = testIDs[ObjectIdentifier(test)] { return id }
             let id = tests.count
             testIDs[ObjectIdentifier(test)] = id
-            tests.append(test.record)
+            let strings = testStrings.count..<(testStrings.count + test.strings.count)
+            testStrings.append(contentsOf: test.strings)
+            var pattern = -1
+            if let compiled = test.pattern {
+                pattern = patterns.count
+                patterns.append(compiled)
+            }
+            tests.append(
+                CompiledTest.Record(
+                    kind: test.kind, keys: keys.add(test.strings), strings: strings, pattern: pattern,
+                    brandMask: test.brandMask))
             testObjects.append(test)
             return id
         }
@@ -260,9 +262,8 @@ package final class RuleProgram: @unchecked Sendable {
                 } else {
                     let start = tokens.count
                     for token in pointer {
-                        tokens.append(Token(keys: token.table.view, index: token.index ?? -1))
+                        tokens.append(Token(keys: keys.add(token.table.keys), index: token.index ?? -1))
                         tokenTexts.append(token.text)
-                        tokenTables.append(token.table)
                     }
                     run = start..<tokens.count
                     tokenRuns[texts] = run
@@ -290,7 +291,7 @@ extension RuleProgram {
     /// One step of a condition laid out flat: each condition is a run of instructions in prefix order; a connective
     /// carries its number of operands and where its run ends (so `all` and `any` still stop at the first operand
     /// that decides), and a leaf refers to its test and pointer by their places in the program's tables.
-    enum Instruction {
+    enum Instruction: Sendable {
         /// All of the next `count` conditions hold; they end before `end`.
         case all(count: Int, end: Int)
         /// Any of the next `count` conditions holds; they end before `end`.
@@ -305,8 +306,8 @@ extension RuleProgram {
 
     /// One token of a condition's pointer: the table that finds it among member names, and its value as an array
     /// index (-1 when it is not one).
-    struct Token {
-        let keys: KeyTable.View
+    struct Token: Sendable {
+        let keys: KeyStore.Table
         let index: Int
     }
 }

@@ -25,7 +25,7 @@ extension Evaluation: ScopeReader {
     }
 
     mutating func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        program.tests[test].holds(forContext: work.context[slot])
+        program.holds(test, forContext: work.context[slot])
     }
 
     mutating func isEmpty(slot: Int) -> Bool { work.context[slot] == nil }
@@ -42,23 +42,22 @@ extension Evaluation: ScopeReader {
     }
 
     mutating func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
-        program.tests[test].holds(forContext: tenderType)
+        program.holds(test, forContext: tenderType)
     }
 
-    /// Tests a request value found by a pointer, reading the document through ``nodes`` and ``bytes``.
+    /// Tests a request value found by a pointer.
     mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
-        let record = tables.tests.address(of: test)  // read in place, not copied
-        switch record.pointee.kind {
+        let record = tables.tests[test]
+        switch record.kind {
         case .absent: return value == nil
         case .null: return value.map { document.nodes[$0].kind == .null } ?? false
         case .present: return value.map { document.nodes[$0].kind != .null } ?? false
         case .oneOfStrings:
             guard let value, document.nodes[value].kind == .string else { return false }
-            return lookUpKey(at: value, in: record.pointee.keys) != nil
+            return lookUpKey(at: value, in: record.keys) != nil
         case .matches:
-            guard let value, document.nodes[value].kind == .string, let pattern = record.pointee.pattern else {
-                return false
-            }
+            guard let value, document.nodes[value].kind == .string, record.pattern >= 0 else { return false }
+            let pattern = tables.patterns[record.pattern]
             let scratch = matchScratch()
             return document.withStringBytes(at: value) { bytes in
                 pattern.match(bytes, knownValidUTF8: true, scratch: scratch) == .match
@@ -77,14 +76,20 @@ extension Evaluation: ScopeReader {
                     lastCardBrand = (value, -1)
                 }
             }
-            return lastCardBrand.brand >= 0 && record.pointee.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
+            return lastCardBrand.brand >= 0 && record.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
         }
     }
 
     /// The entry of a table whose bytes are a string node's text.
     @inline(__always)
-    mutating func lookUpKey(at index: JSONDocument.Index, in table: KeyTable.View) -> Int? {
-        document.lookUpKey(at: index, in: table)
+    func lookUpKey(at index: JSONDocument.Index, in table: KeyStore.Table) -> Int? {
+        let node = document.nodes[index]
+        guard !node.flag else {  // escaped: the decoded text
+            return Array(document.string(at: index).utf8).withSpan { [keys = tables.keys] in keys.lookup($0, in: table)
+            }
+        }
+        let start = Int(node.start)
+        return tables.keys.lookup(document.bytes.span.extracting(start..<(start + Int(node.length))), in: table)
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.

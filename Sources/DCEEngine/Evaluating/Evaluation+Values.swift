@@ -10,21 +10,28 @@ extension Evaluation {
     mutating func withAttributes(of field: Int, _ body: (inout Evaluation, Attributes) -> Void) {
         let overrides = tables.fields[field].overrides
         if overrides.isEmpty {
-            body(&self, attributes(tables.fields[field].base))
+            let record = attributes(tables.fields[field].base)
+            body(&self, record)
         } else if tables.fields[field].variants >= 0 {
-            body(&self, attributes(tables.variants[tables.fields[field].variants + overrideMask(overrides)]))
+            // Decided before `body` has the evaluation: deciding reads it.
+            let variant = tables.fields[field].variants + overrideMask(overrides)
+            let record = attributes(tables.variants[variant])
+            body(&self, record)
         } else {
             let set = computedAttributes(of: field)
-            withExtendedLifetime(set) {
-                let record = set.record
-                withUnsafePointer(to: record) { body(&self, $0) }
-            }
+            var record = set.record
+            let start = work.computedChecks.count
+            work.computedChecks.append(contentsOf: set.stringChecks)
+            record.checks = start..<work.computedChecks.count
+            record.checksInWalk = true
+            body(&self, record)
+            work.computedChecks.removeSubrange(start...)
         }
     }
 
     /// The record of attribute set `index` of the program.
     func attributes(_ index: Int) -> Attributes {
-        tables.attributes.address(of: index)
+        tables.attributes[index]
     }
 
     /// The attributes in force for a field whose combinations of overrides were not computed ahead.
@@ -67,8 +74,7 @@ extension Evaluation {
 
     /// The attribute set behind a record, for what a violation says.
     mutating func attributeSet(_ attributes: Attributes, of field: Int) -> AttributeSet {
-        attributes.pointee.object >= 0
-            ? tables.attributeObjects[attributes.pointee.object] : computedAttributes(of: field)
+        attributes.object >= 0 ? tables.attributeObjects[attributes.object] : computedAttributes(of: field)
     }
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its variant.
@@ -80,15 +86,15 @@ extension Evaluation {
     /// Checks a present value (possibly `null`) against a field; the path stack already ends with its token.
     mutating func checkValue(_ value: JSONDocument.Index, of field: Int, attributes: Attributes) {
         if value == probe { record(probedField: field) }
-        if attributes.pointee.mustBeAbsent {
+        if attributes.mustBeAbsent {
             find(.forbidden, field: field, at: value, attributes)
             return
         }
         let kind = document.nodes[value].kind
         if kind == .null {
-            if attributes.pointee.mustBePresent {
+            if attributes.mustBePresent {
                 find(.required, field: field, at: value, attributes, detail: Finding.nullValue)
-            } else if !attributes.pointee.acceptsNull {
+            } else if !attributes.acceptsNull {
                 find(.null, field: field, at: value, attributes)
             }
             return
@@ -118,8 +124,8 @@ extension Evaluation {
     }
 
     mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
-        let checks = attributes.pointee.checks.count
-        let scratch = attributes.pointee.hasPatterns ? matchScratch() : nil
+        let checks = attributes.checks.count
+        let scratch = attributes.hasPatterns ? matchScratch() : nil
         var first = 0
         repeat {  // the string's own rules, then its checks, so many at a time as a result holds
             let last = min(checks, first + StringFailures.checksAtOnce)
@@ -140,7 +146,7 @@ extension Evaluation {
             }
             first = last
         } while first < checks
-        if attributes.pointee.hasEnum { checkEnum(value, field: field, attributes: attributes) }
+        if attributes.hasEnum { checkEnum(value, field: field, attributes: attributes) }
     }
 
     /// The rules a string breaks: its own (on the first run of checks only) and those of the checks `checks` of its
@@ -151,26 +157,22 @@ extension Evaluation {
         var failures = StringFailures()
         let length = Self.codePoints(in: bytes)
         if checks.lowerBound == 0 {
-            let lengths = attributes.pointee.lengths
+            let lengths = attributes.lengths
             if lengths.isBelow(length) { failures.insert(StringFailures.minLength) }
             if lengths.isAbove(length) { failures.insert(StringFailures.maxLength) }
             let dataType = tables.fields[field].dataType
             if let implied = dataType.impliedFormat, !implied.accepts(bytes, reference: reference) {
                 failures.insert(StringFailures.impliedFormat)
             }
-            let formats = attributes.pointee.formats
-            if !formats.isEmpty {
-                var accepted = false
-                for format in formats where format.accepts(bytes, month: month, reference: reference) {
-                    accepted = true
-                    break
-                }
-                if !accepted { failures.insert(StringFailures.format) }
+            let formats = attributes.formats
+            if !formats.isEmpty && !formats.contains(where: { $0.accepts(bytes, month: month, reference: reference) }) {
+                failures.insert(StringFailures.format)
             }
         }
-        let all = attributes.pointee.checks
+        let first = attributes.checks.lowerBound
         for offset in checks {
-            failures.insert(all[offset].check(bytes, length: length, scratch: scratch), at: offset - checks.lowerBound)
+            let check = attributes.checksInWalk ? work.computedChecks[first + offset] : tables.checks[first + offset]
+            failures.insert(check.check(bytes, length: length, scratch: scratch), at: offset - checks.lowerBound)
         }
         return failures
     }
@@ -241,7 +243,7 @@ extension Evaluation {
     }
 
     mutating func checkNumber(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
-        if record.pointee.hasValueRange {
+        if record.hasValueRange {
             let range = attributeSet(record, of: field).valueRange
             let number = DecimalNumber(lexeme: document.numberLexeme(at: value))
             if range.isBelow(number) { find(.minimum, field: field, at: value, record) }
@@ -251,7 +253,7 @@ extension Evaluation {
     }
 
     mutating func checkEnum(_ value: JSONDocument.Index, field: Int, attributes record: Attributes) {
-        guard record.pointee.hasEnum else { return }
+        guard record.hasEnum else { return }
         guard let options = attributeSet(record, of: field).options, !options.accepts(document, at: value) else {
             return
         }
@@ -260,17 +262,14 @@ extension Evaluation {
 
     mutating func checkObject(_ object: JSONDocument.Index, of field: Int) {
         // One slot per member field, on the stack: the node of the member's value, or -1 while none is found.
-        withUnsafeTemporaryAllocation(of: JSONDocument.Index.self, capacity: tables.fields[field].children.count) {
-            found in
-            found.initialize(repeating: -1)
-            checkObject(object, of: field, found: found)
+        withTemporarySlots(tables.fields[field].children.count, initial: -1) { found in
+            checkObject(object, of: field, found: &found)
         }
     }
 
-    mutating func checkObject(
-        _ object: JSONDocument.Index, of field: Int, found: UnsafeMutableBufferPointer<JSONDocument.Index>
-    ) {
-        let record = tables.fields.address(of: field)  // read in place, not copied
+    /// ``checkObject(_:of:)`` with a slot for each member field.
+    mutating func checkObject(_ object: JSONDocument.Index, of field: Int, found: inout MutableSpan<Int>) {
+        let record = tables.fields[field]
         var unknownSeen: Set<String>?
         var cursor = object + 1
         let end = Int(document.nodes[object].end)
@@ -278,11 +277,11 @@ extension Evaluation {
             let keyIndex = cursor
             let valueIndex = cursor + 1
             cursor = Int(document.nodes[valueIndex].end)
-            if let offset = lookUpKey(at: keyIndex, in: record.pointee.keys) {
+            if let offset = lookUpKey(at: keyIndex, in: record.keys) {
                 if found[offset] >= 0 {
                     work.path.append(.member(keyIndex))
                     find(
-                        .duplicateKey, field: tables.children[record.pointee.children.lowerBound + offset],
+                        .duplicateKey, field: tables.children[record.children.lowerBound + offset],
                         at: keyIndex, nil)
                     work.path.removeLast()
                 } else {
@@ -296,13 +295,13 @@ extension Evaluation {
             if unknownSeen == nil { unknownSeen = [] }
             if !unknownSeen!.insert(key).inserted {
                 find(.duplicateKey, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
-            } else if !record.pointee.additionalFields {
+            } else if !record.additionalFields {
                 find(.unknownField, field: field, at: keyIndex, nil, detail: Finding.unknownMember)
             }
             work.path.removeLast()
         }
-        if record.pointee.hasObjectRules && !selecting { return checkObjectRules(object, of: field, found: found) }
-        let children = record.pointee.children
+        if record.hasObjectRules && !selecting { return checkObjectRules(object, of: field, found: &found) }
+        let children = record.children
         for offset in children.indices {
             if decided { return }
             let child = tables.children[offset]
@@ -409,7 +408,7 @@ extension Evaluation {
             work.path.append(.member(value - 1))  // in the tape, a member's name node directly precedes its value
             checkValue(value, of: child, attributes: attributes)
             work.path.removeLast()
-        } else if attributes.pointee.mustBePresent {
+        } else if attributes.mustBePresent {
             work.path.append(.missing(child))
             find(.required, field: child, at: object, attributes)
             work.path.removeLast()
@@ -418,7 +417,7 @@ extension Evaluation {
 
     mutating func checkArray(_ array: JSONDocument.Index, of field: Int, attributes: Attributes) {
         let count = document.count(of: array)
-        let counts = attributes.pointee.itemCounts
+        let counts = attributes.itemCounts
         if counts.isBelow(count) { find(.minItems, field: field, at: array, attributes) }
         if counts.isAbove(count) { find(.maxItems, field: field, at: array, attributes) }
         checkEnum(array, field: field, attributes: attributes)

@@ -17,8 +17,8 @@ extension Evaluation {
         }
         var set = Finding.noAttributes
         if let attributes {
-            if attributes.pointee.object >= 0 {
-                set = attributes.pointee.object
+            if attributes.object >= 0 {
+                set = attributes.object
             } else {
                 // Computed for this value only: kept now, while the conditions that chose it read the same containers.
                 computedSets.append(computedAttributes(of: field))

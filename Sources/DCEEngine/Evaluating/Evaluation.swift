@@ -9,9 +9,8 @@ internal import DCEPattern
 /// schema as the records of its ``RuleProgram``, valid only inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
 /// value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and `check(_:against:)`.
 struct Evaluation: ConditionReader {
-    /// The attributes in force for a value: a record in the program's table, or of a set computed for this value,
-    /// read in place (a record is too large to copy at every field).
-    typealias Attributes = UnsafePointer<AttributeSet.Record>
+    /// The attributes in force for a value: a record of the program's table, or of a set computed for this value.
+    typealias Attributes = AttributeSet.Record
 
     let document: JSONDocument
     /// What every evaluation of the prepared schema shares. Read off the hot path only (what the walk reads at every
@@ -90,14 +89,11 @@ struct Evaluation: ConditionReader {
             self.recordsFields = recordsFields
         }
     }
-    /// The path and container stacks and other working storage, borrowed from the thread while the evaluation
-    /// runs (``withDocument(_:finish:)``; see ``EvaluationScratch``).
-    var work: EvaluationScratch {
-        unsafeAddress { UnsafePointer(loan!.pointer) }
-        nonmutating unsafeMutableAddress { loan!.pointer }
-    }
-    /// The storage ``work`` reaches, while the evaluation runs.
-    private var loan: ThreadLocalLoan<EvaluationScratch>.Loan?
+    /// The path and container stacks and other working storage: the thread's, swapped in while the evaluation runs
+    /// (``withDocument(_:finish:)``; see ``EvaluationScratch``).
+    var work = EvaluationScratch(reserving: false)
+    /// Whether ``work`` is the thread's, to be swapped back.
+    private var borrowed = false
 
     /// A step of the path: a member (by its name's node in the document), an array element, or a field that is
     /// missing (by its place in the program; only pushed to report it).
@@ -130,15 +126,18 @@ struct Evaluation: ConditionReader {
     mutating func withDocument<Result>(_ body: (inout Evaluation) -> Void, finish: ([String?]) -> Result)
         -> Result
     {
-        precondition(loan == nil, "an evaluation walks one document at a time")
-        let lent = EvaluationScratch.perThread.take()
-        loan = lent
+        precondition(!borrowed, "an evaluation walks one document at a time")
+        borrowed = EvaluationScratch.perThread.exchange(&work)
+        if !borrowed { work = EvaluationScratch() }  // the thread's is in use by an evaluation this one runs inside
         // One by one: `append(contentsOf:)` of a schema's one or two slots cost a valid payload about 200 instructions.
         for value in plan.context { work.context.append(value) }
         body(&self)
         let result = finish(work.context)
-        loan = nil
-        EvaluationScratch.perThread.giveBack(lent) { $0.empty() }
+        if borrowed {
+            work.empty()
+            EvaluationScratch.perThread.giveBack(&work)
+            borrowed = false
+        }
         return result
     }
 
@@ -162,9 +161,13 @@ struct Evaluation: ConditionReader {
             return checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
         }
         let set = AttributeSet(object.rules(holding: { entries[$0] }), patterns: plan.schema.patterns)
-        withExtendedLifetime(set) {
-            withUnsafePointer(to: set.record) { checkValue(value, of: field, attributes: $0) }
-        }
+        var record = set.record
+        let start = work.computedChecks.count
+        work.computedChecks.append(contentsOf: set.stringChecks)
+        record.checks = start..<work.computedChecks.count
+        record.checksInWalk = true
+        checkValue(value, of: field, attributes: record)
+        work.computedChecks.removeSubrange(start...)
     }
 
     /// Walks an object or array that encloses selected fields without checking it: only what is selected inside

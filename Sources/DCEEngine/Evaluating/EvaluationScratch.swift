@@ -22,19 +22,25 @@ struct EvaluationScratch {
     var records: [FoundViolation] = []
     /// The JSON Pointers and keys of ``records``, end to end.
     var text: [UInt8] = []
+    /// The values of the members of the object whose object rules are asked (``Evaluation/checkObjectRules(_:of:found:)``).
+    var objectMembers: [JSONDocument.Index] = []
+    /// The string checks of attribute sets computed while walking (``AttributeSet/Record/checksInWalk``).
+    var computedChecks: [StringCheck] = []
     /// Context values by slot: the prepared schema's, then derived ones (see ``Evaluation/deriveContexts()``).
     var context: [String?] = []
     /// Match data for regex matches, created on first use.
     var match: MatchScratch?
 
-    /// Empty storage, with room for a typical payload's stacks.
-    init() {
+    /// Empty storage, with room for a typical payload's stacks unless `reserving` is `false` (storage that is
+    /// swapped for the thread's before it is used, ``Evaluation/work``, allocates nothing).
+    init(reserving: Bool = true) {
+        guard reserving else { return }
         containers.reserveCapacity(16)
         path.reserveCapacity(16)
     }
 
     /// Each thread's storage, lent to its evaluations in turn.
-    static let perThread = ThreadLocalLoan { EvaluationScratch() }
+    static let perThread = ThreadLocalStore { EvaluationScratch() }
 
     /// Empties the arrays, keeping their room; only those that hold something: emptying an empty array still goes
     /// through the general replace path, and a verdict, or a valid payload, leaves most of them empty.
@@ -47,6 +53,8 @@ struct EvaluationScratch {
         Self.empty(&records)
         Self.empty(&text)
         Self.empty(&context)
+        Self.empty(&objectMembers)
+        Self.empty(&computedChecks)
     }
 
     @inline(__always)

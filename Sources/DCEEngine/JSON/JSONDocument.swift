@@ -195,7 +195,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// The table entry whose bytes equal a string node's decoded text.
-    func lookUpKey(at index: Index, in table: KeyTable.View) -> Int? {
+    func lookUpKey(at index: Index, in table: KeyTable) -> Int? {
         withStringBytes(at: index) { table.lookup($0) }
     }
 

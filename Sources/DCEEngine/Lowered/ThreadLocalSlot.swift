@@ -17,6 +17,7 @@ final class ThreadLocalSlot<Value: AnyObject>: @unchecked Sendable {
 
     init() {
         var key = pthread_key_t()
+        // SAFETY: the key is this slot's; its destructor (below) releases only what `store` retained.
         let created = unsafe pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
                 // SAFETY: the key holds only pointers `store` retained; the thread is ending and reads it no more.

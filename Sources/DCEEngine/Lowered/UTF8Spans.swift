@@ -51,3 +51,66 @@ func systemErrorDescription(_ number: Int32) -> String {
     // copied into a Swift string at once.
     unsafe String(cString: strerror(number))
 }
+
+extension Span where Element == UInt8 {
+    /// Whether the bytes from `start` on begin with those of `other`: compared eight bytes at a time (the last load
+    /// overlapping the one before), or four, since member names are mostly 4 to 24 bytes.
+    func hasSameBytes(at start: Int, as other: Span<UInt8>) -> Bool {
+        let count = other.count
+        precondition(start >= 0 && start <= self.count - count, "bytes within the span")
+        guard count > 0 else { return true }
+        // SAFETY: both spans are alive for the closures; `self` holds `count` bytes from `start` (checked above) and
+        // `other` holds `count`; every load reads bytes at offsets below `count` from those starts (8 or 4 bytes
+        // ending at or before it), unaligned loads of plain integers.
+        return unsafe withUnsafeBufferPointer { mine in
+            unsafe other.withUnsafeBufferPointer { theirs in
+                // SAFETY: both buffers hold `count` > 0 bytes, so both have a base address.
+                let key = unsafe UnsafeRawPointer(mine.baseAddress.unsafelyUnwrapped + start)
+                // SAFETY: as above.
+                let text = unsafe UnsafeRawPointer(theirs.baseAddress.unsafelyUnwrapped)
+                if count >= 8 {
+                    var index = 0
+                    while index + 8 < count {
+                        if unsafe key.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                            != text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        {
+                            return false
+                        }
+                        index += 8
+                    }
+                    // SAFETY: the last eight bytes, ending at `count`.
+                    return unsafe key.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                        == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                }
+                if count >= 4 {
+                    // SAFETY: the first and the last four bytes, within `count`.
+                    return unsafe key.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self)
+                        && key.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                            == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                }
+                // SAFETY: indices below `count` from each start, within both buffers.
+                for index in 0..<count where unsafe mine[start + index] != theirs[index] { return false }
+                return true
+            }
+        }
+    }
+}
+
+/// Runs `body` with `count` integers on the stack, each `initial` to start with: working slots of one call that
+/// allocate nothing (an object's member fields while it is checked).
+///
+/// - Parameters:
+///   - count: How many slots.
+///   - initial: Each slot's first value.
+///   - body: What uses them; the span is valid only during the call.
+/// - Returns: What `body` returns.
+func withTemporarySlots<Result>(_ count: Int, initial: Int, _ body: (inout MutableSpan<Int>) -> Result) -> Result {
+    // SAFETY: the allocation lives for the closure, which hands out only a span that borrows it.
+    unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { buffer in
+        // SAFETY: the buffer is this call's, `count` integers, all initialized here (plain integers need no
+        // deinitializing); the span borrows it, so it cannot outlive the closure.
+        unsafe buffer.initialize(repeating: initial)
+        var slots = unsafe buffer.mutableSpan
+        return body(&slots)
+    }
+}

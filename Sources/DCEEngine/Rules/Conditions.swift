@@ -1,7 +1,7 @@
 internal import DCEPattern
 
 // Conditions (`when` of an override, `derive` of a context, a tender type's overrides), in one place: what a test
-// means for a context value (`CompiledTest.Record.holds(forContext:)`), how `all`, `any` and `not` combine
+// means for a context value (`CompiledTest.Kind.holds(forContext:isAmong:matches:)`), how `all`, `any` and `not` combine
 // (`RuleProgram.Tables.truth(of:reading:)` in Compiling/RuleProgram.swift, for evaluation and forms alike), and the
 // compiled shapes export reads.
 
@@ -31,8 +31,7 @@ package struct PointerToken: Sendable {
 
 /// A test on a condition's subject, compiled once and shared by evaluation, forms and export.
 ///
-/// `@unchecked Sendable`: the buffer of strings is written only in `init` and freed only in `deinit`.
-package final class CompiledTest: @unchecked Sendable {
+package final class CompiledTest: Sendable {
     package enum Kind: Sendable { case equals, oneOf, oneOfStrings, matches, present, absent, null, cardBrand }
     package let kind: Kind
     /// The values an `equals` (one) or `in` test accepts.
@@ -47,8 +46,6 @@ package final class CompiledTest: @unchecked Sendable {
     /// their places among them.
     package let cardBrands: CardBrands?
     let brandMask: UInt64
-    /// `strings` again, in a buffer this test owns, which ``record`` views.
-    private let stringBuffer: FrozenBuffer<String>
 
     /// A test of a kind; `equals` and `in` whose values are all strings should be ``Kind/oneOfStrings``.
     package init(
@@ -65,19 +62,11 @@ package final class CompiledTest: @unchecked Sendable {
             cardBrands.map { brands in
                 strings.compactMap { brands.index(of: $0) }.reduce(0) { $0 | 1 << UInt64($1) }
             } ?? 0
-        stringBuffer = FrozenBuffer(strings)
     }
 
     /// Whether a context value (or the tender type) passes: `nil` is a context neither supplied nor derived.
     package func holds(forContext value: String?) -> Bool {
-        record.holds(forContext: value)  // this test is alive while its method runs
-    }
-
-    /// The test as plain values, valid while the test is alive (see ``RuleProgram``).
-    var record: Record {
-        Record(
-            kind: kind, keys: table.view, strings: stringBuffer.view, pattern: pattern?.handle,
-            brandMask: brandMask)
+        kind.holds(forContext: value, isAmong: { strings.contains($0) }, matches: { pattern?.match($0) == .match })
     }
 
     /// For a ``Kind/cardBrand`` test: whether a number, or the digits typed so far, is of one of the test's brands
@@ -87,26 +76,37 @@ package final class CompiledTest: @unchecked Sendable {
         return brandMask & (1 << UInt64(index)) != 0
     }
 
-    /// A ``CompiledTest`` as plain values: what a ``RuleProgram`` keeps in its table of tests.
-    struct Record {
+    /// A ``CompiledTest`` as plain values: what a ``RuleProgram`` keeps in its table of tests, referring to its
+    /// strings, keys and pattern by their places in the program's tables.
+    struct Record: Sendable {
         let kind: Kind
         /// The string values, by their bytes: what a request value is looked up in.
-        let keys: KeyTable.View
-        /// The string values: what a context value is compared with (as Swift compares strings).
-        let strings: UnsafeBufferPointer<String>
-        let pattern: PatternHandle?
+        let keys: KeyStore.Table
+        /// The string values (places in ``RuleProgram/Tables/testStrings``): what a context value is compared with
+        /// (as Swift compares strings).
+        let strings: Range<Int>
+        /// For ``Kind/matches``: the pattern's place in ``RuleProgram/Tables/patterns``; -1 for none.
+        let pattern: Int
         /// For ``Kind/cardBrand``: the brands accepted, a bit each by its place in the reference data.
         let brandMask: UInt64
+    }
+}
 
-        /// Whether a context value (or the tender type, or a typed text) passes: `nil` is a value that is absent.
-        func holds(forContext value: String?) -> Bool {
-            switch kind {
-            case .equals, .oneOf, .oneOfStrings: value.map { strings.contains($0) } ?? false
-            case .matches: value.map { pattern?.match($0) == .match } ?? false
-            case .present: value != nil
-            case .absent: value == nil
-            case .null, .cardBrand: false  // a brand is tested on a request value only
-            }
+extension CompiledTest.Kind {
+    /// Whether a context value (or the tender type, or a typed text) passes a test of this kind: `nil` is a value
+    /// that is absent. The one definition, for a test read as an object and as a program's record alike.
+    ///
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - isAmong: Whether a value is one of the test's strings.
+    ///   - matches: Whether a value matches the test's pattern.
+    func holds(forContext value: String?, isAmong: (String) -> Bool, matches: (String) -> Bool) -> Bool {
+        switch self {
+        case .equals, .oneOf, .oneOfStrings: value.map(isAmong) ?? false
+        case .matches: value.map(matches) ?? false
+        case .present: value != nil
+        case .absent: value == nil
+        case .null, .cardBrand: false  // a brand is tested on a request value only
         }
     }
 }

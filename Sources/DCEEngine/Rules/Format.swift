@@ -325,3 +325,32 @@ package enum Format: String, CaseIterable, Sendable {
         return offsetHours <= 23 && offsetMinutes <= 59
     }
 }
+
+/// A set of formats as bits, by their places in `Format.allCases`: what an attribute set's record holds, a plain
+/// value (any one of the formats suffices, so their order does not matter).
+struct FormatSet: Sendable {
+    private var bits: UInt32 = 0
+    /// Every format, by place (`allCases` of an enum makes a new array each time it is read).
+    private static let all = Format.allCases
+
+    init(_ formats: [Format]) {
+        precondition(Self.all.count <= UInt32.bitWidth, "a format set holds a bit for each format")
+        for format in formats {
+            guard let place = Self.all.firstIndex(of: format) else { continue }
+            bits |= 1 << UInt32(place)
+        }
+    }
+
+    var isEmpty: Bool { bits == 0 }
+
+    /// Whether any of the formats satisfies `predicate`.
+    func contains(where predicate: (Format) -> Bool) -> Bool {
+        var rest = bits
+        while rest != 0 {
+            let place = rest.trailingZeroBitCount
+            if predicate(Self.all[place]) { return true }
+            rest &= rest - 1
+        }
+        return false
+    }
+}

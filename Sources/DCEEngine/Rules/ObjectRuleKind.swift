@@ -131,8 +131,8 @@ package struct ObjectRuleFinding: Sendable {
 package struct ObjectRuleMembers {
     /// The document.
     let document: JSONDocument
-    /// Each member's value by its place among the object's fields; -1 when missing. Valid for the call it is given to.
-    let found: UnsafeBufferPointer<JSONDocument.Index>
+    /// Each member's value by its place among the object's fields (from the slice's start); -1 when missing.
+    let found: ArraySlice<JSONDocument.Index>
     /// Bit i set when member i broke none of its own rules.
     let clean: UInt64
     /// Match data for the rule's patterns.
@@ -140,7 +140,7 @@ package struct ObjectRuleMembers {
 
     /// What the member holds.
     func value(_ place: Int) -> MemberValue {
-        let value = found[place]
+        let value = found[found.startIndex + place]
         guard value >= 0 else { return .missing }
         switch document.nodes[value].kind {
         case .null: return .null
@@ -154,7 +154,7 @@ package struct ObjectRuleMembers {
 
     /// Runs `body` over the UTF-8 bytes of a member holding a string.
     func withStringBytes<Result>(_ place: Int, _ body: (Span<UInt8>) -> Result) -> Result {
-        document.withStringBytes(at: found[place], body)
+        document.withStringBytes(at: found[found.startIndex + place], body)
     }
 }
 
