@@ -93,35 +93,34 @@ extension PreparedSchema {
             schema: schema, slots: contextSlotValues.map(KnownValue.known), tenderType: .known(tenderType), path: path,
             text: field.dataType.isString ? text : nil, given: given, containers: [[]])
         let program = schema.program
-        return program.withTables { tables in
-            // Contexts the caller left out, derived as validation derives them.
-            tables.deriveContexts(reading: &reader)
-            // What the fields on the way down bind, outermost first: a member is known when it is typed or given, else
-            // the value from outside holds, as it does for the field alone (and as a form reads it).
-            for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
-                guard let id = program.id(of: enclosing) else { continue }
-                let object = Array(path.prefix(depth + 1))
-                reader.containers = [object]
-                tables.bind(
-                    id, objectPresent: true,
-                    member: { key, allowed in
-                        let member = object + [key]
-                        guard let value = member == path && field.dataType.isString ? text : given[member] else {
-                            return .notKnown
-                        }
-                        return allowed?.contains(value) ?? true ? .value(value) : .none
-                    }, reading: &reader)
-            }
-            reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
-            // Validation skips a field ignored for provisioning, and everything inside it.
-            if provisioning, let inForce = reader.tenderType.known,
-                schema.fields(along: path).contains(where: { $0.isIgnoredForProvisioning(under: inForce) })
-            {
-                return nil
-            }
-            guard let id = program.id(of: field) else { return field.base }
-            return tables.rules(of: id, reading: &reader).rules
+        let tables = program.tables
+        // Contexts the caller left out, derived as validation derives them.
+        tables.deriveContexts(reading: &reader)
+        // What the fields on the way down bind, outermost first: a member is known when it is typed or given, else
+        // the value from outside holds, as it does for the field alone (and as a form reads it).
+        for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
+            guard let id = program.id(of: enclosing) else { continue }
+            let object = Array(path.prefix(depth + 1))
+            reader.containers = [object]
+            tables.bind(
+                id, objectPresent: true,
+                member: { key, allowed in
+                    let member = object + [key]
+                    guard let value = member == path && field.dataType.isString ? text : given[member] else {
+                        return .notKnown
+                    }
+                    return allowed?.contains(value) ?? true ? .value(value) : .none
+                }, reading: &reader)
         }
+        reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
+        // Validation skips a field ignored for provisioning, and everything inside it.
+        if provisioning, let inForce = reader.tenderType.known,
+            schema.fields(along: path).contains(where: { $0.isIgnoredForProvisioning(under: inForce) })
+        {
+            return nil
+        }
+        guard let id = program.id(of: field) else { return field.base }
+        return tables.rules(of: id, reading: &reader).rules
     }
 
     /// What the rules over the members of the object holding the field say of it while it is typed

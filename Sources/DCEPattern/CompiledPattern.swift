@@ -16,8 +16,8 @@
 /// `deinit`; PCRE2 documents both as safe to share between threads once compiled (pcre2api, "Multithreading"),
 /// and the per-match data, which is not shareable, is created for each call.
 ///
-/// `@safe`: its pointers are PCRE2's objects, created non-null in `init` (or it throws), never handed out but as a
-/// ``PatternHandle``, and freed once in `deinit`.
+/// `@safe`: its pointers are PCRE2's objects, created non-null in `init` (or it throws), never handed out, and freed
+/// once in `deinit`.
 @safe package final class CompiledPattern: @unchecked Sendable {
     /// The pattern's source text, as written in the schema.
     package let source: String
@@ -72,44 +72,21 @@
     }
 
     deinit {
-        // SAFETY: each was created once in init and is freed once here; no handle outlives the pattern.
+        // SAFETY: each was created once in init and is freed once here, when no match can run.
         unsafe pcre2_match_context_free_8(matchContext)
         unsafe pcre2_match_context_free_8(interpreterContext)
         unsafe pcre2_code_free_8(code)
     }
 
-    /// Matches a string.
+    /// Matches a string, with match data of its own.
     ///
     /// - Parameter subject: The text to search; Swift strings are valid UTF-8, so PCRE2 skips its UTF check.
     /// - Returns: Whether the pattern matched, or that the match hit a limit.
     package func match(_ subject: String) -> MatchOutcome {
+        let scratch = MatchScratch()
         var text = subject
         // SAFETY: the buffer is the string's own UTF-8, alive for the call, which keeps no pointer to it.
-        return text.withUTF8 { unsafe match(bytes: $0, knownValidUTF8: true) }
-    }
-
-    /// Matches UTF-8 bytes.
-    ///
-    /// - Parameters:
-    ///   - bytes: The subject (SAFETY: alive for the call, which keeps no pointer to it).
-    ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
-    /// - Returns: Whether the pattern matched, or that the match hit a limit.
-    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool) -> MatchOutcome {
-        let scratch = MatchScratch()
-        // SAFETY: the caller's bytes are alive for the call; the scratch is this call's.
-        return unsafe match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
-    }
-
-    /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread.
-    ///
-    /// - Parameters:
-    ///   - bytes: The subject (SAFETY: alive for the call, which keeps no pointer to it).
-    ///   - knownValidUTF8: Pass `true` only for bytes already checked to be valid UTF-8.
-    ///   - scratch: Match data owned by the calling thread.
-    /// - Returns: Whether the pattern matched, or that the match hit a limit.
-    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        // SAFETY: this pattern, whose objects the handle names, is alive while its method runs.
-        unsafe handle.match(bytes: bytes, knownValidUTF8: knownValidUTF8, scratch: scratch)
+        return text.withUTF8 { unsafe match(buffer: $0, knownValidUTF8: true, scratch: scratch) }
     }
 
     /// Matches UTF-8 bytes borrowed as a span, with match data the caller keeps for several matches on one thread.
@@ -122,16 +99,46 @@
     package func match(_ bytes: Span<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
         // SAFETY: the span's memory is alive for the closure, and the match keeps no pointer to it.
         unsafe bytes.withUnsafeBufferPointer {
-            unsafe match(bytes: $0, knownValidUTF8: knownValidUTF8, scratch: scratch)
+            unsafe match(buffer: $0, knownValidUTF8: knownValidUTF8, scratch: scratch)
         }
     }
 
-    /// The pattern as plain values, for a table of rules that must not take a reference count to match: valid only
-    /// while this pattern is alive, which whoever stores the handle guarantees.
-    package var handle: PatternHandle {
-        unsafe PatternHandle(
-            code: code, matchContext: matchContext, interpreterContext: interpreterContext, isJITCompiled: isJITCompiled
-        )
+    /// The match itself: the JIT's fast path where it applies, else (or when the JIT's stack overflows) the
+    /// interpreter. SAFETY: the caller keeps `bytes` alive for the call, which keeps no pointer to them.
+    private func match(buffer bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch)
+        -> MatchOutcome
+    {
+        // SAFETY: `code` and the contexts live as long as this pattern; PCRE2 reads `bytes.count` bytes of the subject
+        // (or a byte of this call's for an empty one) during each call and keeps no pointer to them; the match data is
+        // the calling thread's (MatchScratch is not Sendable).
+        guard let matchData = unsafe scratch.data else { return .error(0) }
+        if isJITCompiled && knownValidUTF8 {
+            // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
+            let empty: [UInt8] = [0]
+            let result = unsafe empty.withUnsafeBufferPointer { fallback in
+                unsafe pcre2_jit_match_8(
+                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
+            }
+            if result != PCRE2_ERROR_JIT_STACKLIMIT { return Self.outcome(of: result) }
+        }
+        let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
+        // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
+        // SAFETY: as above, with the interpreter's match: the same subject, match data and pattern.
+        let empty: [UInt8] = [0]
+        var result = unsafe empty.withUnsafeBufferPointer { fallback in
+            unsafe pcre2_match_8(
+                code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
+        }
+        if result == PCRE2_ERROR_JIT_STACKLIMIT {
+            // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
+            // the depth and heap limits instead of failing outright. SAFETY: as above.
+            result = unsafe empty.withUnsafeBufferPointer { fallback in
+                unsafe pcre2_match_8(
+                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
+                    matchData, interpreterContext)
+            }
+        }
+        return Self.outcome(of: result)
     }
 
     /// Whether a string could still match if more characters were typed after it: `.match` when it matches now,
@@ -177,73 +184,6 @@
         let length = unsafe pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
         guard length > 0 else { return "PCRE2 error \(errorCode)" }
         return String(decoding: buffer[0..<Int(length)], as: UTF8.self)
-    }
-}
-
-/// A ``CompiledPattern`` as plain values (its compiled code and match contexts), valid while the pattern lives.
-///
-/// `@unsafe`: it holds the pattern's pointers without keeping the pattern alive; whoever stores one keeps its
-/// pattern too (a rule program holds both).
-///
-/// `@unchecked Sendable` for the reason ``CompiledPattern`` is: PCRE2's compiled code and match contexts are
-/// read-only once made, and safe to share between threads.
-@unsafe package struct PatternHandle: @unchecked Sendable {
-    fileprivate let code: OpaquePointer
-    fileprivate let matchContext: OpaquePointer
-    fileprivate let interpreterContext: OpaquePointer
-    fileprivate let isJITCompiled: Bool
-
-    /// Matches UTF-8 bytes with match data the caller keeps for several matches on one thread (see
-    /// ``CompiledPattern/match(bytes:knownValidUTF8:scratch:)``). SAFETY: the bytes are alive for the call, which keeps
-    /// no pointer to them.
-    package func match(bytes: UnsafeBufferPointer<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        // SAFETY: the pattern is alive (the holder's guarantee); PCRE2 reads `bytes.count` bytes of the subject (or a
-        // byte of this call's for an empty one) during each call and keeps no pointer to them; the match data is the
-        // calling thread's (MatchScratch is not Sendable).
-        guard let matchData = unsafe scratch.data else { return .error(0) }
-        if unsafe isJITCompiled && knownValidUTF8 {
-            // The JIT fast path skips the checks pcre2_match repeats on every call; the bytes are known valid UTF-8.
-            let empty: [UInt8] = [0]
-            let result = unsafe empty.withUnsafeBufferPointer { fallback in
-                unsafe pcre2_jit_match_8(
-                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, 0, matchData, matchContext)
-            }
-            if result != PCRE2_ERROR_JIT_STACKLIMIT { return CompiledPattern.outcome(of: result) }
-        }
-        let options = knownValidUTF8 ? UInt32(PCRE2_NO_UTF_CHECK) : 0
-        // An empty buffer may have a nil base address; PCRE2 accepts any non-null pointer for length 0.
-        // SAFETY: as above, with the interpreter's match: the same subject, match data and pattern.
-        let empty: [UInt8] = [0]
-        var result = unsafe empty.withUnsafeBufferPointer { fallback in
-            unsafe pcre2_match_8(
-                code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options, matchData, matchContext)
-        }
-        if result == PCRE2_ERROR_JIT_STACKLIMIT {
-            // The JIT's small default stack overflowed on a large subject: rerun on the interpreter, which honours
-            // the depth and heap limits instead of failing outright. SAFETY: as above.
-            result = unsafe empty.withUnsafeBufferPointer { fallback in
-                unsafe pcre2_match_8(
-                    code, bytes.baseAddress ?? fallback.baseAddress, bytes.count, 0, options | UInt32(PCRE2_NO_JIT),
-                    matchData, interpreterContext)
-            }
-        }
-        return CompiledPattern.outcome(of: result)
-    }
-
-    /// Matches UTF-8 bytes borrowed as a span (see ``match(bytes:knownValidUTF8:scratch:)``).
-    package func match(_ bytes: Span<UInt8>, knownValidUTF8: Bool, scratch: MatchScratch) -> MatchOutcome {
-        // SAFETY: the span's memory is alive for the closure, and the match keeps no pointer to it.
-        unsafe bytes.withUnsafeBufferPointer {
-            unsafe match(bytes: $0, knownValidUTF8: knownValidUTF8, scratch: scratch)
-        }
-    }
-
-    /// Matches a string, with match data of its own.
-    package func match(_ subject: String) -> MatchOutcome {
-        let scratch = MatchScratch()
-        var text = subject
-        // SAFETY: the buffer is the string's own UTF-8, alive for the call.
-        return text.withUTF8 { unsafe match(bytes: $0, knownValidUTF8: true, scratch: scratch) }
     }
 }
 

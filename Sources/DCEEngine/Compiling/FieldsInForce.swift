@@ -72,10 +72,8 @@ extension CompiledSchema {
         var settled = FormConditionReader(
             schema: self, scope: scope, settled: true, containers: containers, given: given)
         var open = FormConditionReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
-        let (rules, undecided, undecidedOnceGiven) = program.withTables { tables in
-            let settledRules = tables.rules(of: id, reading: &settled)
-            return (settledRules.rules, settledRules.undecided, tables.rules(of: id, reading: &open).undecided)
-        }
+        let (rules, undecided) = program.tables.rules(of: id, reading: &settled)
+        let undecidedOnceGiven = program.tables.rules(of: id, reading: &open).undecided
         let mayRequire = (undecided + undecidedOnceGiven).contains { field.overrides[$0].patch.presence.mayRequire }
         let conditional = mayRequire || (!undecidedOnceGiven.isEmpty && field.base.presence.mustBePresent)
         return (rules, conditional && !rules.presence.mustBePresent)
@@ -104,7 +102,7 @@ struct FormScope {
     /// The scope with the contexts the caller left out derived, as validation derives them from the request.
     func derived(in schema: CompiledSchema, given: [[String]: String]) -> FormScope {
         var reader = FormConditionReader(schema: schema, scope: self, settled: true, containers: [[]], given: given)
-        schema.program.withTables { $0.deriveContexts(reading: &reader) }
+        schema.program.tables.deriveContexts(reading: &reader)
         return reader.scope
     }
 
@@ -114,14 +112,12 @@ struct FormScope {
     {
         guard !field.bindings.isEmpty, let id = schema.program.id(of: field) else { return self }
         var reader = FormConditionReader(schema: schema, scope: self, settled: true, containers: [tokens], given: given)
-        schema.program.withTables { tables in
-            tables.bind(
-                id, objectPresent: true,
-                member: { key, allowed in
-                    guard let value = given[tokens + [key]] else { return .notKnown }
-                    return allowed?.contains(value) ?? true ? .value(value) : .none
-                }, reading: &reader)
-        }
+        schema.program.tables.bind(
+            id, objectPresent: true,
+            member: { key, allowed in
+                guard let value = given[tokens + [key]] else { return .notKnown }
+                return allowed?.contains(value) ?? true ? .value(value) : .none
+            }, reading: &reader)
         return reader.scope
     }
 }

@@ -128,13 +128,6 @@ package final class RuleProgram: Sendable {
         fieldIDs = builder.fieldIDs
     }
 
-    /// Runs `body` with the tables.
-    package func withTables<Result, Failure: Error>(_ body: (Tables) throws(Failure) -> Result) throws(Failure)
-        -> Result
-    {
-        try body(tables)
-    }
-
     /// A compiled field's place in the tables.
     package func id(of field: CompiledField) -> Int? { fieldIDs[ObjectIdentifier(field)] }
 

@@ -167,9 +167,7 @@ extension CompiledSchema {
     func tenderType(bindingMissing field: CompiledField, outside: String?) -> String? {
         guard !field.bindings.isEmpty, let id = program.id(of: field) else { return outside }
         var reader = NothingKnownReader(tenderTypes: tenderTypes, tenderType: outside)
-        program.withTables { tables in
-            tables.bind(id, objectPresent: false, member: { _, _ in .none }, reading: &reader)
-        }
+        program.tables.bind(id, objectPresent: false, member: { _, _ in .none }, reading: &reader)
         return reader.tenderType
     }
 }

@@ -83,13 +83,7 @@ extension Evaluation: ScopeReader {
     /// The entry of a table whose bytes are a string node's text.
     @inline(__always)
     func lookUpKey(at index: JSONDocument.Index, in table: KeyStore.Table) -> Int? {
-        let node = document.nodes[index]
-        guard !node.flag else {  // escaped: the decoded text
-            return Array(document.string(at: index).utf8).withSpan { [keys = tables.keys] in keys.lookup($0, in: table)
-            }
-        }
-        let start = Int(node.start)
-        return tables.keys.lookup(document.bytes.span.extracting(start..<(start + Int(node.length))), in: table)
+        document.withStringBytes(at: index) { [keys = tables.keys] in keys.lookup($0, in: table) }
     }
 
     /// Follows a condition's pointer; `nil` when the value does not exist.

@@ -18,15 +18,20 @@ extension Evaluation {
             let record = attributes(tables.variants[variant])
             body(&self, record)
         } else {
-            let set = computedAttributes(of: field)
-            var record = set.record
-            let start = work.computedChecks.count
-            work.computedChecks.append(contentsOf: set.stringChecks)
-            record.checks = start..<work.computedChecks.count
-            record.checksInWalk = true
-            body(&self, record)
-            work.computedChecks.removeSubrange(start...)
+            withComputed(computedAttributes(of: field), body)
         }
+    }
+
+    /// Calls `body` with the record of a set computed for this value, its string checks kept in the walk's storage
+    /// while `body` runs (``AttributeSet/Record/checksInWalk``).
+    mutating func withComputed(_ set: AttributeSet, _ body: (inout Evaluation, Attributes) -> Void) {
+        var record = set.record
+        let start = work.computedChecks.count
+        work.computedChecks.append(contentsOf: set.stringChecks)
+        record.checks = start..<work.computedChecks.count
+        record.checksInWalk = true
+        body(&self, record)
+        work.computedChecks.removeSubrange(start...)
     }
 
     /// The record of attribute set `index` of the program.
@@ -129,18 +134,17 @@ extension Evaluation {
         var first = 0
         repeat {  // the string's own rules, then its checks, so many at a time as a result holds
             let last = min(checks, first + StringFailures.checksAtOnce)
-            let failures: StringFailures
-            let node = document.nodes[value]
-            if node.flag {  // escaped: check the decoded text
-                failures = Array(document.string(at: value).utf8).withSpan {
-                    stringFailures($0, field: field, attributes: attributes, checks: first..<last, scratch: scratch)
+            // Not through a closure: one capturing this evaluation's walk costs a copy of what it captures.
+            let failures =
+                if let range = document.unescapedRange(of: value) {
+                    stringFailures(
+                        document.bytes.span.extracting(range), field: field, attributes: attributes,
+                        checks: first..<last, scratch: scratch)
+                } else {
+                    Array(document.string(at: value).utf8).withSpan {
+                        stringFailures($0, field: field, attributes: attributes, checks: first..<last, scratch: scratch)
+                    }
                 }
-            } else {  // straight from the payload's bytes
-                let start = Int(node.start)
-                failures = stringFailures(
-                    document.bytes.span.extracting(start..<(start + Int(node.length))), field: field,
-                    attributes: attributes, checks: first..<last, scratch: scratch)
-            }
             if !failures.isEmpty {
                 report(failures, firstCheck: first, at: value, field: field, attributes: attributes)
             }

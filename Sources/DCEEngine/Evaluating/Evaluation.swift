@@ -6,8 +6,9 @@ internal import DCEPattern
 /// a violation is recorded as a ``Finding`` (rule, field, node, attribute set, path tokens). When the walk is done,
 /// ``recordViolations(sorted:)`` keeps each finding as data in the report, with its JSON Pointer, line and column; its
 /// message is written when it is read (a verdict keeps none, and stops at the first finding). The evaluation reads the
-/// schema as the records of its ``RuleProgram``, valid only inside the ``EvaluationPlan`` methods that make one: `evaluate` (a report, or a draft's with the rules at one
-/// value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and `check(_:against:)`.
+/// schema as the records of its ``RuleProgram``. The ``EvaluationPlan`` methods make one: `evaluate` (a report, or a
+/// draft's with the rules at one value), `holds` (a verdict), `evaluateForm`, `tenderTypesInForce` and
+/// `check(_:against:)`.
 struct Evaluation: ConditionReader {
     /// The attributes in force for a value: a record of the program's table, or of a set computed for this value.
     typealias Attributes = AttributeSet.Record
@@ -18,7 +19,7 @@ struct Evaluation: ConditionReader {
     let plan: EvaluationPlan
     /// Whether fields marked `ignoreForProvisioning` are skipped (the plan's).
     let provisioning: Bool
-    /// The schema's rules, valid while the entry point that made this evaluation runs.
+    /// The schema's rules.
     let tables: RuleProgram.Tables
     /// The code lists and card brands of the schema.
     let reference: ReferenceData
@@ -104,7 +105,7 @@ struct Evaluation: ConditionReader {
     }
 
     init(
-        document: JSONDocument, plan: EvaluationPlan, tables: RuleProgram.Tables, positions: Bool, month: Int,
+        document: JSONDocument, plan: EvaluationPlan, positions: Bool, month: Int,
         probe: JSONDocument.Index = -1, recorder: Recorder? = nil, verdictOnly: Bool = false
     ) {
         self.recorder = recorder
@@ -112,7 +113,7 @@ struct Evaluation: ConditionReader {
         self.document = document
         self.probe = probe
         self.plan = plan
-        self.tables = tables
+        self.tables = plan.schema.program.tables
         self.reference = plan.schema.reference
         self.provisioning = plan.provisioning
         self.numericBooleans = plan.schema.numericBooleans
@@ -161,13 +162,7 @@ struct Evaluation: ConditionReader {
             return checkValue(value, of: field, attributes: attributes(tables.fields[field].base))
         }
         let set = AttributeSet(object.rules(holding: { entries[$0] }), patterns: plan.schema.patterns)
-        var record = set.record
-        let start = work.computedChecks.count
-        work.computedChecks.append(contentsOf: set.stringChecks)
-        record.checks = start..<work.computedChecks.count
-        record.checksInWalk = true
-        checkValue(value, of: field, attributes: record)
-        work.computedChecks.removeSubrange(start...)
+        withComputed(set) { $0.checkValue(value, of: field, attributes: $1) }
     }
 
     /// Walks an object or array that encloses selected fields without checking it: only what is selected inside
@@ -219,43 +214,33 @@ extension EvaluationPlan {
     /// Checks a whole request: its violations (at most ``maxErrors``), how many more were found, and what `finish`
     /// makes of the context values in force (supplied or derived).
     ///
-    /// One of the two places an ``Evaluation`` is made: the plan and the schema's ``RuleProgram``, which the
-    /// evaluation reads without reference counts, stay alive until it returns.
+    /// One of the places an ``Evaluation`` is made.
     func evaluate<Context>(
         _ document: JSONDocument, positions: Bool, month: Int, finish: ([String?]) -> Context
     ) -> (violations: ViolationList, omitted: Int, context: Context) {
-        withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                var evaluation = Evaluation(
-                    document: document, plan: self, tables: tables, positions: positions, month: month)
-                var found: FoundViolations?
-                let context = evaluation.withDocument(
-                    {
-                        $0.evaluate()
-                        found = $0.recordViolations()
-                    }, finish: finish)
-                return (found.map(ViolationList.init(found:)) ?? [], evaluation.omitted, context)
-            }
-        }
+        var evaluation = Evaluation(document: document, plan: self, positions: positions, month: month)
+        var found: FoundViolations?
+        let context = evaluation.withDocument(
+            {
+                $0.evaluate()
+                found = $0.recordViolations()
+            }, finish: finish)
+        return (found.map(ViolationList.init(found:)) ?? [], evaluation.omitted, context)
     }
 
     /// Whether a whole request breaks no rule: the walk of ``evaluate(_:positions:month:finish:)`` stopped at the
     /// first violation, no message, pointer or report written. What a Submit button and a gateway's admission ask;
     /// one of the places an ``Evaluation`` is made.
     func holds(_ document: JSONDocument, month: Int) -> Bool {
-        withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                var evaluation = Evaluation(
-                    document: document, plan: self, tables: tables, positions: false, month: month, verdictOnly: true)
-                var valid = false
-                evaluation.withDocument(
-                    {
-                        $0.evaluate()
-                        valid = !$0.decided
-                    }, finish: { _ in })
-                return valid
-            }
-        }
+        var evaluation = Evaluation(
+            document: document, plan: self, positions: false, month: month, verdictOnly: true)
+        var valid = false
+        evaluation.withDocument(
+            {
+                $0.evaluate()
+                valid = !$0.decided
+            }, finish: { _ in })
+        return valid
     }
 
     /// Checks a whole request as ``evaluate(_:positions:month:finish:)`` does, keeping every violation, and says
@@ -264,44 +249,36 @@ extension EvaluationPlan {
     package func evaluate(_ document: JSONDocument, probing node: JSONDocument.Index, month: Int)
         -> (violations: [Violation], probed: RulesInForce?)
     {
-        withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                let recorder = Evaluation.Recorder(recordsScopes: false)
-                var evaluation = Evaluation(
-                    document: document, plan: self, tables: tables, positions: false, month: month, probe: node,
-                    recorder: recorder)
-                var violations: [Violation] = []
-                evaluation.withDocument(
-                    {
-                        $0.evaluate()
-                        violations = $0.writtenViolations()
-                    }, finish: { _ in })
-                return (violations, recorder.probed)
-            }
-        }
+        let recorder = Evaluation.Recorder(recordsScopes: false)
+        var evaluation = Evaluation(
+            document: document, plan: self, positions: false, month: month, probe: node,
+            recorder: recorder)
+        var violations: [Violation] = []
+        evaluation.withDocument(
+            {
+                $0.evaluate()
+                violations = $0.writtenViolations()
+            }, finish: { _ in })
+        return (violations, recorder.probed)
     }
 
     /// Checks a whole request as ``evaluate(_:probing:month:)`` does, and records the rules in force at every member
     /// of every present object, present or missing, and which members it skipped as ignored for provisioning: what a
-    /// form shows of each field for the draft as it stands (DCEForms' `FormSession`). One of the places an ``Evaluation`` is
-    /// made.
+    /// form shows of each field for the draft as it stands (DCEForms' `FormSession`). One of the places an
+    /// ``Evaluation`` is made.
     func evaluateForm(_ document: JSONDocument, month: Int)
         -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
     {
-        withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
-                var evaluation = Evaluation(
-                    document: document, plan: self, tables: tables, positions: false, month: month, recorder: recorder)
-                var violations: [Violation] = []
-                evaluation.withDocument(
-                    {
-                        $0.evaluate()
-                        violations = $0.writtenViolations()
-                    }, finish: { _ in })
-                return (violations, recorder.fields, recorder.ignored)
-            }
-        }
+        let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
+        var evaluation = Evaluation(
+            document: document, plan: self, positions: false, month: month, recorder: recorder)
+        var violations: [Violation] = []
+        evaluation.withDocument(
+            {
+                $0.evaluate()
+                violations = $0.writtenViolations()
+            }, finish: { _ in })
+        return (violations, recorder.fields, recorder.ignored)
     }
 
     /// The tender type in force inside each present value of a request whose field binds contexts, as validation's
@@ -309,32 +286,24 @@ extension EvaluationPlan {
     /// check follow. A value the walk does not reach (ignored for provisioning) has none.
     func tenderTypesInForce(in document: JSONDocument) -> [JSONDocument.Index: String?] {
         guard schema.hasBindings else { return [:] }
-        return withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                let recorder = Evaluation.Recorder(recordsScopes: true)
-                var evaluation = Evaluation(
-                    document: document, plan: self, tables: tables, positions: false, month: 0, recorder: recorder)
-                evaluation.withDocument({ $0.evaluate() }, finish: { _ in })
-                return recorder.scopes
-            }
-        }
+        let recorder = Evaluation.Recorder(recordsScopes: true)
+        var evaluation = Evaluation(
+            document: document, plan: self, positions: false, month: 0, recorder: recorder)
+        evaluation.withDocument({ $0.evaluate() }, finish: { _ in })
+        return recorder.scopes
     }
 
-    /// Checks one value against a field's base rules alone (a field's `defaultValue`); the other place an
+    /// Checks one value against a field's base rules alone (a field's `defaultValue`); one of the places an
     /// ``Evaluation`` is made.
     func check(_ document: JSONDocument, against field: CompiledField) -> [Violation] {
-        withExtendedLifetime(self) {
-            schema.program.withTables { tables in
-                guard let id = schema.program.id(of: field) else { return [] }
-                var evaluation = Evaluation(document: document, plan: self, tables: tables, positions: false, month: 0)
-                var violations: [Violation] = []
-                evaluation.withDocument(
-                    {
-                        $0.check(document.root, of: id)
-                        violations = $0.writtenViolations()
-                    }, finish: { _ in })
-                return violations
-            }
-        }
+        guard let id = schema.program.id(of: field) else { return [] }
+        var evaluation = Evaluation(document: document, plan: self, positions: false, month: 0)
+        var violations: [Violation] = []
+        evaluation.withDocument(
+            {
+                $0.check(document.root, of: id)
+                violations = $0.writtenViolations()
+            }, finish: { _ in })
+        return violations
     }
 }

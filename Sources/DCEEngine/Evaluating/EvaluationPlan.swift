@@ -41,9 +41,7 @@ package final class EvaluationPlan: Sendable {
         self.provisioning = provisioning
         ignoredForProvisioning =
             provisioning
-            ? schema.program.withTables { tables in
-                tables.fieldObjects.map { $0.isIgnoredForProvisioning(under: tenderType) }
-            } : []
+            ? schema.program.tables.fieldObjects.map { $0.isIgnoredForProvisioning(under: tenderType) } : []
         self.subset = subset
         self.fingerprinter = fingerprinter
         self.maxErrors = max(maxErrors, 1)

@@ -108,11 +108,9 @@ extension RecordsAndText where Header == FoundViolationsHeader, Record == FoundV
     func withWriter<Result>(_ body: (ViolationWriter) -> Result) -> Result {
         // Read once: each read of a member of the header copies it, with a reference count for each of its parts.
         let header = shared
-        return header.plan.schema.program.withTables { tables in
-            body(
-                ViolationWriter(
-                    plan: header.plan, messages: header.plan.messages, tables: tables, found: self,
-                    computedSets: header.computedSets, fingerprints: header.fingerprints))
-        }
+        return body(
+            ViolationWriter(
+                plan: header.plan, messages: header.plan.messages, tables: header.plan.schema.program.tables,
+                found: self, computedSets: header.computedSets, fingerprints: header.fingerprints))
     }
 }

@@ -1,7 +1,5 @@
 /// Writes the text of violations kept as data (``FoundViolations``): each message in the plan's language, from the
 /// field's own messages, the schema's, or the catalogue, and the JSON Pointer and key from the report's text.
-///
-/// Valid only inside ``RecordsAndText/withWriter(_:)``, which keeps the program's tables alive.
 struct ViolationWriter {
     let plan: EvaluationPlan
     let messages: MessageCatalogue

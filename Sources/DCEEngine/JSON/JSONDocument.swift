@@ -123,39 +123,49 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     /// The number of members of an object or elements of an array.
     func count(of index: Index) -> Int { Int(nodes[index].length) }
 
+    /// Where a scalar node's text stands in ``bytes``: a string's between its quotes (escapes as written), a number's
+    /// lexeme, a literal's word.
+    @inline(__always)
+    func textRange(of index: Index) -> Range<Int> {
+        let node = nodes[index]
+        let start = Int(node.start)
+        return start..<(start + Int(node.length))
+    }
+
     /// The decoded text of a string node.
     package func string(at index: Index) -> String {
-        let node = nodes[index]
-        let range = Int(node.start)..<(Int(node.start) + Int(node.length))
-        if !node.flag { return String(decoding: bytes[range], as: UTF8.self) }
+        let range = textRange(of: index)
+        if !nodes[index].flag { return String(decoding: bytes[range], as: UTF8.self) }
         return JSONReader.unescape(bytes[range])
     }
 
     /// Whether a string node holds exactly the given text, compared without decoding when it has no escapes.
     func string(at index: Index, equals text: String) -> Bool {
-        let node = nodes[index]
-        guard !node.flag else { return string(at: index) == text }
-        let start = Int(node.start)
-        let length = Int(node.length)
+        guard !nodes[index].flag else { return string(at: index) == text }
+        let range = textRange(of: index)
         return text.withUTF8Span { utf8 in
-            utf8.count == length && bytes.span.extracting(start..<(start + length)).elementsEqual(utf8)
+            utf8.count == range.count && bytes.span.extracting(range).elementsEqual(utf8)
         }
     }
 
+    /// Where a string node's decoded text stands in ``bytes`` as it is: its text range when it has no escape, `nil`
+    /// when it has one (its text is then ``string(at:)``).
+    @inline(__always)
+    func unescapedRange(of index: Index) -> Range<Int>? {
+        nodes[index].flag ? nil : textRange(of: index)
+    }
+
     /// Calls `body` with the UTF-8 bytes of a string node's decoded text; without escapes, straight from the input.
+    @inline(__always)
     func withStringBytes<Result>(at index: Index, _ body: (Span<UInt8>) -> Result) -> Result {
-        let node = nodes[index]
-        guard node.flag else {
-            return body(bytes.span.extracting(Int(node.start)..<(Int(node.start) + Int(node.length))))
-        }
-        return string(at: index).withUTF8Span(body)
+        guard let range = unescapedRange(of: index) else { return string(at: index).withUTF8Span(body) }
+        return body(bytes.span.extracting(range))
     }
 
     /// Calls `body` with the bytes of a scalar node as they stand in the text: a string's without its quotes and
     /// with its escapes as written, a number's lexeme.
     func withRawText<Result>(at index: Index, _ body: (Span<UInt8>) -> Result) -> Result {
-        let node = nodes[index]
-        return body(bytes.span.extracting(Int(node.start)..<(Int(node.start) + Int(node.length))))
+        body(bytes.span.extracting(textRange(of: index)))
     }
 
     /// Whether two string nodes hold the same text.
@@ -201,8 +211,7 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
 
     /// A number node's lexeme, exactly as written.
     package func numberLexeme(at index: Index) -> String {
-        let node = nodes[index]
-        return String(decoding: bytes[Int(node.start)..<(Int(node.start) + Int(node.length))], as: UTF8.self)
+        String(decoding: bytes[textRange(of: index)], as: UTF8.self)
     }
 
     /// Whether a number node is written as an integer literal (no fraction, no exponent).

@@ -89,8 +89,8 @@ extension JSONDocument {
         let node = nodes[index]
         let start = Int(node.start)
         switch node.kind {
-        case .string: return (start - 1)..<(start + Int(node.length) + 1)
-        case .null, .boolean, .number: return start..<(start + Int(node.length))
+        case .string: return (start - 1)..<(textRange(of: index).upperBound + 1)
+        case .null, .boolean, .number: return textRange(of: index)
         case .object, .array:
             // The text is well-formed: count brackets outside strings until this one closes.
             var depth = 0
