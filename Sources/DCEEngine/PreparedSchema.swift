@@ -190,7 +190,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// - Throws: ``ValidatorError`` with code `unknownField` when a group or pointer names nothing in the schema.
     public func restricted(to selection: FieldSelection) throws(ValidatorError) -> PreparedSchema {
         var copy = self
-        copy.subset = try FieldSubset(selection, in: schema, tenderType: tenderType)
+        copy.subset = try FieldSubset(selection, in: schema, context: context, tenderType: tenderType)
         copy.plan = copy.makePlan()
         return copy
     }

@@ -86,41 +86,46 @@ extension PreparedSchema {
     /// a `/billingAddress`), and so any context derived from those alone; an override that reads other fields not
     /// given is left to full validation. `nil` when the request provisions an account (`operation=provision`) and
     /// the field is marked `ignoreForProvisioning` under the tender type in force, as validation then ignores it.
-    private func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String])
+    func inputRules(of field: CompiledField, at path: [String], text: String, given: [[String]: String])
         -> Rules?
     {
-        var reader = InputConditionReader(
-            schema: schema, slots: contextSlotValues.map(KnownValue.known), tenderType: .known(tenderType), path: path,
-            text: field.dataType.isString ? text : nil, given: given, containers: [[]])
-        let program = schema.program
-        let tables = program.tables
-        // Contexts the caller left out, derived as validation derives them.
-        tables.deriveContexts(reading: &reader)
-        // What the fields on the way down bind, outermost first: a member is known when it is typed or given, else
-        // the value from outside holds, as it does for the field alone (and as a form reads it).
-        for (depth, enclosing) in schema.fields(along: path).enumerated() where !enclosing.bindings.isEmpty {
-            guard let id = program.id(of: enclosing) else { continue }
-            let object = Array(path.prefix(depth + 1))
-            reader.containers = [object]
-            tables.bind(
-                id, objectPresent: true,
-                member: { key, allowed in
-                    let member = object + [key]
-                    guard let value = member == path && field.dataType.isString ? text : given[member] else {
-                        return .notKnown
-                    }
-                    return allowed?.contains(value) ?? true ? .value(value) : .none
-                }, reading: &reader)
-        }
-        reader.containers = (0..<path.count).reversed().map { Array(path.prefix($0)) }
-        // Validation skips a field ignored for provisioning, and everything inside it.
-        if provisioning, let inForce = reader.tenderType.known,
-            schema.fields(along: path).contains(where: { $0.isIgnoredForProvisioning(under: inForce) })
-        {
+        guard let ruling = inputRuling(of: field, at: path, text: text, given: given), ruling.skipped != true else {
             return nil
         }
-        guard let id = program.id(of: field) else { return field.base }
-        return tables.rules(of: id, reading: &reader).rules
+        return ruling.rules(of: field)
+    }
+
+    /// What the resolver decides at a field while it is typed (``inputRules(of:at:text:given:)``): the steps validation
+    /// takes, field by field on the way down, with what is typed and given; `nil` when the field is not in the
+    /// program. A field on the way that provisioning skips decides for everything inside it.
+    package func inputRuling(of field: CompiledField, at path: [String], text: String, given: [[String]: String])
+        -> FieldRuling?
+    {
+        let tables = schema.program.tables
+        var reader = GivenValuesReader(
+            schema: schema,
+            scope: KnownScope(slots: contextSlotValues.map(KnownValue.known), tenderType: tenderType), given: given,
+            typed: (path, field.dataType.isString ? text : nil))
+        // Contexts the caller left out, derived as validation derives them.
+        tables.deriveContexts(reading: &reader)
+        // Each field on the way down, outermost first: what it binds (a member is known when it is typed or given,
+        // else the value from outside holds, as a form reads it), then whether provisioning skips it.
+        guard !path.isEmpty else {
+            return schema.program.id(of: field).map { tables.ruling(of: $0, provisioning: false, reading: &reader) }
+        }
+        for (depth, enclosing) in schema.fields(along: path).enumerated() {
+            guard let id = schema.program.id(of: enclosing) else { return nil }
+            let tokens = Array(path.prefix(depth + 1))
+            if !enclosing.bindings.isEmpty {
+                reader.containers = [tokens]
+                tables.bind(id, objectPresent: true, reading: &reader)
+            }
+            reader.containers = GivenValuesReader.holders(of: tokens)
+            // Provisioning skips members of objects, as validation's walk does, not a list's items.
+            let ruling = tables.ruling(of: id, provisioning: provisioning && enclosing.key != nil, reading: &reader)
+            if ruling.skipped == true || enclosing === field { return ruling }
+        }
+        return nil
     }
 
     /// What the rules over the members of the object holding the field say of it while it is typed
@@ -168,56 +173,5 @@ public struct InputFeedback: Hashable, Sendable {
         self.cardBrand = cardBrand
         self.cardBrands = cardBrands
         self.masked = masked
-    }
-}
-
-/// Conditions as partial input sees them: the prepared context and tender type, the contexts derived and bound so
-/// far, the typed value at `path`, and the objects that hold it (present, and objects); anything else is unknown.
-private struct InputConditionReader: ScopeReader {
-    let schema: CompiledSchema
-    var slots: [KnownValue]
-    var tenderType: KnownValue
-    /// The tokens of the typed field's pointer.
-    let path: [String]
-    /// The typed text, for a text field (`nil`: compare it as unknown).
-    let text: String?
-    /// What other fields are given to hold, by their tokens.
-    let given: [[String]: String]
-    /// The objects a relative pointer climbs from: the innermost first (`0/…`), by their tokens from the root.
-    var containers: [[String]]
-
-    func isEmpty(slot: Int) -> Bool { slots[slot] == .known(nil) }
-
-    mutating func set(_ slot: Int?, to value: KnownValue) {
-        if let slot {
-            slots[slot] = value
-        } else if case .known(let known?) = value, !schema.tenderTypes.contains(known) {
-            return  // a tender type the schema does not declare leaves the one from outside, as in validation
-        } else {
-            tenderType = value
-        }
-    }
-
-    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? {
-        slots[slot].passes(program.testObjects[test])
-    }
-
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? {
-        tenderType.passes(program.testObjects[test])
-    }
-
-    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? {
-        guard up < containers.count else { return nil }
-        let target = (up < 0 ? [] : containers[up]) + Array(program.tokenTexts[tokens])
-        let test = program.testObjects[test]
-        if target == path { return test.holds(forGivenText: text) }
-        if let value = given[target] { return test.holds(forGivenText: value) }
-        guard target.count < path.count, Array(path.prefix(target.count)) == target else { return nil }
-        // An object that holds the typed field: present, not null, and no string.
-        switch test.kind {
-        case .present: return true
-        case .absent, .null, .oneOfStrings, .matches, .cardBrand: return false
-        case .equals, .oneOf: return nil
-        }
     }
 }

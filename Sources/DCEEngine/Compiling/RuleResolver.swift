@@ -1,7 +1,15 @@
 /// The rules in force, worked out once: which contexts the request derives, what the fields on the way bind, which
-/// overrides hold at a field, and whether provisioning skips it. Validation's walk (every value known), the form
-/// description and the as-you-type check (given values known, the rest unknown) all take these steps through here,
-/// each with its own ``ScopeReader``: none of them evaluates a `derive` rule, a binding or an override itself.
+/// overrides hold at a field, and whether provisioning skips it. Validation's walk (every value of a document known)
+/// and the forms (the form description, the as-you-type check, a step's field selection: values given as text known,
+/// the rest unknown, ``GivenValuesReader``) all take these steps through here: none of them evaluates a `derive`
+/// rule, a binding, a provisioning skip or an override itself.
+///
+/// The order, at each field on the way down: its own bindings (``RuleProgram/Tables/bind(_:objectPresent:reading:)``),
+/// which hold for the field itself and everything inside it; then, under the tender type now in force, whether
+/// provisioning skips it, and which of its overrides hold (``RuleProgram/Tables/ruling(of:provisioning:reading:)``).
+/// The contexts the caller left empty are derived once, at the root (``RuleProgram/Tables/deriveContexts(reading:)``).
+/// A tender type bound from a member is one the schema declares: the compiler gives a member binding the declared
+/// values as its `allowed`, and refuses any other fixed or derived value.
 
 /// What is known of a context value or of the tender type at one place of a request.
 package enum KnownValue: Equatable, Sendable {
@@ -47,6 +55,11 @@ package protocol ScopeReader: ConditionReader {
     mutating func set(_ slot: Int?, to value: KnownValue)
     /// Marks context slot `slot`, or the tender type (`nil`), as bound from a member not known yet.
     mutating func markOpen(_ slot: Int?)
+    /// The tender type in force where the reader reads.
+    mutating func tenderTypeInForce() -> KnownValue
+    /// What member `key` of the object being bound holds, for a member binding that accepts `allowed` (`nil`: any
+    /// string). Asked only while the object is present.
+    mutating func member(_ key: String, allowed: [String]?) -> MemberReading
 }
 
 extension ScopeReader {
@@ -74,20 +87,18 @@ extension RuleProgram.Tables {
     }
 
     /// Applies what field `field` binds for its value and everything inside it, in order: a fixed value; a member of
-    /// its object (`member` reads it); the first `derive` rule that holds, read from its object (only when
-    /// `objectPresent`: a missing or non-object value binds nothing that way). When a binding finds no value, the value
-    /// from outside stays.
-    package func bind<Reader: ScopeReader>(
-        _ field: Int, objectPresent: Bool, member: (_ key: String, _ allowed: [String]?) -> MemberReading,
-        reading reader: inout Reader
-    ) {
+    /// its object (``ScopeReader/member(_:allowed:)``); the first `derive` rule that holds, read from its object (the
+    /// last two only when `objectPresent`: a missing or non-object value binds nothing that way). When a binding finds
+    /// no value, the value from outside stays.
+    package func bind<Reader: ScopeReader>(_ field: Int, objectPresent: Bool, reading reader: inout Reader) {
         var condition = fields[field].bindingConditions
         for binding in fieldObjects[field].bindings {
             switch binding.source {
             case .value(let fixed):
                 reader.set(binding.slot, to: .known(fixed))
             case .member(let key, let allowed):
-                switch member(key, allowed) {
+                guard objectPresent else { continue }
+                switch reader.member(key, allowed: allowed) {
                 case .value(let value): reader.set(binding.slot, to: .known(value))
                 case .none: break
                 case .notKnown: reader.markOpen(binding.slot)
@@ -104,14 +115,23 @@ extension RuleProgram.Tables {
         }
     }
 
-    /// A field's rules where `reader` reads: the base, then each override whose condition holds, in order; with the
-    /// overrides whose condition cannot be decided (never any for a whole payload).
-    package func rules<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> (
-        rules: Rules, undecided: [Int]
-    ) {
+    /// What holds at field `field` where `reader` reads, its bindings already applied: whether provisioning skips it
+    /// (under the tender type in force, when `provisioning`), and else which of its overrides hold.
+    package func ruling<Reader: ScopeReader>(of field: Int, provisioning: Bool, reading reader: inout Reader)
+        -> FieldRuling
+    {
+        let tenderType = reader.tenderTypeInForce()
+        let skipped =
+            provisioning ? tenderType.known.map { fieldObjects[field].isIgnoredForProvisioning(under: $0) } : false
+        guard skipped != true else { return FieldRuling(tenderType: tenderType, skipped: true, overrides: []) }
+        return FieldRuling(tenderType: tenderType, skipped: skipped, overrides: truths(of: field, reading: &reader))
+    }
+
+    /// Whether each of a field's overrides holds where `reader` reads (`nil`: it cannot be decided there).
+    package func truths<Reader: ConditionReader>(of field: Int, reading reader: inout Reader) -> [Bool?] {
         var truths: [Bool?] = []
         for condition in fields[field].overrides { truths.append(truth(of: condition, reading: &reader)) }
-        return (fieldObjects[field].rules(holding: { truths[$0] == true }), truths.indices.filter { truths[$0] == nil })
+        return truths
     }
 
     /// Which of a field's overrides hold, as a bitmask (bit *i* for override *i*): the index of its precomputed
@@ -124,6 +144,31 @@ extension RuleProgram.Tables {
         }
         return mask
     }
+}
+
+/// What the resolver decided at one field (``RuleProgram/Tables/ruling(of:provisioning:reading:)``): the answer every
+/// consumer of the rules in force gives, and what ``RulesInForceAgreementTests`` holds them to.
+package struct FieldRuling: Equatable, Sendable {
+    /// The tender type in force at the field, its own bindings applied.
+    package var tenderType: KnownValue
+    /// Whether provisioning skips the field and everything inside it; `nil` when the tender type that decides it is
+    /// not known.
+    package var skipped: Bool?
+    /// Each of the field's overrides, in order: it holds (`true`), it does not (`false`), or it cannot be decided
+    /// (`nil`: it reads a value not known yet). Empty when the field is skipped.
+    package var overrides: [Bool?]
+
+    package init(tenderType: KnownValue, skipped: Bool?, overrides: [Bool?]) {
+        self.tenderType = tenderType
+        self.skipped = skipped
+        self.overrides = overrides
+    }
+
+    /// The field's rules: its base, then each override that holds.
+    package func rules(of field: CompiledField) -> Rules { field.rules(holding: { overrides[$0] == true }) }
+
+    /// The places of the overrides that cannot be decided.
+    package var undecided: [Int] { overrides.indices.filter { overrides[$0] == nil } }
 }
 
 extension CompiledField {
@@ -166,26 +211,11 @@ extension CompiledSchema {
     /// type), as validation's walk binds it for a missing field; else the one from outside.
     func tenderType(bindingMissing field: CompiledField, outside: String?) -> String? {
         guard !field.bindings.isEmpty, let id = program.id(of: field) else { return outside }
-        var reader = NothingKnownReader(tenderTypes: tenderTypes, tenderType: outside)
-        program.tables.bind(id, objectPresent: false, member: { _, _ in .none }, reading: &reader)
-        return reader.tenderType
+        var reader = GivenValuesReader(
+            schema: self, scope: KnownScope(slots: contexts.map { _ in .unknown }, tenderType: outside))
+        program.tables.bind(id, objectPresent: false, reading: &reader)
+        return reader.scope.tenderType.known ?? outside
     }
-}
-
-/// A reader with no value to read: every test is unknown; it keeps the tender type a binding sets.
-private struct NothingKnownReader: ScopeReader {
-    let tenderTypes: [String]
-    var tenderType: String?
-
-    func isEmpty(slot: Int) -> Bool { false }
-
-    mutating func set(_ slot: Int?, to value: KnownValue) {
-        if slot == nil, case .known(let known?) = value, tenderTypes.contains(known) { tenderType = known }
-    }
-
-    func test(_ test: Int, context slot: Int, in program: RuleProgram.Tables) -> Bool? { nil }
-    func testTenderType(_ test: Int, in program: RuleProgram.Tables) -> Bool? { nil }
-    func test(_ test: Int, field up: Int, tokens: Range<Int>, in program: RuleProgram.Tables) -> Bool? { nil }
 }
 
 /// How a context, or the tender type, gets its value at one place of a request, as a structure instead of a value:

@@ -45,6 +45,17 @@ extension Evaluation: ScopeReader {
         program.holds(test, forContext: tenderType)
     }
 
+    func tenderTypeInForce() -> KnownValue { .known(tenderType) }
+
+    /// A member of the object being bound (the innermost container): its text when it is a string among `allowed`.
+    func member(_ key: String, allowed: [String]?) -> MemberReading {
+        guard let object = work.containers.last, let member = document.member(key, of: object),
+            document.kind(of: member) == .string
+        else { return .none }
+        let text = document.string(at: member)
+        return allowed?.contains(text) ?? true ? .value(text) : .none
+    }
+
     /// Tests a request value found by a pointer.
     mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
         let record = tables.tests[test]

@@ -46,15 +46,20 @@ extension Evaluation {
 
     /// A field's rules in force here: the base, then each override whose condition holds, in order.
     mutating func rules(of field: Int) -> Rules {
+        ruling(of: field).rules(of: tables.fieldObjects[field])
+    }
+
+    /// What holds at a field here, its bindings applied and provisioning's skip decided by the walk.
+    mutating func ruling(of field: Int) -> FieldRuling {
         let tables = tables
-        return tables.rules(of: field, reading: &self).rules
+        return tables.ruling(of: field, provisioning: false, reading: &self)
     }
 
     /// Records the rules in force at the probed value (kept out of line: no other value is probed).
     @inline(never)
     mutating func record(probedField field: Int) {
         recorder?.probed = RulesInForce(
-            field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType, context: work.context)
+            field: tables.fieldObjects[field], ruling: ruling(of: field), tenderType: tenderType, context: work.context)
     }
 
     /// Records the rules in force at a member of the object being checked, present (`value` ≥ 0) or missing, by its
@@ -72,7 +77,7 @@ extension Evaluation {
             recorder.ignored.insert(pointer)
         } else {
             recorder.fields[pointer] = RulesInForce(
-                field: tables.fieldObjects[field], rules: rules(of: field), tenderType: tenderType,
+                field: tables.fieldObjects[field], ruling: ruling(of: field), tenderType: tenderType,
                 context: work.context)
         }
     }
@@ -320,7 +325,6 @@ extension Evaluation {
 
     /// Checks a field of an object when it is selected, or walks through it when it encloses selected fields.
     mutating func walkMember(_ child: Int, value: JSONDocument.Index, in object: JSONDocument.Index) {
-        if provisioning && ignoredForProvisioning(child) { return }
         guard let subset = plan.subset else { return }
         let id = ObjectIdentifier(tables.fieldObjects[child])
         if subset.selected.contains(id) {
@@ -329,7 +333,11 @@ extension Evaluation {
             selecting = true
         } else if value >= 0, subset.enclosing.contains(id) {
             work.path.append(.member(value - 1))
-            withBindingsIfAny(of: child, value: value) { $0.walkThrough(value, of: child) }
+            withBindingsIfAny(of: child, value: value) {
+                // Skipped under the tender type in force inside the field, as checkMember decides it.
+                if $0.provisioning && $0.ignoredForProvisioning(child) { return }
+                $0.walkThrough(value, of: child)
+            }
             work.path.removeLast()
         }
     }
@@ -387,16 +395,8 @@ extension Evaluation {
         let savedTenderType = boundTenderType
         let isObject = value >= 0 && document.nodes[value].kind == .object
         if isObject { work.containers.append(value) }
-        let document = document
         let tables = tables
-        tables.bind(
-            field, objectPresent: isObject,
-            member: { key, allowed in
-                guard isObject, let member = document.member(key, of: value), document.kind(of: member) == .string
-                else { return .none }
-                let text = document.string(at: member)
-                return allowed?.contains(text) ?? true ? .value(text) : .none
-            }, reading: &self)
+        tables.bind(field, objectPresent: isObject, reading: &self)
         if isObject { work.containers.removeLast() }
         if let recorder, recorder.recordsScopes, value >= 0 { recorder.scopes[value] = tenderType }
         body(&self)

@@ -30,39 +30,35 @@ public struct FieldSelection: Sendable, Hashable {
 
 extension FieldSubset {
     /// Resolves a selection; a group or pointer that names nothing is a mistake in the call.
-    init(_ selection: FieldSelection, in schema: CompiledSchema, tenderType: String?) throws(ValidatorError) {
+    ///
+    /// A field's group is the one its form shows (``CompiledSchema/fieldsInForce(context:tenderType:given:primitiveItems:)``):
+    /// its tender type's entry under the tender type in force there (a field above may bind it), else its own,
+    /// else its parent's; so a step of a form validates what the form description puts in that step.
+    init(_ selection: FieldSelection, in schema: CompiledSchema, context: [String: String], tenderType: String?)
+        throws(ValidatorError)
+    {
         var selected: Set<ObjectIdentifier> = []
         var enclosing: Set<ObjectIdentifier> = []
         var matched: Set<String> = []
         var groups: Set<String> = []
         var pointers: Set<String> = []
-
-        /// Visits a field's descendants; returns whether any of them is selected.
-        func visit(_ field: CompiledField, pointer: String, group: String?) -> Bool {
-            var below = false
-            let children = field.fields + (field.items.map { [$0] } ?? [])
-            for child in children {
-                let childPointer = child.key.map { JSONPointer.appending($0, to: pointer) } ?? pointer
-                let childGroup = child.metadata(for: tenderType).dataGroup ?? group
-                if let childGroup { groups.insert(childGroup) }
-                if child.key != nil { pointers.insert(childPointer) }
-                let hit: String? =
-                    switch selection.kind {
-                    case .dataGroups(let names): childGroup.flatMap { names.contains($0) ? $0 : nil }
-                    case .pointers(let names): child.key != nil && names.contains(childPointer) ? childPointer : nil
-                    }
-                if let hit {
-                    matched.insert(hit)
-                    selected.insert(ObjectIdentifier(child))
-                    below = true
-                } else if visit(child, pointer: childPointer, group: childGroup) {
-                    enclosing.insert(ObjectIdentifier(child))
-                    below = true
+        // Parents come before their members: a field inside a selected one is checked with it.
+        for entry in try schema.fieldsInForce(context: context, tenderType: tenderType, primitiveItems: true) {
+            let pointer = entry.tokens.filter { $0 != "-" }.reduce("") { JSONPointer.appending($1, to: $0) }
+            if let group = entry.group { groups.insert(group) }
+            if entry.key != "-" { pointers.insert(pointer) }
+            let hit: String? =
+                switch selection.kind {
+                case .dataGroups(let names): entry.group.flatMap { names.contains($0) ? $0 : nil }
+                case .pointers(let names): entry.key != "-" && names.contains(pointer) ? pointer : nil
                 }
-            }
-            return below
+            guard let hit else { continue }
+            matched.insert(hit)
+            let above = schema.fields(along: entry.tokens).dropLast().map(ObjectIdentifier.init)
+            guard !above.contains(where: selected.contains) else { continue }
+            selected.insert(ObjectIdentifier(entry.field))
+            enclosing.formUnion(above)
         }
-        _ = visit(schema.root, pointer: "", group: schema.root.metadata(for: tenderType).dataGroup)
 
         let (asked, known, what) =
             switch selection.kind {
