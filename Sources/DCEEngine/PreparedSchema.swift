@@ -239,7 +239,7 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// `operation=provision` the fields marked `ignoreForProvisioning` left out.
     package func resolvedPayload(_ document: JSONDocument) -> [UInt8] {
         let resolver = RequestResolver(
-            document: document, provisioning: provisioning, tenderType: tenderType,
+            schema: schema, document: document, provisioning: provisioning, tenderType: tenderType,
             numericBooleans: schema.numericBooleans, boundTenderTypes: plan.tenderTypesInForce(in: document))
         return Array(resolver.resolve(schema.root).json.utf8)
     }

@@ -152,6 +152,54 @@ struct RulesInForceAgreementTests {
         #expect(decided > 5_000, "\(decided) overrides decided")
     }
 
+    /// What is sent (defaults added, `ignoreForProvisioning` left out) holds a field exactly where validation checks
+    /// it: a value the request holds unless validation skipped it, and a missing field's default under the tender
+    /// type validation found inside it.
+    @Test func whatIsSentHoldsWhatValidationChecks() throws {
+        let validator = try Validator(source: .directory(Self.directory))
+        var compared = 0
+        var problems: [String] = []
+        /// The value at `tokens`, when there is one.
+        func value(_ root: Any, _ tokens: [String]) -> Any? {
+            tokens.reduce(Optional(root)) { current, token in
+                if let object = current as? [String: Any] { return object[token] }
+                if let array = current as? [Any], let index = Int(token), array.indices.contains(index) {
+                    return array[index]
+                }
+                return nil
+            }
+        }
+        for (context, tenderType) in Self.cases {
+            let prepared = try validator.prepare("agreement", context: context, tenderType: tenderType)
+            for (number, payload) in Self.payloads.enumerated() {
+                let document = try JSONDocument(bytes: Array(payload.utf8))
+                let validation = prepared.evaluateForm(document)
+                let request = try JSONSerialization.jsonObject(with: Data(payload.utf8))
+                let sent = try JSONSerialization.jsonObject(with: Data(prepared.resolvedPayload(document)))
+                let situation = "\(context) \(tenderType ?? "-") request \(number + 1)"
+                for pointer in validation.ignored {
+                    let tokens = try #require(JSONPointer.tokens(of: pointer))
+                    if value(sent, tokens) != nil {
+                        problems.append("\(pointer) sent, skipped by validation, \(situation)")
+                    }
+                    compared += 1
+                }
+                for (pointer, inForce) in validation.fields {
+                    let tokens = try #require(JSONPointer.tokens(of: pointer))
+                    let expected =
+                        value(request, tokens) != nil
+                        || inForce.field.defaultValue(for: inForce.ruling.tenderType.known ?? nil) != nil
+                    if (value(sent, tokens) != nil) != expected {
+                        problems.append("\(pointer) \(expected ? "not sent" : "sent"), \(situation)")
+                    }
+                    compared += 1
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.count) disagreements:\n\(problems.prefix(20).joined(separator: "\n"))")
+        #expect(compared > 5_000, "\(compared) fields compared")
+    }
+
     /// A step of a form (``FieldSelection/dataGroups(_:)``) reports what validation of the whole request reports at
     /// the fields the form description puts in that step, and nothing else.
     @Test func aStepValidatesTheFieldsItsFormShows() throws {

@@ -114,7 +114,7 @@ package final class CompiledField: Sendable {
     }
 
     /// The field's default under a tender type.
-    func defaultValue(for tenderType: String?) -> SchemaValue? {
+    package func defaultValue(for tenderType: String?) -> SchemaValue? {
         tenderType.flatMap { tenderTypeDefaults[$0] } ?? defaultValue
     }
 }

@@ -207,6 +207,18 @@ extension CompiledSchema {
 }
 
 extension CompiledSchema {
+    /// The tender type inside a field's value (what its own metadata, defaults and provisioning skip follow, as its
+    /// rules do): validation's walk's for a value it reached (`bound`, ``EvaluationPlan/tenderTypesInForce(in:)``),
+    /// else what the field binds for a missing value; the one from outside for a field that binds none.
+    func tenderType(
+        inside field: CompiledField, value: JSONDocument.Index?, outside: String?,
+        bound: [JSONDocument.Index: String?]
+    ) -> String? {
+        guard !field.bindings.isEmpty else { return outside }
+        if let value, let found = bound[value] { return found }
+        return tenderType(bindingMissing: field, outside: outside)
+    }
+
     /// The tender type inside a field whose value is missing: what it binds without reading a value (a fixed tender
     /// type), as validation's walk binds it for a missing field; else the one from outside.
     func tenderType(bindingMissing field: CompiledField, outside: String?) -> String? {

@@ -2,6 +2,7 @@
 /// operation is provisioning a new account (context `operation=provision`) the fields marked
 /// `ignoreForProvisioning` are left out. Values are written back as compact JSON, numbers exactly as they came.
 struct RequestResolver {
+    let schema: CompiledSchema
     let document: JSONDocument
     let provisioning: Bool
     /// The tender type whose metadata and defaults apply.
@@ -17,12 +18,15 @@ struct RequestResolver {
     }
 
     private func value(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
-        if !field.bindings.isEmpty, let bound = boundTenderTypes[index] {
-            var inside = self
-            inside.tenderType = bound
-            return inside.resolvedValue(index, of: field)
-        }
-        return resolvedValue(index, of: field)
+        guard !field.bindings.isEmpty else { return resolvedValue(index, of: field) }
+        var inside = self
+        inside.tenderType = tenderType(inside: field, index)
+        return inside.resolvedValue(index, of: field)
+    }
+
+    /// The tender type inside a field's value (present, or `nil`), as validation's walk found it.
+    private func tenderType(inside field: CompiledField, _ index: JSONDocument.Index?) -> String? {
+        schema.tenderType(inside: field, value: index, outside: tenderType, bound: boundTenderTypes)
     }
 
     private func resolvedValue(_ index: JSONDocument.Index, of field: CompiledField) -> SchemaValue {
@@ -34,16 +38,20 @@ struct RequestResolver {
                 let (key, valueIndex) = (member.key, member.value)
                 seen.insert(key)
                 if let child = member.field {
-                    if provisioning && child.isIgnoredForProvisioning(under: tenderType) { continue }
+                    // Skipped as validation skips it: under the tender type inside it.
+                    if provisioning && child.isIgnoredForProvisioning(under: tenderType(inside: child, valueIndex)) {
+                        continue
+                    }
                     members.append(.init(key: key, value: value(valueIndex, of: child)))
                 } else {
                     members.append(.init(key: key, value: SchemaValue(document: document, at: valueIndex)))
                 }
             }
             for child in field.fields {
-                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: tenderType)
+                let inside = tenderType(inside: child, nil)
+                guard let key = child.key, !seen.contains(key), let defaultValue = child.defaultValue(for: inside)
                 else { continue }
-                if provisioning && child.isIgnoredForProvisioning(under: tenderType) { continue }
+                if provisioning && child.isIgnoredForProvisioning(under: inside) { continue }
                 members.append(.init(key: key, value: defaultValue))
             }
             return .object(members)

@@ -61,9 +61,7 @@ struct UpdateCheck {
         /// The tender type inside a field's value: validation's for a value the record holds, else what the field binds
         /// for a missing value.
         func inside(_ field: CompiledField, _ value: JSONDocument.Index?, outside: String?) -> String? {
-            guard !field.bindings.isEmpty else { return outside }
-            if let value, let bound = boundTenderTypes[value] { return bound }
-            return schema.tenderType(bindingMissing: field, outside: outside)
+            schema.tenderType(inside: field, value: value, outside: outside, bound: boundTenderTypes)
         }
         visit(schema.root, new: record.root, old: original.root, path: "", tenderType: tenderType)
         return (violations, reverify)
