@@ -160,6 +160,7 @@ extension Evaluation {
 
     /// The rules a string breaks: its own (on the first run of checks only) and those of the checks `checks` of its
     /// attributes. Reads the bytes without changing the evaluation, so that the bytes may be the document's own.
+    @inline(__always)
     func stringFailures(
         _ bytes: Span<UInt8>, field: Int, attributes: Attributes, checks: Range<Int>, scratch: MatchScratch?
     ) -> StringFailures {
@@ -180,8 +181,12 @@ extension Evaluation {
         }
         let first = attributes.checks.lowerBound
         for offset in checks {
-            let check = attributes.checksInWalk ? work.computedChecks[first + offset] : tables.checks[first + offset]
-            failures.insert(check.check(bytes, length: length, scratch: scratch), at: offset - checks.lowerBound)
+            // Each check called where it is stored: a copy would retain its pattern.
+            let failure =
+                attributes.checksInWalk
+                ? work.computedChecks[first + offset].check(bytes, length: length, scratch: scratch)
+                : tables.checks[first + offset].check(bytes, length: length, scratch: scratch)
+            failures.insert(failure, at: offset - checks.lowerBound)
         }
         return failures
     }
