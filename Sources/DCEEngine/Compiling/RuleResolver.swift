@@ -232,7 +232,7 @@ extension CompiledSchema {
 
 /// How a context, or the tender type, gets its value at one place of a request, as a structure instead of a value:
 /// what the JSON Schema export translates, since it sees no request. The steps are those validation, forms and typing
-/// take (``RuleProgram/Tables/bind(_:objectPresent:member:reading:)``, ``RuleProgram/Tables/deriveContexts(reading:)``):
+/// take (``RuleProgram/Tables/bind(_:objectPresent:reading:)``, ``RuleProgram/Tables/deriveContexts(reading:)``):
 /// the innermost binding of the slot on the way decides, and when it finds no value the one outside it stays; outside
 /// every binding, the caller's value, else the first of the schema's `derive` rules that holds.
 package indirect enum ValueSource {
