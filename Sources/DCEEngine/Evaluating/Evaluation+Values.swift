@@ -59,7 +59,7 @@ extension Evaluation {
     @inline(never)
     mutating func record(probedField field: Int) {
         recorder?.probed = RulesInForce(
-            field: tables.fieldObjects[field], ruling: ruling(of: field), tenderType: tenderType, context: work.context)
+            field: tables.fieldObjects[field], ruling: ruling(of: field), context: work.context)
     }
 
     /// Records the rules in force at a member of the object being checked, present (`value` ≥ 0) or missing, by its
@@ -77,8 +77,7 @@ extension Evaluation {
             recorder.ignored.insert(pointer)
         } else {
             recorder.fields[pointer] = RulesInForce(
-                field: tables.fieldObjects[field], ruling: ruling(of: field), tenderType: tenderType,
-                context: work.context)
+                field: tables.fieldObjects[field], ruling: ruling(of: field), context: work.context)
         }
     }
 

@@ -2,10 +2,11 @@
 /// the tender type's entries and every override whose condition held, under the contexts and tender type that the
 /// fields above bound (`value`, `member` and `derive` bindings) and the contexts derived from the payload.
 package struct RulesInForce {
-    package init(field: CompiledField, ruling: FieldRuling, tenderType: String?, context: [String?]) {
+    /// What the walk found at a value: its field, what held there and the context values in force.
+    package init(field: CompiledField, ruling: FieldRuling, context: [String?]) {
         self.field = field
         self.ruling = ruling
-        self.tenderType = tenderType
+        self.rules = ruling.rules(of: field)  // once: a form reads them several times a keystroke
         self.context = context
     }
 
@@ -14,9 +15,9 @@ package struct RulesInForce {
     /// What held there: the tender type, and which of the field's overrides (all decided).
     package let ruling: FieldRuling
     /// The field's rules after the overrides that held.
-    package var rules: Rules { ruling.rules(of: field) }
-    /// The tender type in force at the value.
-    let tenderType: String?
+    package let rules: Rules
+    /// The tender type in force at the value (the walk knows it).
+    var tenderType: String? { ruling.tenderType.known ?? nil }
     /// The context values in force at the value, by slot.
     let context: [String?]
 }
