@@ -347,6 +347,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            // The engine shared by many tasks at once: the engine's suite ThreadSanitizer runs (scripts/test).
+            name: "DCEConcurrencyTests",
+            dependencies: ["DCEEngine", "DCEForms", "DCEModels", "DCEPattern"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DCEBatchInputTests",
             dependencies: ["DCEBatchInput", "DCEEngine"],
             swiftSettings: strictSettings
@@ -368,26 +374,31 @@ let package = Package(
     ]
 )
 
-// The sanitizer phases of scripts/test build a part of the package: DCE_SCOPE=core is the engine and what validates
-// with it (PCRE2, the batch reader, the envelope and the models, the tools' layers its suites test) with their tests, where the hand-managed memory is
-// (AddressSanitizer); DCE_SCOPE=gateway adds the gateway, its server, the client, crypto and logging with their tests,
-// where the threads are (ThreadSanitizer). Neither builds the command-line tools, whose suites start them as
-// processes.
+// scripts/test builds a part of the package in each phase but --quick, so that each suite is compiled only where it runs:
+// DCE_SCOPE=core is the engine and what validates with it (PCRE2, the batch reader, the envelope and the models, the
+// tools' layers its suites test) with the engine's suites, where the hand-managed memory is (AddressSanitizer);
+// DCE_SCOPE=gateway is the same libraries, the gateway, its server, the client, crypto and logging, with the suites
+// where the threads are (ThreadSanitizer): the engine shared by many tasks (DCEConcurrencyTests), the gateway's and the
+// security suites. Neither builds the command-line tools, whose suites start them as processes. DCE_SCOPE=tools is
+// every target but those suites: the debug build, whose binaries the command-line suites, the browser, the
+// integrations and the documentation use.
 if let scope = Context.environment["DCE_SCOPE"] {
-    let core: Set = [
+    let coreLibraries: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
-        "DCECompatibility", "DCEExport", "DCEForms", "DCEReports", "DCEBatchInput", "DCEPatternTests", "DCEEngineTests",
-        "DCEBatchInputTests",
+        "DCECompatibility", "DCEExport", "DCEForms", "DCEReports", "DCEBatchInput",
     ]
-    let gateway: Set = [
+    let engineSuites: Set = ["DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests", "DCEConcurrencyTests"]
+    let gatewayLibraries: Set = [
         "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",
-        "DCETestSupport", "DCESecurityTests", "DCEGatewayTests",
+        "DCETestSupport",
     ]
+    let threadSuites: Set = ["DCEConcurrencyTests", "DCESecurityTests", "DCEGatewayTests"]
     let kept: Set<String>
     switch scope {
-    case "core": kept = core
-    case "gateway": kept = core.union(gateway)
-    default: fatalError("DCE_SCOPE is core or gateway, not '\(scope)'")
+    case "core": kept = coreLibraries.union(engineSuites)
+    case "gateway": kept = coreLibraries.union(gatewayLibraries).union(threadSuites)
+    case "tools": kept = Set(package.targets.map(\.name)).subtracting(engineSuites).subtracting(threadSuites)
+    default: fatalError("DCE_SCOPE is core, gateway or tools, not '\(scope)'")
     }
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { !kept.contains($0.name) }  // each product is its one target, by name

@@ -6,8 +6,8 @@ import Testing
 @testable import DCEReports
 
 /// A report's violations kept as data (``ViolationList``) read exactly as violations written at validation would:
-/// the same violations in the same order, the same JSON and text reports byte for byte, also on an NDJSON line; the same from
-/// many tasks at once; and the data holds none of the payload's values.
+/// the same violations in the same order, the same JSON and text reports byte for byte, also on an NDJSON line (the same
+/// from many tasks at once: `SharedObjectsTests` in DCEConcurrencyTests); and the data holds none of the payload's values.
 struct ViolationListTests {
     /// Every example and each of its variants (``VerdictTests/variants(of:)``) that is invalid, with its report.
     static func invalidReports() throws -> [(name: String, report: ValidationReport)] {
@@ -60,20 +60,6 @@ struct ViolationListTests {
         }
         // Enough reports and violations that a difference would show.
         #expect(reports.count > 2_000 && violations > 4_000, "\(reports.count) reports, \(violations) violations")
-    }
-
-    @Test func aReportReadFromManyTasksAtOnceReadsTheSame() async throws {
-        let prepared = try Fixtures.validator.prepare("card-create")
-        let payload = Array(
-            #"{"programName":"NOPE","currency":"EURO","mobile":"0888","cardPin":"12a4","extra":1}"#.utf8)
-        let report = prepared.validate(json: payload)
-        let expected = Array(report.errors)
-        #expect(expected.count >= 4)
-        let readings = await withTaskGroup(of: [Violation].self) { group in
-            for _ in 0..<16 { group.addTask { Array(report.errors) } }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(readings.allSatisfy { $0 == expected })
     }
 
     @Test func whatAReportKeepsHoldsNoValueOfThePayload() throws {

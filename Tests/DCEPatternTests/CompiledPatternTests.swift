@@ -54,18 +54,4 @@ struct CompiledPatternTests {
             #expect(error.reason.contains("missing closing parenthesis"))
         }
     }
-
-    @Test func sharesOneCompiledPatternAcrossTasks() async throws {
-        let pattern = try CompiledPattern("^[A-Z]{3}$")
-        let results = await withTaskGroup(of: Bool.self) { group in
-            for index in 0..<64 {
-                group.addTask {
-                    pattern.match(index.isMultiple(of: 2) ? "EUR" : "eur")
-                        == (index.isMultiple(of: 2) ? .match : .noMatch)
-                }
-            }
-            return await group.reduce(true) { $0 && $1 }
-        }
-        #expect(results)
-    }
 }
