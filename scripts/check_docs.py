@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when a public declaration of the package has no documentation comment of its own.
 
-Reads the symbol graphs swift-docc-plugin extracted for the documentation (scripts/docs passes the folder) and
+Reads the symbol graphs extracted for the documentation (scripts/build_docs.py; scripts/docs passes the folder) and
 lists every symbol declared in this repository's Sources/ (members the compiler synthesizes, and those inherited
 from the standard library's protocols, have no place there and are left out) whose `///` comment is missing, with
 its file and line. Exit 0 when there is none, 1 otherwise, 2 when there are no symbol graphs to read.
