@@ -68,11 +68,17 @@ extension Evaluation: ScopeReader {
             return lookUpKey(at: value, in: record.keys) != nil
         case .matches:
             guard let value, document.nodes[value].kind == .string, record.pattern >= 0 else { return false }
-            let pattern = tables.patterns[record.pattern]
-            let scratch = matchScratch()
-            return document.withStringBytes(at: value) { bytes in
-                pattern.match(bytes, knownValidUTF8: true, scratch: scratch) == .match
+            // The pattern and the thread's match data used where they are kept (made just before if the thread has
+            // none): copies of them cost reference counts.
+            if work.match == nil { work.match = MatchScratch() }
+            guard let range = document.unescapedRange(of: value) else {
+                let outcome = document.string(at: value).withUTF8Span {
+                    tables.patterns[record.pattern].match($0, knownValidUTF8: true, scratch: work.match!)
+                }
+                return outcome == .match
             }
+            return tables.patterns[record.pattern].match(
+                document.bytes.span.extracting(range), knownValidUTF8: true, scratch: work.match!) == .match
         case .equals, .oneOf:
             guard let value else { return false }
             return tables.testObjects[test].values.contains { $0.matches(document, at: value) }

@@ -134,7 +134,8 @@ extension Evaluation {
 
     mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
         let checks = attributes.checks.count
-        let scratch = attributes.hasPatterns ? matchScratch() : nil
+        // Made once per thread; then read where it is kept by the checks (a copy of it here costs a reference count).
+        if attributes.hasPatterns && work.match == nil { work.match = MatchScratch() }
         var first = 0
         repeat {  // the string's own rules, then its checks, so many at a time as a result holds
             let last = min(checks, first + StringFailures.checksAtOnce)
@@ -143,10 +144,10 @@ extension Evaluation {
                 if let range = document.unescapedRange(of: value) {
                     stringFailures(
                         document.bytes.span.extracting(range), field: field, attributes: attributes,
-                        checks: first..<last, scratch: scratch)
+                        checks: first..<last)
                 } else {
                     Array(document.string(at: value).utf8).withSpan {
-                        stringFailures($0, field: field, attributes: attributes, checks: first..<last, scratch: scratch)
+                        stringFailures($0, field: field, attributes: attributes, checks: first..<last)
                     }
                 }
             if !failures.isEmpty {
@@ -161,7 +162,7 @@ extension Evaluation {
     /// attributes. Reads the bytes without changing the evaluation, so that the bytes may be the document's own.
     @inline(__always)
     func stringFailures(
-        _ bytes: Span<UInt8>, field: Int, attributes: Attributes, checks: Range<Int>, scratch: MatchScratch?
+        _ bytes: Span<UInt8>, field: Int, attributes: Attributes, checks: Range<Int>
     ) -> StringFailures {
         var failures = StringFailures()
         let length = Self.codePoints(in: bytes)
@@ -183,8 +184,8 @@ extension Evaluation {
             // Each check called where it is stored: a copy would retain its pattern.
             let failure =
                 attributes.checksInWalk
-                ? work.computedChecks[first + offset].check(bytes, length: length, scratch: scratch)
-                : tables.checks[first + offset].check(bytes, length: length, scratch: scratch)
+                ? work.computedChecks[first + offset].check(bytes, length: length, scratch: work.match)
+                : tables.checks[first + offset].check(bytes, length: length, scratch: work.match)
             failures.insert(failure, at: offset - checks.lowerBound)
         }
         return failures
