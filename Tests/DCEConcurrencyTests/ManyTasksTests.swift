@@ -7,9 +7,9 @@ import Testing
 
 /// The engine shared by many tasks at once: what ThreadSanitizer runs over the engine in `scripts/test` (the engine's
 /// other suites run under AddressSanitizer). Each test has many tasks ask the same objects at once first, while what
-/// is built on first use (what the validator prepared for a request type, a country's address patterns, a thread's
-/// evaluation buffers, a pattern's match data) is being built, then asks one task alone, and holds every task's answer
-/// to that one.
+/// is built on first use (what the validator prepared for a request type, a thread's evaluation buffers and match
+/// data; a country's address patterns, unless another suite of the process got there first) is being built, then asks
+/// one task alone, and holds every task's answer to that one.
 struct ManyTasksTests {
     /// Everything an app asks of a payload, as one value to compare.
     struct Answers: Equatable, Sendable {
@@ -83,9 +83,9 @@ struct ManyTasksTests {
         }
     }
 
-    /// What one task gets for one example from `validator`: reports in every bundled language (through the
-    /// validator's cache of prepared schemas, and prepared here), both verdicts, the masked copy, each string typed as
-    /// it stands and the form the schema describes.
+    /// What one task gets for one example from `validator`: its report (from the validator, and from a schema prepared
+    /// for each bundled language), both verdicts, the masked copy, each string typed as it stands, the form the schema
+    /// describes, and the report of its typed request (through the validator's cache of what it prepared for a type).
     static func answers(_ example: Example, _ validator: Validator) throws -> Answers {
         let report = try validator.validate(
             json: Data(example.payload), schema: example.schema, context: example.context,
