@@ -677,6 +677,9 @@ final class RawConnection: @unchecked Sendable {
             }
         }
         guard descriptor >= 0, result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        // A write the server never reads fails after a minute instead of blocking the test for good.
+        var limit = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close() }
@@ -687,7 +690,9 @@ final class RawConnection: @unchecked Sendable {
             let written = bytes.withUnsafeBytes {
                 Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            guard written > 0 else { throw POSIXError(.EPIPE) }
+            guard written > 0 else {
+                throw POSIXError(written < 0 ? POSIXErrorCode(rawValue: errno) ?? .EPIPE : .EPIPE)
+            }
             bytes = bytes.dropFirst(written)
         }
     }

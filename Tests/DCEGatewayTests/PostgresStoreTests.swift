@@ -82,7 +82,7 @@ struct PostgresStoreTests {
             #expect(firstA.etag == firstB.etag)
             #expect(firstA.version == "1")
             // A graceful shutdown on a shared store ends with 0 (its catalogue watcher's sleep is cancelled).
-            a.stop()
+            #expect(a.stop(), "a graceful shutdown did not end within 60 s: \(a.output)")
             #expect(a.process.terminationStatus == 0)
             // A restarts with a stricter set under version 2: it breaks requests version 1 accepts, so it does not
             // start, and says what breaks, until the publisher allows it.
@@ -90,7 +90,7 @@ struct PostgresStoreTests {
             let refused = try GatewayProcess(
                 database: url, keys: keyFolder, arguments: ["--catalogue-version", "2", "--schemas", stricter.path],
                 waitUntilListening: false)
-            refused.process.waitUntilExit()
+            try #require(refused.process.waitForExit(within: 60), "a refused catalogue did not end the gateway")
             #expect(refused.process.terminationStatus == 2)
             #expect(refused.output.contains("catalogue 2 refuses requests catalogue 1 accepts"))
             #expect(refused.output.contains("card-create /programName: max-length-added (request, breaking)"))
@@ -244,7 +244,7 @@ struct PostgresStoreTests {
         let process = try GatewayProcess(
             database: "postgres://dce@127.0.0.1:1/dce?sslmode=disable", keys: keyFolder,
             arguments: ["--database-timeout", "1"], waitUntilListening: false)
-        process.process.waitUntilExit()
+        try #require(process.process.waitForExit(within: 60), "an unreachable database did not end the gateway")
         #expect(process.process.terminationStatus == 3)
         let message = process.output
         #expect(
@@ -298,8 +298,11 @@ struct PostgresStoreTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        // What it prints is a line or a few, well within the pipe's buffer: read once it has ended.
+        guard process.waitForExit(within: 60) else {
+            throw GatewayProcess.Failure("dce-gateway keys \(arguments) did not end within 60 s")
+        }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
@@ -419,8 +422,9 @@ enum PostgresServer {
         process.arguments = [command, directory]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw GatewayProcess.Failure("scripts/postgres \(command) failed") }
+        guard process.waitForExit(within: 60), process.terminationStatus == 0 else {
+            throw GatewayProcess.Failure("scripts/postgres \(command) failed or did not end within 60 s")
+        }
     }
 }
 

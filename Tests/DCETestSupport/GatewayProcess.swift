@@ -60,17 +60,20 @@ public final class GatewayProcess: @unchecked Sendable {
         }
     }
 
-    /// SIGTERM, a graceful shutdown, and waits for it.
-    public func stop() {
+    /// SIGTERM, a graceful shutdown, and waits for it: at most `seconds`, then SIGKILL.
+    ///
+    /// - Returns: Whether it ended by itself within the time (when not, its `terminationStatus` is SIGKILL's).
+    @discardableResult
+    public func stop(within seconds: TimeInterval = 60) -> Bool {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        return process.waitForExit(within: seconds)
     }
 
     /// SIGKILL: no chance to finish anything.
     public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit(within: 60)
     }
 
     /// A product of the package, from the build products directory the test bundle sits in (or `.build/debug`).
@@ -93,5 +96,23 @@ public final class GatewayProcess: @unchecked Sendable {
         public var description: String
 
         public init(_ description: String) { self.description = description }
+    }
+}
+
+extension Process {
+    /// Waits for the process to exit, at most `seconds`, then sends SIGKILL and waits for that: a child that hangs
+    /// fails its test instead of stopping the whole run. Polls `isRunning` rather than blocking in `waitUntilExit()`,
+    /// which spins the calling thread's run loop and has hung on Linux when called from a task's thread.
+    ///
+    /// - Returns: Whether it exited by itself within the time.
+    @discardableResult
+    public func waitForExit(within seconds: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while isRunning, Date() < deadline { usleep(20_000) }
+        guard isRunning else { return true }
+        kill(processIdentifier, SIGKILL)
+        let killed = Date(timeIntervalSinceNow: 10)
+        while isRunning, Date() < killed { usleep(20_000) }
+        return false
     }
 }
