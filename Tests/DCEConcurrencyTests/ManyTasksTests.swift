@@ -30,11 +30,17 @@ struct ManyTasksTests {
         ProvisionalVirtualCard.self, Address.self, PaymentAccount.self, CustomerProfile.self,
     ]
 
-    static func typedErrors<Request: ValidatableRequest & Decodable>(
-        _ type: Request.Type, _ example: Example, _ validator: Validator
-    ) throws -> [Violation]? {
+    /// Validates a typed request with a validator and gives its errors.
+    typealias TypedCheck = @Sendable (Validator) throws -> [Violation]
+
+    /// The example decoded as a `type`, validated under its context and tender type; nil when it does not decode.
+    static func typedCheck<Request: ValidatableRequest & Decodable>(
+        _ type: Request.Type, _ example: Example
+    ) -> TypedCheck? {
         guard let request = try? JSONDecoder().decode(type, from: Data(example.payload)) else { return nil }
-        return Array(try validator.validate(request, context: example.context, tenderType: example.tenderType).errors)
+        return { validator in
+            Array(try validator.validate(request, context: example.context, tenderType: example.tenderType).errors)
+        }
     }
 
     /// Every example with what the manifest says it is validated with (updates, merge patches onto a stored record,
@@ -103,7 +109,7 @@ struct ManyTasksTests {
             typed[pointer] = try? prepared.checkInput(text, at: pointer)
         }
         let model = models.first { $0.schemaID == example.schema }
-        let typedRequest = try model.flatMap { try typedErrors($0, example, validator) }
+        let typedRequest = try model.flatMap { typedCheck($0, example) }.map { try $0(validator) }
         return Answers(
             errors: Array(report.errors), messages: messages, isValid: prepared.isValid(json: example.payload),
             isValidParsed: (try? JSONDocument(bytes: example.payload)).map { prepared.isValid($0) },
@@ -116,15 +122,8 @@ struct ManyTasksTests {
     /// Typed requests from many tasks at once, each request under its example's context and tender type, through one
     /// validator none of them has used: it keeps what it prepares for each request type, context and tender type.
     @Test func typedRequestsFromManyTasksAtOnceGetWhatOneTaskGets() async throws {
-        typealias Check = @Sendable (Validator) throws -> [Violation]
-        func check<Request: ValidatableRequest & Decodable>(_ type: Request.Type, _ example: Example) -> Check? {
-            guard let request = try? JSONDecoder().decode(type, from: Data(example.payload)) else { return nil }
-            return { validator in
-                Array(try validator.validate(request, context: example.context, tenderType: example.tenderType).errors)
-            }
-        }
         let checks = Self.examples.compactMap { example in
-            Self.models.first { $0.schemaID == example.schema }.flatMap { check($0, example) }
+            Self.models.first { $0.schemaID == example.schema }.flatMap { Self.typedCheck($0, example) }
         }
         #expect(checks.count > 10)
         let shared = try Validator()

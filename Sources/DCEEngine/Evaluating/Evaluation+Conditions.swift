@@ -56,6 +56,13 @@ extension Evaluation: ScopeReader {
         return allowed?.contains(text) ?? true ? .value(text) : .none
     }
 
+    /// Whether `bytes` match the rule program's pattern `pattern`. The pattern and the thread's match data (made
+    /// before, `prepareMatchData()`) are used where they are kept: copies of them cost reference counts.
+    @inline(__always)
+    func matches(_ bytes: Span<UInt8>, pattern: Int) -> Bool {
+        tables.patterns[pattern].match(bytes, knownValidUTF8: true, scratch: work.match!) == .match
+    }
+
     /// Tests a request value found by a pointer.
     mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
         let record = tables.tests[test]
@@ -68,17 +75,12 @@ extension Evaluation: ScopeReader {
             return lookUpKey(at: value, in: record.keys) != nil
         case .matches:
             guard let value, document.nodes[value].kind == .string, record.pattern >= 0 else { return false }
-            // The pattern and the thread's match data used where they are kept (made just before if the thread has
-            // none): copies of them cost reference counts.
-            if work.match == nil { work.match = MatchScratch() }
+            prepareMatchData()
             guard let range = document.unescapedRange(of: value) else {
-                let outcome = document.string(at: value).withUTF8Span {
-                    tables.patterns[record.pattern].match($0, knownValidUTF8: true, scratch: work.match!)
-                }
-                return outcome == .match
+                // An escaped string, rare: its unescaped bytes, through a closure.
+                return document.string(at: value).withUTF8Span { matches($0, pattern: record.pattern) }
             }
-            return tables.patterns[record.pattern].match(
-                document.bytes.span.extracting(range), knownValidUTF8: true, scratch: work.match!) == .match
+            return matches(document.bytes.span.extracting(range), pattern: record.pattern)
         case .equals, .oneOf:
             guard let value else { return false }
             return tables.testObjects[test].values.contains { $0.matches(document, at: value) }

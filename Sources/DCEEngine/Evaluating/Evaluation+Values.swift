@@ -134,8 +134,7 @@ extension Evaluation {
 
     mutating func checkString(_ value: JSONDocument.Index, field: Int, attributes: Attributes) {
         let checks = attributes.checks.count
-        // Made once per thread; then read where it is kept by the checks (a copy of it here costs a reference count).
-        if attributes.hasPatterns && work.match == nil { work.match = MatchScratch() }
+        if attributes.hasPatterns { prepareMatchData() }
         var first = 0
         repeat {  // the string's own rules, then its checks, so many at a time as a result holds
             let last = min(checks, first + StringFailures.checksAtOnce)
@@ -451,5 +450,12 @@ extension Evaluation {
         let created = MatchScratch()
         work.match = created
         return created
+    }
+
+    /// Makes the thread's regex match data if it has none, for what then reads it where it is kept, `work.match`:
+    /// a copy of it, as `matchScratch()` returns, costs a reference count on every string.
+    @inline(__always)
+    mutating func prepareMatchData() {
+        if work.match == nil { _ = matchScratch() }
     }
 }
