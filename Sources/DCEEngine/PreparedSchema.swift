@@ -21,7 +21,8 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// The language of the messages.
     public let messages: MessageCatalogue
     private let slots: [String?]
-    private let context: [String: String]
+    /// The context as the caller gave it (``preparing(context:tenderType:)`` prepares the schema for another).
+    public let context: [String: String]
     private let now: @Sendable () -> Date
 
     package init(
@@ -191,6 +192,33 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     public func restricted(to selection: FieldSelection) throws(ValidatorError) -> PreparedSchema {
         var copy = self
         copy.subset = try FieldSubset(selection, in: schema, context: context, tenderType: tenderType)
+        copy.plan = copy.makePlan()
+        return copy
+    }
+
+    /// This prepared schema for another context and tender type: the same schema, language and clock, and what was
+    /// added to this one (other documents, a fingerprinter, a limit on errors, a restriction to part of the fields).
+    ///
+    /// ```swift
+    /// let credit = try validator.prepare("payment-account", tenderType: "credit")
+    /// let debit = try credit.preparing(context: credit.context, tenderType: "debit")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - context: Context values, such as `["region": "US"]`.
+    ///   - tenderType: The tender type whose overrides apply.
+    /// - Returns: The prepared schema.
+    /// - Throws: ``ValidatorError`` as ``Validator/prepare(_:context:tenderType:messages:)`` throws for a context or
+    ///   tender type the schema does not declare.
+    public func preparing(context: [String: String], tenderType: String?) throws(ValidatorError) -> PreparedSchema {
+        var copy = try PreparedSchema(
+            schema: schema, context: context, tenderType: tenderType, messages: messages, now: now)
+        copy.related = related
+        copy.fingerprinter = fingerprinter
+        copy.maxErrors = maxErrors
+        if let subset {
+            copy.subset = try FieldSubset(subset.selection, in: schema, context: context, tenderType: tenderType)
+        }
         copy.plan = copy.makePlan()
         return copy
     }

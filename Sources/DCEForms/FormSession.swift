@@ -204,6 +204,22 @@ public struct FormSession: Sendable {
     /// is submitted. Never log or store it.
     public var payload: [UInt8] { Array(draft.json.utf8) }
 
+    /// The value at a pointer as text: a string as given, a number's digits, `true` or `false`; `nil` for none, a
+    /// `null`, an object or a list. Package-only: a session shows no value of the draft to what prints it.
+    package func text(at pointer: String) -> String? {
+        JSONPointer.tokens(of: pointer).flatMap { Self.text(of: value(at: $0)) }
+    }
+
+    /// A scalar value as text; `nil` for none, a `null`, an object or a list.
+    private static func text(of value: SchemaValue?) -> String? {
+        switch value {
+        case .string(let text)?: text
+        case .number(let number)?: number.description
+        case .boolean(let flag)?: flag ? "true" : "false"
+        default: nil
+        }
+    }
+
     // MARK: - Working it out
 
     private func field(named pointer: String) throws(ValidatorError) -> (CompiledField, [String]) {
@@ -298,13 +314,7 @@ public struct FormSession: Sendable {
         }
         let value = value(at: tokens)
         if case .array(let items)? = value { field.itemCount = items.count }
-        let text: String? =
-            switch value {
-            case .string(let text)?: text
-            case .number(let number)?: number.description
-            case .boolean(let flag)?: flag ? "true" : "false"
-            default: nil
-            }
+        let text = Self.text(of: value)
         let own = here.filter { DraftCheck.ownRules.contains($0.rule) }
         switch value {
         case nil, .null?:

@@ -53,6 +53,46 @@ struct NoSecretInAnyOutputTests {
         ("card-details-response", [:], nil, #"{"pan": "\#(pan)", "cvv": "\#(cvv)", "expiry": "09/29"}"#),
     ]
 
+    /// What an app's screen shows and says of a form model on the payload, its fields not being edited, and again
+    /// after each secret is typed into the field it belongs to: each field's display, accessibility label and value
+    /// and message, and what printing or dumping a field, the model or its request gives.
+    @MainActor
+    static func formModelOutputs(_ name: String, _ prepared: PreparedSchema, _ bytes: [UInt8]) -> [(String, String)] {
+        guard let model = try? FormModel(prepared, draft: bytes) else { return [] }
+        var found: [(String, String)] = []
+        func printed(_ what: String, _ value: Any) {
+            var dumped = ""
+            dump(value, to: &dumped)
+            found += [
+                (what + " description", String(describing: value)),
+                (what + " debugDescription", String(reflecting: value)),
+                (what + " dump", dumped),
+            ]
+        }
+        func note(_ stage: String) {
+            for field in model.fields {
+                let what = "\(name) form model \(stage) \(field.path)"
+                found += [
+                    (what + " display", field.display), (what + " accessibilityLabel", field.accessibilityLabel),
+                    (what + " accessibilityValue", field.accessibilityValue), (what + " message", field.message ?? ""),
+                ]
+                printed(what, field)
+            }
+            printed("\(name) form model \(stage)", model)
+            printed("\(name) form model \(stage) request", model.request())
+            for violation in model.violations { printed("\(name) form model \(stage) violation", violation) }
+        }
+        note("loaded")
+        for (pointer, secret) in [("/cardNumber", pan), ("/securityCode", cvv), ("/cardPin", pin), ("/pin", pin)] {
+            guard let field = model.field(at: pointer) else { continue }
+            field.isEditing = true
+            field.text = secret
+            field.isEditing = false
+        }
+        note("typed")
+        return found
+    }
+
     @Test func noOutputCarriesAPANPINOrCVVInClear() async throws {
         let validator = try Validator(source: .bundled)
         let gatewayKey = Curve25519.KeyAgreement.PrivateKey()
@@ -107,6 +147,7 @@ struct NoSecretInAnyOutputTests {
                     outputs.append((name + " form request", String(decoding: form.request, as: UTF8.self)))
                     outputs.append((name + " form example", String(decoding: form.example, as: UTF8.self)))
                 }
+                outputs += await Self.formModelOutputs(name, prepared, bytes)
             }
             let prepared = try validator.prepare(
                 payload.schema, context: payload.context, tenderType: payload.tenderType)

@@ -9,6 +9,26 @@ package struct Sensitivity: OptionSet, Hashable, Sendable {
     package static let maskingRequired = Sensitivity(rawValue: 4)
 }
 
+extension Sensitivity {
+    /// What the one masking policy (``Masking``) lets an output or a screen show of a value with these flags.
+    package enum Exposure: Sendable {
+        /// The value: it has no flag.
+        case value
+        /// Its masked form: `maskingRequired` (a card number), even when it is also encrypted or not to be stored,
+        /// since the masked form is what PCI DSS lets a screen show.
+        case maskedForm
+        /// Nothing of it: encrypted or not to be stored, and not to be masked (a security code, a PIN); a form takes
+        /// it with secure entry.
+        case nothing
+    }
+
+    /// What may be shown of a value with these flags.
+    package var exposure: Exposure {
+        if isEmpty { return .value }
+        return contains(.maskingRequired) ? .maskedForm : .nothing
+    }
+}
+
 extension FieldMetadata {
     /// The sensitivity flags this metadata sets.
     var sensitivity: Sensitivity {

@@ -52,6 +52,8 @@ package final class EvaluationPlan: Sendable {
 /// A selection resolved against one compiled schema: the fields checked in full, and the objects and arrays that
 /// are only walked through to reach them (built from a ``FieldSelection``).
 struct FieldSubset: Sendable {
+    /// What was asked for: resolved again under another context (``PreparedSchema/preparing(context:tenderType:)``).
+    let selection: FieldSelection
     let selected: Set<ObjectIdentifier>
     let enclosing: Set<ObjectIdentifier>
 }

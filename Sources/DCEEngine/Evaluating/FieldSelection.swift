@@ -72,6 +72,7 @@ extension FieldSubset {
                     "schema '\(schema.id)' has no \(what) '\(missing)'\(Suggestion.hint(for: missing, in: known.sorted()))"
             )
         }
+        self.selection = selection
         self.selected = selected
         self.enclosing = enclosing
     }

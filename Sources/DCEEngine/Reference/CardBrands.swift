@@ -168,6 +168,35 @@ extension CardBrands {
         }
     }
 
+    /// A card number as its card shows it: its digits in its brand's groups (4-4-4-4-3 while no brand is decided by
+    /// them), single spaces between; what a form shows as the number is typed, and the groups the masked form
+    /// (``Masking/maskCardNumber(_:brands:)``) has too.
+    ///
+    /// - Parameter number: The number, with or without spaces and dashes; complete or not.
+    /// - Returns: `4111 1111 1111 1111`, `3782 822463 10005` (American Express), `4111 11` while it is typed.
+    public func grouped(_ number: String) -> String {
+        let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
+        return Self.join(digits, groups: groups(ofDigits: String(digits)))
+    }
+
+    /// The group sizes of a number of these digits: its brand's, once the digits decide one, else 4-4-4-4-3.
+    func groups(ofDigits digits: String) -> [Int] {
+        guard case .brand(let index) = detect(digits) else { return [4, 4, 4, 4, 3] }
+        return brands[index].groups(forLength: digits.count)
+    }
+
+    /// Characters in groups of the sizes given, single spaces between; those past the groups form one more.
+    static func join(_ characters: [Character], groups: [Int]) -> String {
+        var parts: [String] = []
+        var start = 0
+        for size in groups where start < characters.count {
+            parts.append(String(characters[start..<min(start + size, characters.count)]))
+            start += size
+        }
+        if start < characters.count { parts.append(String(characters[start...])) }
+        return parts.joined(separator: " ")
+    }
+
     /// What the digits typed so far say of a card number's brand, as braintree's credit-card-type and card-validator
     /// show it: the brand to show, and every brand still possible.
     ///

@@ -72,11 +72,9 @@ extension PreparedSchema {
 
     /// The JSON text that replaces a sensitive field's value, or `nil` for a field that is not sensitive (or a `null`).
     private func mask(_ document: JSONDocument, at index: JSONDocument.Index, of field: CompiledField) -> String? {
-        let sensitivity = field.sensitivity
-        guard !sensitivity.isEmpty, document.kind(of: index) != .null else { return nil }
-        // A field to be masked for display shows its masked form even when it is also encrypted or not to be
-        // stored (a card number): the masked form is what PCI DSS lets a screen show.
-        guard sensitivity.contains(.maskingRequired), document.kind(of: index) == .string else {
+        let exposure = field.sensitivity.exposure
+        guard exposure != .value, document.kind(of: index) != .null else { return nil }
+        guard exposure == .maskedForm, document.kind(of: index) == .string else {
             return SchemaValue.quote(Self.withheldMarker)
         }
         return SchemaValue.quote(Masking.mask(document.string(at: index), brands: schema.reference.cardBrands))

@@ -51,20 +51,7 @@ public enum Masking {
         let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
         let shown = digits.count >= 12 ? 4 : 0
         let masked = Array(repeating: hiddenCharacter, count: digits.count - shown) + digits.suffix(shown)
-        let groups: [Int]
-        if case .brand(let index) = brands.detect(String(digits)) {
-            groups = brands.brands[index].groups(forLength: digits.count)
-        } else {
-            groups = [4, 4, 4, 4, 3]
-        }
-        var parts: [String] = []
-        var start = 0
-        for size in groups where start < masked.count {
-            parts.append(String(masked[start..<min(start + size, masked.count)]))
-            start += size
-        }
-        if start < masked.count { parts.append(String(masked[start...])) }
-        return parts.joined(separator: " ")
+        return CardBrands.join(masked, groups: brands.groups(ofDigits: String(digits)))
     }
 
     /// The masked form of a value to be masked for display (`maskingRequired`): a card number

@@ -1,0 +1,322 @@
+public import DCEEngine
+public import Observation
+
+/// One field of a ``FormModel``, observed on its own: a row bound to it re-renders only when this field changes.
+///
+/// Everything a screen needs comes from the schema's metadata and the rules in force: the label in the form's
+/// language, the ``kind`` of input and its ``contentType`` for autofill, whether the entry is secret, the text as
+/// typed and as shown, the state and its message, a card number's brand, and what a screen reader says.
+@Observable
+@MainActor
+public final class FormField: Identifiable {
+    /// The JSON Pointer of the value (`/paymentAccounts/0/cardNumber`): the field's identity.
+    public let path: String
+    /// The label in the form's language (the schema's `name`).
+    public fileprivate(set) var label = ""
+    /// What input the field takes.
+    public fileprivate(set) var kind = Kind.text
+    /// The autofill hint an app maps to `UITextContentType`, when one fits.
+    public fileprivate(set) var contentType: ContentType?
+    /// Whether the entry is secret (secure entry, nothing shown back): a value encrypted or not to be stored and not
+    /// to be masked, a security code or a PIN, as the one masking policy decides (``/DCEEngine/Masking``).
+    public fileprivate(set) var isSecret = false
+    /// Whether the field must be given now, given the draft.
+    public fileprivate(set) var isRequired = false
+    /// Whether no value may be given now (the field is listed only while the draft still holds one).
+    public fileprivate(set) var isForbidden = false
+    /// What the value is now.
+    public fileprivate(set) var state = FormSession.State.empty
+    /// For an invalid or incomplete value: validation's message, in the form's language (never the value).
+    public fileprivate(set) var message: String?
+    /// The rule the value breaks now, for an invalid or incomplete value.
+    public fileprivate(set) var rule: ViolationCode?
+    /// For a card number: the brand its digits decide, `nil` while they do not.
+    public fileprivate(set) var brand: CardBrands.Brand?
+    /// For a card number: the brands it can still be (every brand before a digit is typed); empty for other fields.
+    public fileprivate(set) var candidateBrands: [CardBrands.Brand] = []
+    /// The allowed values of a choice (the schema's, or another document's, ``/DCEEngine/PreparedSchema/relating(_:)``).
+    public fileprivate(set) var options: [String]?
+    /// The data group (`CARD_INFORMATION`), `nil` for a field without one.
+    public fileprivate(set) var dataGroup: String?
+    /// The group's title in the form's language (`Card information`).
+    public fileprivate(set) var groupTitle = ""
+    /// For a list: how many items it holds.
+    public fileprivate(set) var itemCount: Int?
+    /// What was typed, as typed; the value in the draft is its canonical form.
+    fileprivate var typedText = ""
+    /// As shown: a card number in its brand's groups, an expiry as `MM/YY`, the masked form of a value to be
+    /// masked while the field is not being edited, `•` for each character of a secret.
+    public fileprivate(set) var display = ""
+    /// What a screen reader says the field is: its label, and whether it is required.
+    public fileprivate(set) var accessibilityLabel = ""
+    /// What a screen reader says of the value: never a secret's or a masked value's characters (`Ending in 1111`).
+    public fileprivate(set) var accessibilityValue = ""
+    /// Whether the field is being edited.
+    fileprivate var editing = false
+
+    @ObservationIgnored private weak var model: FormModel?
+
+    init(path: String, model: FormModel) {
+        self.path = path
+        self.model = model
+    }
+
+    /// The field's identity: its ``path``.
+    public nonisolated var id: String { path }
+
+    /// What was typed, as typed; setting it edits the form as ``FormModel/set(_:at:)`` does.
+    public var text: String {
+        get { typedText }
+        set { try? model?.set(newValue, at: path) }
+    }
+
+    /// What a text field shows and takes: ``display`` as shown, and on setting what a person types
+    /// (``text``). Bind a `TextField` to it for a card number grouped as it is typed.
+    public var entry: String {
+        get { display }
+        set { text = newValue }
+    }
+
+    /// Whether the field is being edited (has the focus): a value to be masked is shown whole only meanwhile.
+    /// Setting it true ends the editing of any other field.
+    public var isEditing: Bool {
+        get { editing }
+        set { model?.setEditing(path, newValue) }
+    }
+
+    /// What input a field takes, from its type, format, choices and address part.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Free text.
+        case text
+        /// Digits only (`numeric` in the form description).
+        case digits
+        /// A card number: grouped by its brand as typed.
+        case cardNumber
+        /// A card's expiry, `MM/YY`.
+        case expiry
+        /// A postal code (an address's `postalCode` part).
+        case postalCode
+        /// A country code (ISO 3166-1 alpha-2).
+        case country
+        /// A state, province or other subdivision (an address's `state` part).
+        case region
+        /// A currency code (ISO 4217).
+        case currency
+        /// One of a list of values.
+        case choice
+        /// `true` or `false`.
+        case toggle
+        /// A phone number in international form (`+…`).
+        case phone
+        /// A calendar date, or a date and time.
+        case date
+        /// A number.
+        case amount
+        /// A list of items.
+        case list
+        /// An object: nested fields.
+        case group
+    }
+
+    /// Autofill hints, each one of `UITextContentType`'s and of HTML's `autocomplete` tokens (``htmlToken``).
+    public enum ContentType: String, Sendable, Hashable, CaseIterable {
+        /// `UITextContentType.creditCardNumber`, `cc-number`.
+        case creditCardNumber
+        /// `UITextContentType.creditCardExpiration`, `cc-exp`.
+        case creditCardExpiration
+        /// `UITextContentType.postalCode`, `postal-code`.
+        case postalCode
+        /// `UITextContentType.countryName`, `country`.
+        case countryName
+        /// `UITextContentType.addressState`, `address-level1`.
+        case addressState
+        /// `UITextContentType.addressCity`, `address-level2`.
+        case addressCity
+        /// `UITextContentType.fullStreetAddress`, `street-address`.
+        case fullStreetAddress
+        /// `UITextContentType.telephoneNumber`, `tel`.
+        case telephoneNumber
+
+        /// The HTML `autocomplete` token (what the browser preview sets).
+        public var htmlToken: String {
+            switch self {
+            case .creditCardNumber: "cc-number"
+            case .creditCardExpiration: "cc-exp"
+            case .postalCode: "postal-code"
+            case .countryName: "country"
+            case .addressState: "address-level1"
+            case .addressCity: "address-level2"
+            case .fullStreetAddress: "street-address"
+            case .telephoneNumber: "tel"
+            }
+        }
+    }
+}
+
+// MARK: - Working it out
+
+extension FormField {
+    /// Brings the field in line with the session's state of it: only what changed is assigned, so that only what
+    /// changed is observed to.
+    func apply(_ state: FormSession.Field, in group: FormSession.Group, form: FormModel) {
+        let described = state.description
+        let kind = Self.kind(of: described, in: form.schema)
+        let brands = form.schema.schema.reference.cardBrands
+        let typed = form.typedText(at: path)
+        let value = form.value(at: path) ?? ""
+        // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
+        var exposure = form.schema.schema.field(at: path)?.sensitivity.exposure ?? .value
+        if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
+        let editing = form.isEditing(path)
+        let words = form.words
+        let display: String
+        switch (exposure, kind) {
+        case (.nothing, _): display = Masking.hide(value)
+        case (.maskedForm, _) where !editing && !value.isEmpty: display = Masking.mask(value, brands: brands)
+        case (_, .cardNumber): display = brands.grouped(value)
+        default: display = value
+        }
+        let spoken: String
+        if value.isEmpty {
+            spoken = words.phrase("field.empty")
+        } else {
+            switch exposure {
+            case .value: spoken = display
+            case .maskedForm
+            where Masking.isCardNumber(value, brands: brands) || (kind == .cardNumber && value.count >= 12):
+                spoken = words.phrase("field.endingIn", ["last": String(value.suffix(4))])
+            case .maskedForm, .nothing: spoken = words.phrase("field.hidden")
+            }
+        }
+        let required = state.required && !state.forbidden
+        assign(\.label, described.label)
+        assign(\.kind, kind)
+        assign(\.contentType, Self.contentType(of: kind, address: described.address?.part))
+        assign(\.isSecret, exposure == .nothing)
+        assign(\.isRequired, required)
+        assign(\.isForbidden, state.forbidden)
+        assign(\.state, state.state)
+        assign(\.message, state.forbidden ? state.forbiddenReason ?? state.message : state.message)
+        assign(\.rule, state.rule)
+        assign(\.brand, state.cardBrand)
+        assign(\.candidateBrands, state.cardBrands ?? [])
+        assign(\.options, state.choices ?? described.options)
+        assign(\.dataGroup, group.dataGroup)
+        assign(\.groupTitle, group.title)
+        assign(\.itemCount, state.itemCount)
+        assign(\.typedText, typed)
+        assign(\.editing, editing)
+        assign(\.display, display)
+        assign(
+            \.accessibilityLabel,
+            required ? words.phrase("field.required", ["label": described.label]) : described.label)
+        assign(\.accessibilityValue, spoken)
+    }
+
+    /// Sets a property only when the value differs: an observer hears of a change only when there is one.
+    private func assign<Value: Equatable>(_ keyPath: ReferenceWritableKeyPath<FormField, Value>, _ value: Value) {
+        if self[keyPath: keyPath] != value { self[keyPath: keyPath] = value }
+    }
+
+    /// The kind of input of the field at a pointer in a prepared schema (`.text` for a pointer that names none).
+    static func kind(at pointer: String, in schema: PreparedSchema) -> Kind {
+        guard let field = schema.schema.field(at: pointer) else { return .text }
+        return kind(dataType: field.dataType, formats: field.base.formatList, hint: nil, part: nil)
+    }
+
+    /// The kind of input a described field takes.
+    static func kind(of described: FormDescription.Field, in schema: PreparedSchema) -> Kind {
+        let formats = schema.schema.field(at: described.path)?.base.formatList ?? []
+        return kind(
+            dataType: DataType(rawValue: described.dataType) ?? .string, formats: formats, hint: described.inputHint,
+            part: described.address?.part)
+    }
+
+    private static func kind(dataType: DataType, formats: [Format], hint: String?, part: String?) -> Kind {
+        switch dataType {
+        case .object: return .group
+        case .array: return .list
+        case .boolean: return .toggle
+        case .date, .dateTime: return .date
+        case .integer, .number: return .amount
+        case .string: break
+        }
+        if formats.contains(where: \.isCardNumber) || formats.contains(.luhn) { return .cardNumber }
+        if formats.contains(.cardExpiry) { return .expiry }
+        if formats.contains(.date) || formats.contains(.dateTime) { return .date }
+        switch part {
+        case "postalCode": return .postalCode
+        case "state": return .region
+        default: break
+        }
+        switch hint {
+        case "choice": return .choice
+        case "country": return .country
+        case "currency": return .currency
+        case "phone": return .phone
+        case "numeric": return .digits
+        case "toggle": return .toggle
+        default: return .text
+        }
+    }
+
+    /// The autofill hint for a kind of input, or an address's part.
+    static func contentType(of kind: Kind, address part: String?) -> ContentType? {
+        switch kind {
+        case .cardNumber: return .creditCardNumber
+        case .expiry: return .creditCardExpiration
+        case .postalCode: return .postalCode
+        case .country: return .countryName
+        case .region: return .addressState
+        case .phone: return .telephoneNumber
+        default: break
+        }
+        switch part {
+        case "city": return .addressCity
+        case "streetAddress": return .fullStreetAddress
+        default: return nil
+        }
+    }
+
+    /// The value to keep for what a person typed into a field of a kind: a card number's digits (spaces and dashes
+    /// dropped), an expiry as `MM/YY` (`1227`, `12 27` and `3/27` give `12/27` and `03/27`; fewer digits stay as
+    /// typed), digits without spaces or dashes; anything else as typed.
+    static func canonical(_ text: String, kind: Kind) -> String {
+        switch kind {
+        case .cardNumber, .digits:
+            return String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+        case .phone:
+            return String(text.unicodeScalars.filter { !" -().".unicodeScalars.contains($0) })
+        case .expiry:
+            return canonicalExpiry(text)
+        default:
+            return text
+        }
+    }
+
+    private static func canonicalExpiry(_ text: String) -> String {
+        let isDigit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
+        guard text.allSatisfy({ isDigit($0) || $0 == "/" || $0 == " " }) else { return text }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            let month = parts[0].filter(isDigit)
+            let year = parts[1].filter(isDigit)
+            guard !month.isEmpty else { return text }
+            return (month.count == 1 ? "0" + month : month) + "/" + year
+        }
+        let digits = text.filter(isDigit)
+        guard digits.count > 2 else { return digits }
+        return digits.prefix(2) + "/" + digits.dropFirst(2)
+    }
+}
+
+extension FormField: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The path: never what was typed or is shown. Readable from any thread, as a log line or a crash report reads it.
+    public nonisolated var description: String { "FormField(\(path))" }
+
+    /// ``description``.
+    public nonisolated var debugDescription: String { description }
+
+    /// The path only: a dump of a field shows no value typed.
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["path": path], displayStyle: .class) }
+}
