@@ -68,6 +68,12 @@ public struct FormDescription: Codable, Sendable, Hashable {
         public var ignoreForProvisioning: Bool
         /// The `order` attribute.
         public var order: Int?
+        /// What an empty input shows (`placeholder`), in the form's language.
+        public var placeholder: String? = nil
+        /// What to enter, in a sentence (`help`), in the form's language.
+        public var help: String? = nil
+        /// The autofill hint (`autofill`): an HTML `autocomplete` token such as `cc-number`, or `off`.
+        public var autofill: String? = nil
         /// For a member of an address (`postalAddress`): which part it is, and what its country says of it.
         public var address: AddressPart? = nil
     }
@@ -170,7 +176,9 @@ extension CompiledSchema {
             masked: metadata.maskingRequired ?? false, storageRestricted: metadata.storageRestricted ?? false,
             pciEncryptionRequired: metadata.pciEncryptionRequired ?? false, updatesAllowed: metadata.updatesAllowed,
             reverificationRequired: metadata.reverificationRequired ?? false,
-            ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order)
+            ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order,
+            placeholder: attributes.placeholder?.text(in: language), help: attributes.help?.text(in: language),
+            autofill: metadata.autofill)
     }
 
     /// Adds to a member what the rules over its object's members say of it
@@ -189,6 +197,8 @@ extension CompiledSchema {
                 continue
             }
             if part.required == true { described.required = true }
+            // The given country's example is a better placeholder than the schema's, which cannot know the country.
+            if let example = part.examples?.first { described.placeholder = example }
             described.address = FormDescription.AddressPart(
                 part: part.part, countryPath: part.countryPath, country: part.country, used: part.used,
                 required: part.required, name: part.name, examples: part.examples,

@@ -13,6 +13,11 @@ public final class FormField: Identifiable {
     public let path: String
     /// The label in the form's language (the schema's `name`).
     public fileprivate(set) var label = ""
+    /// What the empty input shows (the schema's `placeholder`), in the form's language: `MM/YY`.
+    public fileprivate(set) var placeholder: String?
+    /// What to enter, in a sentence (the schema's `help`), in the form's language; it may follow the rules in force
+    /// (a security code's help follows the card's brand).
+    public fileprivate(set) var help: String?
     /// What input the field takes.
     public fileprivate(set) var kind = Kind.text
     /// The autofill hint an app maps to `UITextContentType`, when one fits.
@@ -94,6 +99,12 @@ public final class FormField: Identifiable {
         case cardNumber
         /// A card's expiry, `MM/YY`.
         case expiry
+        /// A card's security code (`autofill: cc-csc`): secret, digits.
+        case securityCode
+        /// A PIN: secret digits no autofill may fill (`autofill: off`, or a secret of digits only).
+        case pin
+        /// An email address (`autofill: email`).
+        case email
         /// A postal code (an address's `postalCode` part).
         case postalCode
         /// A country code (ISO 3166-1 alpha-2).
@@ -118,37 +129,71 @@ public final class FormField: Identifiable {
         case group
     }
 
-    /// Autofill hints, each one of `UITextContentType`'s and of HTML's `autocomplete` tokens (``htmlToken``).
+    /// Autofill hints: each is a `UITextContentType` (its name) and an HTML `autocomplete` token (``htmlToken``), the
+    /// schema's `autofill` attribute.
     public enum ContentType: String, Sendable, Hashable, CaseIterable {
-        /// `UITextContentType.creditCardNumber`, `cc-number`.
+        /// `cc-number`.
         case creditCardNumber
-        /// `UITextContentType.creditCardExpiration`, `cc-exp`.
+        /// `cc-exp`.
         case creditCardExpiration
-        /// `UITextContentType.postalCode`, `postal-code`.
+        /// `cc-csc`.
+        case creditCardSecurityCode
+        /// `cc-name`.
+        case creditCardName
+        /// `postal-code`.
         case postalCode
-        /// `UITextContentType.countryName`, `country`.
+        /// `country`.
         case countryName
-        /// `UITextContentType.addressState`, `address-level1`.
+        /// `address-level1`.
         case addressState
-        /// `UITextContentType.addressCity`, `address-level2`.
+        /// `address-level2`.
         case addressCity
-        /// `UITextContentType.fullStreetAddress`, `street-address`.
+        /// `address-line1`.
+        case streetAddressLine1
+        /// `address-line2`.
+        case streetAddressLine2
+        /// `street-address`.
         case fullStreetAddress
-        /// `UITextContentType.telephoneNumber`, `tel`.
+        /// `email`.
+        case emailAddress
+        /// `tel`.
         case telephoneNumber
+        /// `name`.
+        case name
+        /// `given-name`.
+        case givenName
+        /// `family-name`.
+        case familyName
+        /// `bday`.
+        case birthdate
 
         /// The HTML `autocomplete` token (what the browser preview sets).
         public var htmlToken: String {
             switch self {
             case .creditCardNumber: "cc-number"
             case .creditCardExpiration: "cc-exp"
+            case .creditCardSecurityCode: "cc-csc"
+            case .creditCardName: "cc-name"
             case .postalCode: "postal-code"
             case .countryName: "country"
             case .addressState: "address-level1"
             case .addressCity: "address-level2"
+            case .streetAddressLine1: "address-line1"
+            case .streetAddressLine2: "address-line2"
             case .fullStreetAddress: "street-address"
+            case .emailAddress: "email"
             case .telephoneNumber: "tel"
+            case .name: "name"
+            case .givenName: "given-name"
+            case .familyName: "family-name"
+            case .birthdate: "bday"
             }
+        }
+
+        /// The hint an HTML `autocomplete` token names; `nil` for `off` and for a token no case names.
+        public init?(htmlToken: String) {
+            guard let found = Self.allCases.first(where: { $0.htmlToken == htmlToken }) else { return nil }
+            self = found
         }
     }
 }
@@ -160,10 +205,11 @@ extension FormField {
     /// changed is observed to.
     func apply(_ state: FormSession.Field, in group: FormSession.Group, form: FormModel) {
         let described = state.description
-        let kind = Self.kind(of: described, in: form.schema)
         let brands = form.schema.schema.reference.cardBrands
         let typed = form.typedText(at: path)
         let value = form.value(at: path) ?? ""
+        let secret = form.schema.schema.field(at: path)?.sensitivity.exposure == .nothing
+        let kind = Self.kind(of: described, secret: secret, in: form.schema)
         // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
         var exposure = form.schema.schema.field(at: path)?.sensitivity.exposure ?? .value
         if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
@@ -190,8 +236,11 @@ extension FormField {
         }
         let required = state.required && !state.forbidden
         assign(\.label, described.label)
+        assign(\.placeholder, described.placeholder)
+        assign(\.help, described.help)
         assign(\.kind, kind)
-        assign(\.contentType, Self.contentType(of: kind, address: described.address?.part))
+        assign(
+            \.contentType, Self.contentType(of: kind, autofill: described.autofill, address: described.address?.part))
         assign(\.isSecret, exposure == .nothing)
         assign(\.isRequired, required)
         assign(\.isForbidden, state.forbidden)
@@ -221,18 +270,35 @@ extension FormField {
     /// The kind of input of the field at a pointer in a prepared schema (`.text` for a pointer that names none).
     static func kind(at pointer: String, in schema: PreparedSchema) -> Kind {
         guard let field = schema.schema.field(at: pointer) else { return .text }
-        return kind(dataType: field.dataType, formats: field.base.formatList, hint: nil, part: nil)
+        return kind(
+            dataType: field.dataType, formats: field.base.formatList, hint: nil, part: nil,
+            autofill: field.metadata.autofill, secret: field.sensitivity.exposure == .nothing)
     }
 
     /// The kind of input a described field takes.
-    static func kind(of described: FormDescription.Field, in schema: PreparedSchema) -> Kind {
+    static func kind(of described: FormDescription.Field, secret: Bool, in schema: PreparedSchema) -> Kind {
         let formats = schema.schema.field(at: described.path)?.base.formatList ?? []
         return kind(
             dataType: DataType(rawValue: described.dataType) ?? .string, formats: formats, hint: described.inputHint,
-            part: described.address?.part)
+            part: described.address?.part, autofill: described.autofill, secret: secret)
     }
 
-    private static func kind(dataType: DataType, formats: [Format], hint: String?, part: String?) -> Kind {
+    /// The schema's `autofill` decides first; then the type, the format, the address part and the input hint.
+    private static func kind(
+        dataType: DataType, formats: [Format], hint: String?, part: String?, autofill: String?, secret: Bool
+    ) -> Kind {
+        switch autofill {
+        case "cc-number": return .cardNumber
+        case "cc-exp": return .expiry
+        case "cc-csc": return .securityCode
+        case "email": return .email
+        case "tel": return .phone
+        case "postal-code": return .postalCode
+        case "country": return .country
+        case "address-level1": return .region
+        default: break
+        }
+        if secret && (autofill == "off" || hint == "numeric") { return .pin }
         switch dataType {
         case .object: return .group
         case .array: return .list
@@ -260,8 +326,9 @@ extension FormField {
         }
     }
 
-    /// The autofill hint for a kind of input, or an address's part.
-    static func contentType(of kind: Kind, address part: String?) -> ContentType? {
+    /// The autofill hint: the schema's `autofill` (none for `off`), else the kind of input's or the address part's.
+    static func contentType(of kind: Kind, autofill: String?, address part: String?) -> ContentType? {
+        if let autofill { return ContentType(htmlToken: autofill) }
         switch kind {
         case .cardNumber: return .creditCardNumber
         case .expiry: return .creditCardExpiration
@@ -280,13 +347,12 @@ extension FormField {
 
     /// The value to keep for what a person typed into a field of a kind: a card number's digits (spaces and dashes
     /// dropped), an expiry as `MM/YY` (`1227`, `12 27` and `3/27` give `12/27` and `03/27`; fewer digits stay as
-    /// typed), digits without spaces or dashes; anything else as typed.
+    /// typed), a code's or PIN's digits without spaces or dashes; anything else as typed (a phone number's pattern
+    /// may ask for its spaces).
     static func canonical(_ text: String, kind: Kind) -> String {
         switch kind {
-        case .cardNumber, .digits:
+        case .cardNumber, .digits, .securityCode, .pin:
             return String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
-        case .phone:
-            return String(text.unicodeScalars.filter { !" -().".unicodeScalars.contains($0) })
         case .expiry:
             return canonicalExpiry(text)
         default:

@@ -102,7 +102,13 @@ struct DescribeCommand: ParsableCommand {
                 if field.updatesAllowed == false { notes.append(messages.phrase("describe.not-updatable")) }
                 if field.reverificationRequired { notes.append(messages.phrase("describe.reverified")) }
                 if let address = field.address { notes.append(Self.text(address, messages: messages)) }
+                // The address's example is listed with its part already.
+                if let text = field.placeholder, text != field.address?.examples?.first {
+                    notes.append(messages.phrase("describe.placeholder", ["text": text]))
+                }
+                if let token = field.autofill { notes.append(messages.phrase("describe.autofill", ["token": token])) }
                 lines.append("  \(field.label) (\(field.path)): " + notes.joined(separator: ", "))
+                if let help = field.help { lines.append("    " + help) }
             }
         }
         return lines.joined(separator: "\n") + "\n"

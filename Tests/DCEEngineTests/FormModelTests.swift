@@ -201,6 +201,42 @@ struct FormModelTests {
         #expect(moved.text == "4111 1111 1111 1111" && moved.brand?.id == "visa")
     }
 
+    /// Placeholder, help and autofill are the schema's (`placeholder`, `help`, `autofill`), and a security code's help
+    /// follows the card's brand as its rules do (an override on the derived context `brand`).
+    @Test func hintsComeFromTheSchemaAndFollowTheRulesInForce() throws {
+        let form = try form("payment-account", tenderType: "credit")
+        let code = try #require(form.field(at: "/securityCode"))
+        #expect(code.kind == .securityCode && code.contentType == .creditCardSecurityCode && code.isSecret)
+        #expect(code.placeholder == "CVC")
+        let either = try #require(code.help)
+        try form.set("3782", at: "/cardNumber")
+        let amex = try #require(code.help)
+        try form.set("4111", at: "/cardNumber")
+        let visa = try #require(code.help)
+        #expect(Set([either, amex, visa]).count == 3)
+        #expect(amex.contains("4 digits") && visa.contains("3 digits"))
+        #expect(form.field(at: "/cardholderName")?.contentType == .creditCardName)
+        #expect(form.field(at: "/expiry")?.placeholder == "MM/YY")
+        let pin = try #require(try self.form("card-create", context: ["region": "EU"]).field(at: "/cardPin"))
+        #expect(pin.kind == .pin && pin.contentType == nil && pin.isSecret)
+        let german = try self.form("payment-account", tenderType: "credit", language: "de")
+        #expect(german.field(at: "/expiry")?.placeholder == "MM/JJ")
+        #expect(FormField.ContentType.allCases.allSatisfy { FormField.ContentType(htmlToken: $0.htmlToken) == $0 })
+    }
+
+    /// Every placeholder of the shipped schemas is a format or a made-up example: none is a card number.
+    @Test func noPlaceholderIsACardNumber() throws {
+        for id in Fixtures.validator.schemaIDs {
+            let schema = try #require(Fixtures.validator.schema(id))
+            for language in MessageCatalogue.bundledLanguages {
+                for field in try schema.describeForm(language: language).groups.flatMap(\.fields) {
+                    guard let placeholder = field.placeholder else { continue }
+                    #expect(!Masking.isCardNumber(placeholder), "\(id) \(field.path) \(language): \(placeholder)")
+                }
+            }
+        }
+    }
+
     @Test func wordsComeInTheFormsLanguage() throws {
         let form = try form("payment-account", tenderType: "credit", language: "de")
         let code = try #require(form.field(at: "/securityCode"))

@@ -123,6 +123,16 @@ struct SchemaProblemsTests {
         #expect(validator.schema("r")?.kind == .response)
     }
 
+    @Test func anAutofillHintIsOneOfHTMLsTokens() throws {
+        let found = problems(
+            #"{"id": "s", "fields": [{"key": "cvv", "dataType": "String", "autofill": "cc-cvc", "placeholder": 3}]}"#)
+        #expect(Set(found.map(\.location.pointer)) == ["/fields/0/autofill", "/fields/0/placeholder"])
+        #expect(
+            found.first { $0.location.pointer == "/fields/0/autofill" }?.message
+                == "unknown autofill token 'cc-cvc' (did you mean 'cc-csc'?)")
+        #expect(problems(#"{"id": "s", "fields": [{"key": "pin", "dataType": "String", "autofill": "off"}]}"#).isEmpty)
+    }
+
     @Test func aMissingKeyIsReportedAtItsField() throws {
         let found = problems("{\"id\": \"s\", \"fields\": [\n  {\"dataType\": \"String\"}\n]}")
         let problem = try #require(found.first)

@@ -111,7 +111,7 @@ struct DescribeCommandTests {
         #expect(text.status == 0)
         #expect(
             text.out.contains(
-                "  Card number (/cardNumber): required, numeric, 15-16 characters, masked, never stored, encrypted, cannot be updated, reverified when changed\n"
+                "  Card number (/cardNumber): required, numeric, 15-16 characters, masked, never stored, encrypted, cannot be updated, reverified when changed, placeholder “1234 1234 1234 1234”, autofill cc-number\n    The 15 to 19 digits shown on your card\n"
             ))
         let json = try CLI.run(["describe", "--schema", "card-create", "--context", "region=US", "--format", "json"])
         #expect(json.status == 0)
@@ -124,14 +124,16 @@ struct DescribeCommandTests {
         let plain = try CLI.run(["describe", "--schema", "delivery-address"])
         #expect(
             plain.out.contains(
-                "  Postal code (/postalCode): optional, text, postal code of the country at /countryCode\n"))
+                "  Postal code (/postalCode): optional, text, postal code of the country at /countryCode, placeholder “10001”, autofill postal-code\n"
+            ))
         let us = try CLI.run([
             "describe", "--schema", "delivery-address", "--given", "/countryCode=US", "--given", "/state=CA",
         ])
         #expect(us.status == 0)
         #expect(
             us.out.contains(
-                "  Postal code (/postalCode): required, text, US postal code (called ZIP code), such as 90000\n"),
+                "  Postal code (/postalCode): required, text, US postal code (called ZIP code), such as 90000, autofill postal-code\n"
+            ),
             "\(us.out)")
         #expect(
             us.out.contains(

@@ -94,7 +94,7 @@ import Testing
         #expect(french.status == 0)
         #expect(
             french.out.contains(
-                "  Code postal (/postalCode): obligatoire, texte, code postal US (appelé code ZIP), par exemple 95014\n"
+                "  Code postal (/postalCode): obligatoire, texte, code postal US (appelé code ZIP), par exemple 95014, saisie automatique postal-code\n"
             ), "\(french.out)")
         let spanish = try CLI.run(["describe", "--schema", "card-create", "--language", "es-MX"])
         #expect(spanish.out.hasPrefix("Crear una tarjeta prepago (card-create)\n"), "\(spanish.out)")

@@ -63,7 +63,7 @@ package final class CompiledField: Sendable {
     /// The sensitivity flags the field has under any tender type: every output keeps its value out.
     package let sensitivity: Sensitivity
     /// The metadata without a tender type (see ``metadata(for:)``).
-    let metadata: FieldMetadata
+    package let metadata: FieldMetadata
     /// The metadata under each tender type that changes it.
     let tenderTypeMetadata: [String: FieldMetadata]
     /// The attributes for every combination of overrides that hold, indexed by a bitmask over `overrides`

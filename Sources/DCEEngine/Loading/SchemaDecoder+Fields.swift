@@ -109,6 +109,8 @@ extension SchemaDecoder {
     private mutating func overridable(_ members: [String: Entry], pointer: String) -> Rules {
         var rules = Rules()
         rules.name = text(members["name"], pointer: pointer + "/name")
+        rules.placeholder = text(members["placeholder"], pointer: pointer + "/placeholder")
+        rules.help = text(members["help"], pointer: pointer + "/help")
         rules.description = string(members["description"], pointer: pointer + "/description")
         rules.presence = Presence(
             required: bool(members["required"], pointer: pointer + "/required"),
@@ -215,7 +217,21 @@ extension SchemaDecoder {
             maskingRequired: bool(members["maskingRequired"], pointer: members["maskingRequired"]?.pointer ?? ""),
             updatesAllowed: bool(members["updatesAllowed"], pointer: members["updatesAllowed"]?.pointer ?? ""),
             reverificationRequired: bool(
-                members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""))
+                members["reverificationRequired"], pointer: members["reverificationRequired"]?.pointer ?? ""),
+            autofill: autofill(members["autofill"]))
+    }
+
+    /// An `autofill` token, one of ``FieldMetadata/autofillTokens``; another is reported with the nearest one.
+    private mutating func autofill(_ entry: Entry?) -> String? {
+        guard let entry, let token = string(entry, pointer: entry.pointer) else { return nil }
+        guard FieldMetadata.autofillTokens.contains(token) else {
+            report(
+                .invalidAttribute,
+                "unknown autofill token '\(token)'\(Suggestion.hint(for: token, in: FieldMetadata.autofillTokens))",
+                entry.index, entry.pointer)
+            return nil
+        }
+        return token
     }
 
     private mutating func validation(at index: JSONDocument.Index, pointer: String) -> Validation? {

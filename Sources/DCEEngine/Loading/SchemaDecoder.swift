@@ -9,13 +9,14 @@ struct SchemaDecoder {
         ] + ObjectRuleKinds.builtIn.map { $0.attribute }
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
-        "name", "description", "required", "forbidden", "nullable", "minLength", "maxLength", "minimum", "maximum",
-        "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue", "message", "messages",
+        "name", "placeholder", "help", "description", "required", "forbidden", "nullable", "minLength", "maxLength",
+        "minimum", "maximum", "minItems", "maxItems", "enum", "format", "additionalDataValidations", "defaultValue",
+        "message", "messages",
     ]
     /// Attributes of a field's metadata, which a tender type may set too (a conditional override may not).
     static let metadataAttributes = [
         "order", "dataGroup", "ignoreForProvisioning", "pciEncryptionRequired", "storageRestricted", "maskingRequired",
-        "updatesAllowed", "reverificationRequired",
+        "updatesAllowed", "reverificationRequired", "autofill",
     ]
     static let fieldAttributes =
         [

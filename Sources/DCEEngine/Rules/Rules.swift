@@ -7,6 +7,10 @@
 /// field's base under each override that holds (in evaluation, forms, partial input and export alike).
 package struct Rules: Sendable {
     package var name: LocalizedText?
+    /// What an empty input of a form shows (`MM/YY`), in each language.
+    package var placeholder: LocalizedText?
+    /// A sentence a form shows by the field, saying what to enter (`The 3 or 4 digits on the back of the card`).
+    package var help: LocalizedText?
     package var description: String?
     /// Set on a field's base only: overrides cannot change a type.
     var dataType: DataType?
@@ -28,6 +32,8 @@ package struct Rules: Sendable {
     func overlaid(with other: Rules) -> Rules {
         var result = self
         if let value = other.name { result.name = value }
+        if let value = other.placeholder { result.placeholder = value }
+        if let value = other.help { result.help = value }
         if let value = other.description { result.description = value }
         if let value = other.dataType { result.dataType = value }
         result.presence = presence.overlaid(with: other.presence)

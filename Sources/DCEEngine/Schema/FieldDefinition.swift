@@ -115,12 +115,23 @@ package struct FieldMetadata: Sendable {
     package var maskingRequired: Bool?
     package var updatesAllowed: Bool?
     package var reverificationRequired: Bool?
+    /// The autofill hint a form gives the field's input: an HTML `autocomplete` token (``autofillTokens``).
+    package var autofill: String?
+
+    /// The `autofill` tokens a schema may give: HTML's `autocomplete` tokens that a payment or card form asks for,
+    /// each of which an app maps to a `UITextContentType` (DCEForms' `FormField.ContentType`); `off` for an input no
+    /// autofill may fill (a PIN).
+    package static let autofillTokens = [
+        "cc-number", "cc-exp", "cc-csc", "cc-name", "postal-code", "country", "address-level1", "address-level2",
+        "address-line1", "address-line2", "street-address", "email", "tel", "name", "given-name", "family-name",
+        "bday", "off",
+    ]
 
     /// Whether no attribute is set.
     var isEmpty: Bool {
         order == nil && dataGroup == nil && ignoreForProvisioning == nil && pciEncryptionRequired == nil
             && storageRestricted == nil && maskingRequired == nil && updatesAllowed == nil
-            && reverificationRequired == nil
+            && reverificationRequired == nil && autofill == nil
     }
 
     /// This metadata with every value that `other` writes taking precedence.
@@ -133,7 +144,8 @@ package struct FieldMetadata: Sendable {
             storageRestricted: other.storageRestricted ?? storageRestricted,
             maskingRequired: other.maskingRequired ?? maskingRequired,
             updatesAllowed: other.updatesAllowed ?? updatesAllowed,
-            reverificationRequired: other.reverificationRequired ?? reverificationRequired)
+            reverificationRequired: other.reverificationRequired ?? reverificationRequired,
+            autofill: other.autofill ?? autofill)
     }
 }
 
