@@ -208,10 +208,10 @@ extension FormField {
         let brands = form.schema.schema.reference.cardBrands
         let typed = form.typedText(at: path)
         let value = form.value(at: path) ?? ""
-        let secret = form.schema.schema.field(at: path)?.sensitivity.exposure == .nothing
-        let kind = Self.kind(of: described, secret: secret, in: form.schema)
+        let declared = form.schema.schema.field(at: path)?.sensitivity.exposure ?? .value
+        let kind = Self.kind(of: described, secret: declared == .nothing, in: form.schema)
         // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
-        var exposure = form.schema.schema.field(at: path)?.sensitivity.exposure ?? .value
+        var exposure = declared
         if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
         let editing = form.isEditing(path)
         let words = form.words

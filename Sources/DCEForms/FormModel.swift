@@ -52,12 +52,14 @@ public final class FormModel {
     @ObservationIgnored private nonisolated let schemaID: String
     /// The draft's state as validation last answered it.
     @ObservationIgnored private var session: FormSession
-    /// The fields by JSON Pointer, made once each and then updated in place.
+    /// The fields in ``fields`` by JSON Pointer, each made once and then updated in place.
     @ObservationIgnored private var byPath: [String: FormField] = [:]
     /// What was typed into each field, as typed, by JSON Pointer.
     @ObservationIgnored private var typed: [String: String] = [:]
     /// The field being edited, if any.
     @ObservationIgnored private var editing: String?
+    /// The form's words (group titles, what a screen reader says of a hidden value).
+    @ObservationIgnored private(set) var words: MessageCatalogue
 
     /// A form on an empty draft, or on a draft (which may be invalid).
     ///
@@ -128,15 +130,13 @@ public final class FormModel {
             throw ValidatorError(
                 code: .unknownSchema, message: "the form is for schema '\(schemaID)', not '\(schema.schema.id)'")
         }
-        let payload = session.payload
-        // The draft is a JSON object (the session made it), so a session on it is made.
-        guard var next = try? FormSession(schema, draft: payload) else { return }
-        var dropped: [String] = []
-        for field in next.fields where field.state != .empty && (field.forbidden || field.ignored) {
+        var next = try FormSession(schema, draft: session.payload)
+        // Values of fields the new rules forbid or skip, and of fields the new schema does not know.
+        var dropped = next.fields.filter { $0.state != .empty && ($0.forbidden || $0.ignored) }.map(\.path)
+        for field in session.fields where field.state != .empty && schema.schema.field(at: field.path) == nil {
             dropped.append(field.path)
         }
-        for path in Self.leafPaths(of: session) where schema.schema.field(at: path) == nil { dropped.append(path) }
-        for path in dropped { try? next.remove(at: path) }
+        for path in dropped { try next.remove(at: path) }
         self.schema = schema
         words = schema.messages.adding(.forms)
         session = next
@@ -154,10 +154,7 @@ public final class FormModel {
     // MARK: - Reading
 
     /// The field at a pointer (a list item's by its index), while it is in ``fields``.
-    public func field(at pointer: String) -> FormField? {
-        guard let field = byPath[pointer], fields.contains(where: { $0 === field }) else { return nil }
-        return field
-    }
+    public func field(at pointer: String) -> FormField? { byPath[pointer] }
 
     /// What the form submits: the draft with every value as given, sensitive ones too. Validate it, seal it and
     /// send it; printing or dumping it shows none of its bytes.
@@ -190,9 +187,6 @@ public final class FormModel {
 
     /// Whether a field is being edited.
     func isEditing(_ pointer: String) -> Bool { editing == pointer }
-
-    /// The form's words (group titles, what a screen reader says of a hidden value).
-    @ObservationIgnored private(set) var words: MessageCatalogue
 
     /// Brings the observable state in line with the session: only what changed is assigned.
     private func update() {
@@ -228,11 +222,6 @@ public final class FormModel {
         let token = rest.prefix { $0 != "/" }
         guard let index = Int(token), index > removed else { return nil }
         return list + String(index - 1) + rest.dropFirst(token.count)
-    }
-
-    /// The pointers of every field of a session that holds a value.
-    private static func leafPaths(of session: FormSession) -> [String] {
-        session.fields.filter { $0.state != .empty }.map(\.path)
     }
 }
 
