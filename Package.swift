@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "DCEGatewayTests",
             dependencies: [
-                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope",
+                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope", "DCEForms",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

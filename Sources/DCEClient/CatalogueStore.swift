@@ -24,7 +24,8 @@ import Foundation
 /// ```
 ///
 /// It is written to a new file in the same directory, flushed to disk (`fsync`) and renamed over the old one, so a
-/// crash leaves either the old file or the new one, never part of one.
+/// crash leaves either the old file or the new one, never part of one. On iOS, tvOS, watchOS and visionOS the file has
+/// complete data protection (class A: unreadable while the device is locked); other platforms have no such class.
 struct CatalogueStore: Sendable {
     /// What the file holds.
     struct Record: Sendable, Hashable {
@@ -71,6 +72,10 @@ struct CatalogueStore: Sendable {
         let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure(errno, "cannot create \(temporary.lastPathComponent)") }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            // Class A, NSFileProtectionComplete, set before a byte is written; the rename keeps it.
+            _ = fcntl(descriptor, F_SETPROTECTIONCLASS, 1)
+        #endif
         var failed: Problem?
         let written = bytes.withUnsafeBytes { buffer in
             var offset = 0

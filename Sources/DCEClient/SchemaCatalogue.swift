@@ -23,7 +23,13 @@ public import Foundation
 ///
 /// Each catalogue carries a signed expiry (`"expires": "2026-12-23T00:00:00Z"`). Once the catalogue in force
 /// passes it, ``validator`` and ``origin`` fall back, at the moment they are read, to the stored catalogue if it is
-/// still valid, else to the bundled schemas.
+/// still valid; else, for the grace period the app gives (`gracePeriod`, none by default), to the newest catalogue
+/// taken, fetched or stored (``Origin/grace(version:expired:)``): an app that cannot reach its gateway for a while
+/// keeps the rules it last had rather than the older ones it shipped with; after that, to the bundled schemas. A
+/// catalogue already past its expiry when it is offered is never taken, grace or not.
+///
+/// An open form follows the catalogue: ``updates()`` gives each validator a refresh takes, which a `FormModel`
+/// adopts (`adopt(_:)`), keeping what was typed.
 ///
 /// With `storage`, an accepted catalogue's exact body, signature and ETag are written to a file in that directory
 /// (a new file, flushed and renamed over the old one). At start that file is read back and used only if its
@@ -46,6 +52,8 @@ public actor SchemaCatalogue {
         case gateway(version: String)
         /// The gateway's catalogue of this version as stored by an earlier run, verified again at start.
         case stored(version: String)
+        /// The newest catalogue taken, of this version, past its expiry but within the app's grace period.
+        case grace(version: String, expired: Date)
     }
 
     /// What a refresh did.
@@ -79,6 +87,9 @@ public actor SchemaCatalogue {
     /// last accepted catalogue could not be stored; `nil` when there was no problem or once a catalogue is stored.
     public private(set) var storageProblem: String?
 
+    /// How long past its expiry the newest catalogue taken still serves.
+    public nonisolated let gracePeriod: TimeInterval
+
     /// A catalogue that was verified, compiled and taken.
     private struct Accepted: Sendable {
         var version: CatalogueVersion
@@ -100,6 +111,9 @@ public actor SchemaCatalogue {
     private var fetched: Accepted?
     /// The catalogue in the store: read at start, or the last one written.
     private var stored: Accepted?
+    /// The streams ``updates()`` gave, by number.
+    private var subscribers: [Int: AsyncStream<Validator>.Continuation] = [:]
+    private var nextSubscriber = 0
 
     /// Starts from the stored catalogue when it holds, else from the bundled schemas, with the app's overrides on top.
     ///
@@ -109,13 +123,15 @@ public actor SchemaCatalogue {
     ///   - overrides: Schema documents by id that replace the gateway's and the bundled ones.
     ///   - storage: A directory where the last accepted catalogue is kept across restarts (created when missing);
     ///     `nil` keeps nothing.
+    ///   - gracePeriod: Seconds past its expiry that the newest catalogue taken still serves; 0, the default, falls
+    ///     back at the expiry itself.
     ///   - timeout: Seconds to wait for the gateway.
     ///   - session: The URL session.
     ///   - now: The clock that decides whether a catalogue has expired.
     /// - Throws: ``/DCEEngine/SchemaError`` when the bundled schemas with the overrides do not compile.
     public init(
         baseURL: URL, signingKey: Data, overrides: [String: [UInt8]] = [:], storage: URL? = nil,
-        timeout: TimeInterval = 10,
+        gracePeriod: TimeInterval = 0, timeout: TimeInterval = 10,
         session: URLSession? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) throws(SchemaError) {
         self.baseURL = baseURL
@@ -123,15 +139,17 @@ public actor SchemaCatalogue {
         self.overrides = overrides
         self.overridden = overrides.keys.sorted()
         self.timeout = timeout
+        self.gracePeriod = max(gracePeriod, 0)
         self.session = session ?? URLSession(configuration: .ephemeral)
         self.now = now
         self.bundled = try Validator(source: .documents(try SchemaSource.bundled.documents().merging(overrides) { $1 }))
         self.store = storage.map { CatalogueStore(directory: $0) }
         do {
             guard let record = try store?.load() else { return }
+            // The stored catalogue serves within the grace period too, as it would have had the app kept running.
             switch Self.accept(
                 record.body, signature: record.signature, etag: record.etag, key: signingKey, overrides: overrides,
-                now: now())
+                now: now(), grace: self.gracePeriod)
             {
             case .success(let catalogue): stored = catalogue
             case .failure(let refusal): storageProblem = "the stored catalogue is not used: \(refusal.reason)"
@@ -174,6 +192,7 @@ public actor SchemaCatalogue {
         case .failure(let refusal): return refusal.outcome
         }
         fetched = catalogue
+        for subscriber in subscribers.values { subscriber.yield(catalogue.validator) }
         if let store {
             do {
                 try store.save(.init(body: catalogue.body, signature: signature, etag: catalogue.etag))
@@ -186,12 +205,37 @@ public actor SchemaCatalogue {
         return .updated(version: catalogue.version.description)
     }
 
-    /// The catalogue in force now and where it came from: the one fetched, else the one stored, unless expired.
+    /// Each validator the catalogue takes from now on, as a refresh takes it (``Outcome/updated(version:)``): what
+    /// an open form adopts. Each call gives a stream of its own, which keeps only the newest validator not yet read;
+    /// it ends when the task reading it is cancelled.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await validator in await catalogue.updates() { try? form.adopt(validator) }
+    /// }
+    /// ```
+    public func updates() -> AsyncStream<Validator> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Validator.self, bufferingPolicy: .bufferingNewest(1))
+        let number = nextSubscriber
+        nextSubscriber += 1
+        subscribers[number] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(number) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ number: Int) { subscribers[number] = nil }
+
+    /// The catalogue in force now and where it came from: the one fetched, else the one stored, unless expired;
+    /// past their expiry, the newer of them within the grace period.
     private var inForce: (catalogue: Accepted, origin: Origin)? {
         let now = now()
         if let fetched, fetched.expires > now { return (fetched, .gateway(version: fetched.version.description)) }
         if let stored, stored.expires > now { return (stored, .stored(version: stored.version.description)) }
-        return nil
+        let newest = [fetched, stored].compactMap(\.self).max { $0.version < $1.version }
+        guard let newest, newest.expires.addingTimeInterval(gracePeriod) > now else { return nil }
+        return (newest, .grace(version: newest.version.description, expired: newest.expires))
     }
 
     /// Why a catalogue was not taken.
@@ -213,7 +257,7 @@ public actor SchemaCatalogue {
     /// and compiles it with the overrides on top: what a refresh and a start both do before taking one.
     private static func accept(
         _ body: [UInt8], signature: Data, etag: String?, key: Data, overrides: [String: [UInt8]], now: Date,
-        inForce: Accepted? = nil
+        grace: TimeInterval = 0, inForce: Accepted? = nil
     ) -> Result<Accepted, Refusal> {
         guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key),
             publicKey.isValidSignature(signature, for: body)
@@ -228,7 +272,7 @@ public actor SchemaCatalogue {
             return .failure(Refusal(outcome: .kept(reason: error.message)))
         }
         let version = contents.version.description
-        guard contents.expires > now else {
+        guard contents.expires.addingTimeInterval(grace) > now else {
             return .failure(Refusal(outcome: .expired(version: version, at: contents.expires)))
         }
         if let inForce, contents.version <= inForce.version {

@@ -7,7 +7,8 @@ public import Foundation
 /// `pciEncryptionRequired` (seed 004: "prohibited from being cached or otherwise stored in the app's private data
 /// directory"); nor a text that looks like a card number in any other field (a PAN typed into the wrong box).
 /// ``Draft/omitted`` lists their places so the form asks for them again. Files are written atomically, readable
-/// by the owner only (0600).
+/// by the owner only (0600), with complete data protection where the platform has it (iOS and the like: unreadable
+/// while the device is locked).
 ///
 /// ```swift
 /// let store = try DraftStore(directory: appSupport.appendingPathComponent("drafts"))
@@ -71,7 +72,8 @@ public struct DraftStore: Sendable {
             .init(key: "values", value: kept),
             .init(key: "omitted", value: .array(draft.omitted.map { .string($0) })),
         ])
-        try Data(file.json.utf8).write(to: url, options: .atomic)
+        // Complete data protection where the platform has it (iOS and the like): unreadable while the device is locked.
+        try Data(file.json.utf8).write(to: url, options: [.atomic, .completeFileProtection])
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         return draft
     }

@@ -68,6 +68,11 @@ public struct FormDescription: Codable, Sendable, Hashable {
         public var ignoreForProvisioning: Bool
         /// The `order` attribute.
         public var order: Int?
+        /// The fewest characters an input takes: ``minLength``, narrowed by what the field's patterns imply
+        /// (`^[0-9]{4}$`: 4), which validation reports as `regex` rather than as a length.
+        public var inputMinLength: Int? = nil
+        /// The most characters an input takes: ``maxLength``, narrowed by what the field's patterns imply.
+        public var inputMaxLength: Int? = nil
         /// What an empty input shows (`placeholder`), in the form's language.
         public var placeholder: String? = nil
         /// What to enter, in a sentence (`help`), in the form's language.
@@ -167,6 +172,7 @@ extension CompiledSchema {
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
+        let input = attributes.inputLengths
         return FormDescription.Field(
             path: path, key: key, label: (attributes.name ?? field.label).text(in: language),
             dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
@@ -177,6 +183,7 @@ extension CompiledSchema {
             pciEncryptionRequired: metadata.pciEncryptionRequired ?? false, updatesAllowed: metadata.updatesAllowed,
             reverificationRequired: metadata.reverificationRequired ?? false,
             ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order,
+            inputMinLength: input.lower, inputMaxLength: input.upper,
             placeholder: attributes.placeholder?.text(in: language), help: attributes.help?.text(in: language),
             autofill: metadata.autofill)
     }

@@ -22,6 +22,12 @@ public final class FormField: Identifiable {
     public fileprivate(set) var kind = Kind.text
     /// The autofill hint an app maps to `UITextContentType`, when one fits.
     public fileprivate(set) var contentType: ContentType?
+    /// The fewest characters the value may have under the rules in force (the schema's `minLength`, or what its
+    /// pattern implies), when it says.
+    public fileprivate(set) var minLength: Int?
+    /// The most characters the value may have under the rules in force: a security code's follows the card's brand
+    /// (4 for American Express, 3 for the others, 3 to 4 while the brand is not known).
+    public fileprivate(set) var maxLength: Int?
     /// Whether the entry is secret (secure entry, nothing shown back): a value encrypted or not to be stored and not
     /// to be masked, a security code or a PIN, as the one masking policy decides (``/DCEEngine/Masking``).
     public fileprivate(set) var isSecret = false
@@ -238,6 +244,8 @@ extension FormField {
         assign(\.label, described.label)
         assign(\.placeholder, described.placeholder)
         assign(\.help, described.help)
+        assign(\.minLength, described.inputMinLength)
+        assign(\.maxLength, described.inputMaxLength)
         assign(\.kind, kind)
         assign(
             \.contentType, Self.contentType(of: kind, autofill: described.autofill, address: described.address?.part))

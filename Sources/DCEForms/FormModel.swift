@@ -144,6 +144,19 @@ public final class FormModel {
         update()
     }
 
+    /// Checks the draft with the form's schema as another validator has it (a new catalogue's: DCEClient's
+    /// `SchemaCatalogue.updates()`), under the same context, tender type and language (``use(_:)``). What was typed
+    /// stays where its field remains. Documents related to the prepared schema, a fingerprinter or a limit on errors
+    /// are not carried over: prepare the schema and call ``use(_:)`` to keep them.
+    ///
+    /// - Throws: ``/DCEEngine/ValidatorError`` when the validator has no schema of the form's id, or it no longer
+    ///   declares the context or tender type.
+    public func adopt(_ validator: Validator) throws(ValidatorError) {
+        try use(
+            try validator.prepare(
+                schemaID, context: schema.context, tenderType: schema.tenderType, messages: schema.messages))
+    }
+
     /// Prepares the form's schema for another context or tender type and checks the draft with it (``use(_:)``).
     ///
     /// - Throws: ``/DCEEngine/ValidatorError`` when the schema does not declare the context or tender type.

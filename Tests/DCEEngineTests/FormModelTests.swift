@@ -21,7 +21,9 @@ struct FormModelTests {
 
     /// What a row of a screen reads of a field, by name: each is observed on its own below.
     private static let observed: [(String, (FormField) -> Any)] = [
-        ("label", { $0.label }), ("kind", { $0.kind }), ("contentType", { $0.contentType as Any }),
+        ("label", { $0.label }), ("placeholder", { $0.placeholder as Any }), ("help", { $0.help as Any }),
+        ("minLength", { $0.minLength as Any }), ("maxLength", { $0.maxLength as Any }),
+        ("kind", { $0.kind }), ("contentType", { $0.contentType as Any }),
         ("isSecret", { $0.isSecret }), ("isRequired", { $0.isRequired }), ("isForbidden", { $0.isForbidden }),
         ("state", { $0.state }), ("message", { $0.message as Any }), ("rule", { $0.rule as Any }),
         ("brand", { $0.brand as Any }), ("candidateBrands", { $0.candidateBrands }), ("options", { $0.options as Any }),
@@ -59,26 +61,46 @@ struct FormModelTests {
         return heard.lock.withLock { heard.names }
     }
 
-    @Test func typingACardNumberDigitByDigitChangesOnlyThatField() throws {
+    /// Each digit changes the card number's own properties and nothing of any other field, but for the one that
+    /// decides the brand: then the security code's expected length and help follow the brand, and nothing else of it.
+    @Test(arguments: ["4111111111111111", "378282246310005"])
+    func typingACardNumberDigitByDigitChangesOnlyThatField(_ digits: String) throws {
         let form = try form("payment-account", tenderType: "credit")
         let number = try #require(form.field(at: "/cardNumber"))
+        let code = try #require(form.field(at: "/securityCode"))
         #expect(number.kind == .cardNumber && number.contentType == .creditCardNumber && !number.isSecret)
+        #expect(code.minLength == 3 && code.maxLength == 4)
         number.isEditing = true
         var typed = ""
-        for digit in "4111111111111111" {
+        var brandChanges = 0
+        for digit in digits {
             typed.append(digit)
+            let brand = number.brand
             let heard = try changes(of: form) { try form.set(typed, at: "/cardNumber") }
             let fields = Set(heard.filter { !$0.hasPrefix("form ") }.map { String($0.split(separator: " ")[0]) })
-            #expect(fields == ["/cardNumber"], "typing \(typed.count) digits changed \(heard.sorted())")
             #expect(heard.contains("/cardNumber text") && heard.contains("/cardNumber display"))
+            if number.brand == brand {
+                #expect(fields == ["/cardNumber"], "typing \(typed.count) digits changed \(heard.sorted())")
+            } else {
+                brandChanges += 1
+                #expect(fields == ["/cardNumber", "/securityCode"], "\(heard.sorted())")
+                let ofCode = heard.filter { $0.hasPrefix("/securityCode ") }
+                // Its help, and the bound the brand moves (3 to 4 becomes 3, or 4).
+                #expect(ofCode.contains("/securityCode help"))
+                #expect(
+                    ofCode.isSubset(of: ["/securityCode help", "/securityCode minLength", "/securityCode maxLength"]))
+                #expect(ofCode.count == 2)
+            }
         }
-        #expect(number.display == "4111 1111 1111 1111")
-        #expect(number.brand?.id == "visa" && number.candidateBrands.map(\.id) == ["visa"])
+        #expect(brandChanges == 1)
+        let expected = number.brand?.securityCodeLength
+        #expect(code.minLength == expected && code.maxLength == expected)
         #expect(number.state == .valid && number.message == nil)
+        #expect(number.candidateBrands == [try #require(number.brand)])
+        #expect(number.display == (digits.count == 16 ? "4111 1111 1111 1111" : "3782 822463 10005"))
         // The same text again changes nothing; the same number typed otherwise changes only the text as typed.
         #expect(try changes(of: form) { try form.set(typed, at: "/cardNumber") }.isEmpty)
-        #expect(
-            try changes(of: form) { try form.set("4111 1111 1111 1111", at: "/cardNumber") } == ["/cardNumber text"])
+        #expect(try changes(of: form) { try form.set(number.display, at: "/cardNumber") } == ["/cardNumber text"])
     }
 
     @Test func theBrandIsShownOnceTheDigitsDecideIt() throws {
@@ -215,6 +237,7 @@ struct FormModelTests {
         let visa = try #require(code.help)
         #expect(Set([either, amex, visa]).count == 3)
         #expect(amex.contains("4 digits") && visa.contains("3 digits"))
+        #expect(code.maxLength == 3)
         #expect(form.field(at: "/cardholderName")?.contentType == .creditCardName)
         #expect(form.field(at: "/expiry")?.placeholder == "MM/YY")
         let pin = try #require(try self.form("card-create", context: ["region": "EU"]).field(at: "/cardPin"))

@@ -1,5 +1,6 @@
 import Crypto
 import DCEEngine
+import DCEForms
 import DCEGateway
 import Foundation
 import Testing
@@ -16,10 +17,13 @@ struct SchemaCatalogueTests {
         #"{"programName": "SKRILL-VIRTUAL-MC-EEA", "currency": "EUR", "cardPin": "8264"}"#.utf8)
 
     /// A catalogue on the test's clock. The timeout is generous: the whole suite shares two cores with other builds.
-    private func catalogue(_ url: URL, storage: URL? = nil, timeout: TimeInterval = 30) throws -> SchemaCatalogue {
+    private func catalogue(
+        _ url: URL, storage: URL? = nil, gracePeriod: TimeInterval = 0, timeout: TimeInterval = 30
+    ) throws -> SchemaCatalogue {
         let clock = clock
         return try SchemaCatalogue(
-            baseURL: url, signingKey: try keys.signingPublicKey, storage: storage, timeout: timeout, now: { clock.now })
+            baseURL: url, signingKey: try keys.signingPublicKey, storage: storage, gracePeriod: gracePeriod,
+            timeout: timeout, now: { clock.now })
     }
 
     /// Refreshes and compares the outcome (held in a constant, so that a failure shows it).
@@ -164,6 +168,62 @@ struct SchemaCatalogueTests {
             await refresh(catalogue, expecting: .expired(version: "2", at: gateway.catalogue.expires))
             #expect(faults.ifNoneMatch.count == asked)
         }
+    }
+
+    /// The grace period: past its expiry, the newest catalogue taken serves for as long as the app said, then the
+    /// bundled schemas do; after a restart within it, the stored one serves the rest of it.
+    @Test func pastItsExpiryTheLastGoodCatalogueServesForTheGracePeriod() async throws {
+        let storage = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: storage) }
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, _ in
+            let catalogue = try catalogue(url, storage: storage, gracePeriod: 600)
+            try await gateway.publish(try stricterDocuments(), version: "2", lifetime: 3_600, allowBreaking: true)
+            await refresh(catalogue, expecting: .updated(version: "2"))
+            let expires = gateway.catalogue.expires
+            clock.advance(by: 3_600 + 60)
+            #expect(await catalogue.origin == .grace(version: "2", expired: expires))
+            #expect(try await rules(catalogue) == [.maxLength])
+            let restarted = try self.catalogue(url, storage: storage, gracePeriod: 600)
+            #expect(await restarted.storageProblem == nil)
+            #expect(await restarted.origin == .grace(version: "2", expired: expires))
+            let without = try self.catalogue(url, storage: storage)
+            #expect(await without.origin == .bundled)
+            clock.advance(by: 600)
+            #expect(await catalogue.origin == .bundled)
+            #expect(await restarted.origin == .bundled)
+            #expect(try await rules(catalogue) == [])
+        }
+    }
+
+    /// A form left open while a new catalogue arrives adopts it, keeping what was typed: the program name typed under
+    /// the bundled rules is checked again under the stricter ones.
+    @Test func anOpenFormAdoptsANewCatalogueAndKeepsItsDraft() async throws {
+        try await withLoopbackGateway(try Gateway(keys: keys, version: "1", authentication: .none)) {
+            url, gateway, _ in
+            try await Self.followNewCatalogue(try catalogue(url), from: gateway)
+        }
+    }
+
+    /// The app's side of the test above, on the main actor as a form is.
+    @MainActor
+    private static func followNewCatalogue(_ catalogue: SchemaCatalogue, from gateway: Gateway) async throws {
+        let updates = await catalogue.updates()
+        let form = try FormModel(await catalogue.validator.prepare("card-create", context: ["region": "EU"]))
+        try form.set("SKRILL-VIRTUAL-MC-EEA", at: "/programName")
+        try form.set("EUR", at: "/currency")
+        let program = try #require(form.field(at: "/programName"))
+        #expect(program.state == .valid && form.canSubmit)
+        try await gateway.publish(try stricterDocuments(), version: "2", allowBreaking: true)
+        #expect(await catalogue.refresh() == .updated(version: "2"))
+        var next = updates.makeAsyncIterator()
+        let validator = try #require(await next.next())
+        try form.adopt(validator)
+        #expect(form.field(at: "/programName") === program)
+        #expect(program.text == "SKRILL-VIRTUAL-MC-EEA" && form.field(at: "/currency")?.text == "EUR")
+        #expect(program.state == .invalid && program.rule == .maxLength && program.maxLength == 5)
+        #expect(!form.canSubmit)
+        #expect(form.schema.context == ["region": "EU"])
     }
 
     // MARK: The last good catalogue on disk
