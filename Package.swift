@@ -290,7 +290,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "dce-benchmark",
-            dependencies: ["DCEEngine", "DCEModels"],
+            dependencies: ["DCEEngine", "DCEForms", "DCEModels"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -232,6 +232,13 @@ def main():
             row("card-create: isValid(request), typed (Swift API)", typed["typedVerdictNs"], typed["jsonNs"],
                 "validate(json:) on the same requests, encoded beforehand")
 
+    # A form as a person types into it (FormModel.set), a keystroke at a time: every one still checks the whole draft.
+    keystroke = swift_json(bench, "keystroke", "--runs", str(options.runs))
+    row("form: a keystroke, a card number into payment-account (FormModel)", keystroke["cardNumberMicroseconds"], unit="µs",
+        target="<= 50 µs", met=keystroke["cardNumberMicroseconds"] <= 50)
+    row("form: a keystroke, a postal code into card-create (FormModel)", keystroke["postalCodeMicroseconds"], unit="µs",
+        target="<= 50 µs", met=keystroke["postalCodeMicroseconds"] <= 50)
+
     catalogue = swift_json(bench, "catalogue", "--runs", str(options.runs))
     if other_bench:
         compare("load and compile the catalogue", catalogue["ms"], swift_json(other_bench, "catalogue", "--runs", str(options.runs))["ms"], "ms")

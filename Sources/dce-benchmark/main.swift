@@ -3,6 +3,7 @@
 // with payload and schema size. Every figure is the median of several runs; results are printed as JSON for the
 // script.
 import DCEEngine
+import DCEForms
 import DCEModels
 import Foundation
 
@@ -204,6 +205,23 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// What one keystroke of a person costs a form (`FormModel.set`), typing `text` into `pointer` character by character
+/// from an empty field, in µs: the median over runs of the mean over the keystrokes. The form is made, and emptied,
+/// outside the measured time.
+@MainActor
+func keystrokeMicroseconds(_ prepared: PreparedSchema, _ pointer: String, _ text: String, runs: Int) throws -> Double {
+    let form = try FormModel(prepared)
+    let prefixes = text.indices.map { String(text[...$0]) }
+    var times: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        try form.remove(at: pointer)
+        let elapsed = try clock.measure { for prefix in prefixes { try form.set(prefix, at: pointer) } }
+        times.append(seconds(elapsed) / Double(prefixes.count))
+    }
+    return median(times) * 1e6
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String, _ fallback: String) -> String {
     guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.endIndex else { return fallback }
@@ -267,6 +285,17 @@ case "scaling":
     print(
         #"{"stringSize": [\#(sizes.joined(separator: ","))], "schemaSize": [\#(fieldCounts.joined(separator: ","))]}"#)
 
+case "keystroke":
+    // keystroke: µs per keystroke of a form, a card number typed into payment-account and a postal code into
+    // card-create's delivery address.
+    let validator = try Validator()
+    let card = try keystrokeMicroseconds(
+        validator.prepare("payment-account", tenderType: "credit"), "/cardNumber", "4111111111111111", runs: runs)
+    let postal = try keystrokeMicroseconds(
+        validator.prepare("card-create", context: ["region": "US"]), "/deliveryAddress/postalCode", "94105-1804",
+        runs: runs)
+    print(#"{"cardNumberMicroseconds": \#(card), "postalCodeMicroseconds": \#(postal)}"#)
+
 case "spawn":
     // spawn COMMAND ARGUMENTS...: runs a command with posix_spawn from this small process and reports its wall time
     // and peak RSS. (A child forked from a large process, such as the Python harness, counts the parent's pages in
@@ -275,6 +304,6 @@ case "spawn":
 
 default:
     fail(
-        "usage: dce-benchmark generate|parsed|typed|catalogue|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]"
+        "usage: dce-benchmark generate|parsed|typed|catalogue|keystroke|scaling [--schema ID] [--corpus FILE] [--count N] [--runs N]"
     )
 }
