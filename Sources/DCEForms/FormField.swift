@@ -214,8 +214,9 @@ extension FormField {
         let brands = form.schema.schema.reference.cardBrands
         let typed = form.typedText(at: path)
         let value = form.value(at: path) ?? ""
-        let declared = form.schema.schema.field(at: path)?.sensitivity.exposure ?? .value
-        let kind = Self.kind(of: described, secret: declared == .nothing, in: form.schema)
+        let compiled = form.schema.schema.field(at: path)
+        let declared = compiled?.sensitivity.exposure ?? .value
+        let kind = Self.kind(of: described, formats: compiled?.base.formatList ?? [], secret: declared == .nothing)
         // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
         var exposure = declared
         if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
@@ -283,10 +284,9 @@ extension FormField {
             autofill: field.metadata.autofill, secret: field.sensitivity.exposure == .nothing)
     }
 
-    /// The kind of input a described field takes.
-    static func kind(of described: FormDescription.Field, secret: Bool, in schema: PreparedSchema) -> Kind {
-        let formats = schema.schema.field(at: described.path)?.base.formatList ?? []
-        return kind(
+    /// The kind of input a described field of these formats takes.
+    static func kind(of described: FormDescription.Field, formats: [Format], secret: Bool) -> Kind {
+        kind(
             dataType: DataType(rawValue: described.dataType) ?? .string, formats: formats, hint: described.inputHint,
             part: described.address?.part, autofill: described.autofill, secret: secret)
     }
@@ -360,7 +360,7 @@ extension FormField {
     static func canonical(_ text: String, kind: Kind) -> String {
         switch kind {
         case .cardNumber, .digits, .securityCode, .pin:
-            return String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+            return CardBrands.withoutSeparators(text)
         case .expiry:
             return canonicalExpiry(text)
         default:

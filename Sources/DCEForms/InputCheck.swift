@@ -66,7 +66,7 @@ extension PreparedSchema {
 
     /// A card number as typed without the spaces and dashes a form shows between its groups.
     static func cardDigits(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0 != " " && $0 != "-" })
+        CardBrands.withoutSeparators(text)
     }
 
     /// The feedback for a card number: the verdict, and for digits the brand to show, the brands still possible and

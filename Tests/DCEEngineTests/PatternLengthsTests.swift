@@ -17,6 +17,7 @@ struct PatternLengthsTests {
             ("^[a-z]+?$", 1, nil),
             ("^x{2,}$", 2, nil),
             (#"^\p{L}{1,5}$"#, 1, 5),
+            (#"^\pL\PN$"#, 2, 2),
             ("^$", 0, 0),
         ] as [(String, Int, Int?)])
     func simplePatternsHaveKnownLengths(pattern: String, min: Int, max: Int?) throws {

@@ -175,8 +175,13 @@ extension CardBrands {
     /// - Parameter number: The number, with or without spaces and dashes; complete or not.
     /// - Returns: `4111 1111 1111 1111`, `3782 822463 10005` (American Express), `4111 11` while it is typed.
     public func grouped(_ number: String) -> String {
-        let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
-        return Self.join(digits, groups: groups(ofDigits: String(digits)))
+        let digits = Self.withoutSeparators(number)
+        return Self.join(Array(digits), groups: groups(ofDigits: digits))
+    }
+
+    /// A number as typed without the spaces and dashes a person types between its digits (`4111 1111` is `41111111`).
+    package static func withoutSeparators(_ number: String) -> String {
+        String(number.unicodeScalars.filter { $0 != " " && $0 != "-" })
     }
 
     /// The group sizes of a number of these digits: its brand's, once the digits decide one, else 4-4-4-4-3.

@@ -74,8 +74,12 @@ package enum PatternLengths {
                 // \1 \k …); anything else is itself.
                 if "dDwWsShHvVN".unicodeScalars.contains(escaped) { return (1, 1) }
                 if escaped == "p" || escaped == "P" {
-                    guard scalars.first == "{", let close = scalars.firstIndex(of: "}") else { return (1, 1) }
-                    scalars = scalars[(close + 1)...]
+                    // `\p{Lu}`, or `\pL` with a one-letter property.
+                    if scalars.first == "{", let close = scalars.firstIndex(of: "}") {
+                        scalars = scalars[(close + 1)...]
+                    } else if !scalars.isEmpty {
+                        scalars.removeFirst()
+                    }
                     return (1, 1)
                 }
                 if escaped.properties.isAlphabetic || ("0"..."9").contains(escaped) { return nil }

@@ -48,10 +48,10 @@ public enum Masking {
     /// - Returns: `•••• •••• •••• 1111` for a Visa number, `•••• •••••• •0005` for an American Express one,
     ///   `•••• ••••••` for the first ten digits of one.
     public static func maskCardNumber(_ number: String, brands: CardBrands = .bundled) -> String {
-        let digits = number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)
+        let digits = CardBrands.withoutSeparators(number)
         let shown = digits.count >= 12 ? 4 : 0
         let masked = Array(repeating: hiddenCharacter, count: digits.count - shown) + digits.suffix(shown)
-        return CardBrands.join(masked, groups: brands.groups(ofDigits: String(digits)))
+        return CardBrands.join(masked, groups: brands.groups(ofDigits: digits))
     }
 
     /// The masked form of a value to be masked for display (`maskingRequired`): a card number
