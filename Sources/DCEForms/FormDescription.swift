@@ -136,13 +136,36 @@ extension CompiledSchema {
         context: [String: String] = [:], tenderType: String? = nil, given: [String: String] = [:],
         language: String = "en"
     ) throws(ValidatorError) -> FormDescription {
-        let known = try givenValues(given)
-        let fields = try fieldsInForce(context: context, tenderType: tenderType, given: known).map { entry in
+        try describeForm(
+            context: context, tenderType: tenderType, known: givenValues(given), language: language, reads: nil
+        ) { $0.text(in: language) }
+    }
+
+    /// ``describeForm(context:tenderType:given:language:)`` in a catalogue's language, with the app's words for the
+    /// schema's texts where its String Catalog has them (``/DCEEngine/MessageCatalogue/overriding(stringCatalog:)``),
+    /// the values given by their tokens (each a field's), and the values it reads recorded in `reads` (but those the
+    /// contexts are derived from: see ``/DCEEngine/CompiledSchema/formScope(context:tenderType:given:)``).
+    package func describeForm(
+        context: [String: String], tenderType: String?, known: [[String]: String], messages: MessageCatalogue,
+        reads: GivenReads? = nil
+    ) throws(ValidatorError) -> FormDescription {
+        try describeForm(
+            context: context, tenderType: tenderType, known: known, language: messages.language, reads: reads
+        ) { messages.text($0) }
+    }
+
+    private func describeForm(
+        context: [String: String], tenderType: String?, known: [[String]: String], language: String,
+        reads: GivenReads?, text: (LocalizedText) -> String
+    ) throws(ValidatorError) -> FormDescription {
+        let fields = try fieldsInForce(context: context, tenderType: tenderType, given: known, reads: reads).map {
+            entry in
             var described = describe(
                 entry.field, key: entry.key, path: entry.path, attributes: entry.rules, metadata: entry.metadata,
-                conditional: entry.conditional, language: language)
+                conditional: entry.conditional, text: text)
             describeObjectRules(
-                &described, place: entry.place, of: entry.parent, at: Array(entry.tokens.dropLast()), given: known)
+                &described, place: entry.place, of: entry.parent, at: Array(entry.tokens.dropLast()), given: known,
+                reads: reads)
             return (field: described, group: entry.group, rank: entry.rank)
         }
         var groups: [FormDescription.Group] = []
@@ -158,7 +181,7 @@ extension CompiledSchema {
             groups[index].fields.sort { (ranks[$0.path] ?? []).lexicographicallyPrecedes(ranks[$1.path] ?? []) }
         }
         return FormDescription(
-            schema: id, title: root.base.name?.text(in: language), context: context, tenderType: tenderType,
+            schema: id, title: root.base.name.map(text), context: context, tenderType: tenderType,
             groups: groups)
     }
 
@@ -168,13 +191,13 @@ extension CompiledSchema {
     private func describe(
         _ field: CompiledField, key: String, path: String, attributes: Rules, metadata: FieldMetadata,
         conditional: Bool,
-        language: String
+        text: (LocalizedText) -> String
     ) -> FormDescription.Field {
         let options = attributes.options?.labels
         let lengths = attributes.effectiveLengths
         let input = attributes.inputLengths
         return FormDescription.Field(
-            path: path, key: key, label: (attributes.name ?? field.label).text(in: language),
+            path: path, key: key, label: text(attributes.name ?? field.label),
             dataType: field.dataType.rawValue, required: attributes.presence.mustBePresent,
             conditionallyRequired: conditional, forbidden: attributes.presence.mustBeAbsent, minLength: lengths.lower,
             maxLength: lengths.upper, options: options,
@@ -184,7 +207,7 @@ extension CompiledSchema {
             reverificationRequired: metadata.reverificationRequired ?? false,
             ignoreForProvisioning: metadata.ignoreForProvisioning ?? false, order: metadata.order,
             inputMinLength: input.lower, inputMaxLength: input.upper,
-            placeholder: attributes.placeholder?.text(in: language), help: attributes.help?.text(in: language),
+            placeholder: attributes.placeholder.map(text), help: attributes.help.map(text),
             autofill: metadata.autofill)
     }
 
@@ -194,11 +217,16 @@ extension CompiledSchema {
     /// field is required).
     private func describeObjectRules(
         _ described: inout FormDescription.Field, place: Int, of object: CompiledField, at tokens: [String],
-        given: [[String]: String]
+        given: [[String]: String], reads: GivenReads?
     ) {
         guard !object.objectRules.isEmpty else { return }
         let keys = object.fields.map(\.key)
-        func value(_ member: Int) -> String? { keys[member].flatMap { given[tokens + [$0]] } }
+        func value(_ member: Int) -> String? {
+            guard let key = keys[member] else { return nil }
+            let value = given[tokens + [key]]
+            reads?.record(tokens + [key], value)
+            return value
+        }
         for rule in object.objectRules {
             guard let part = rule.describe(place, keys: keys, at: tokens, given: value, reference: reference) else {
                 continue

@@ -66,10 +66,17 @@ public final class FormField: Identifiable {
     fileprivate var editing = false
 
     @ObservationIgnored private weak var model: FormModel?
+    /// The path's tokens, read once.
+    @ObservationIgnored let tokens: [String]
+    /// What the field was last brought in line with (``apply(_:in:form:)``): the same again changes nothing.
+    @ObservationIgnored private var applied: Applied?
+    /// The compiled field at the path in the schema of the form's generation, found once per schema.
+    @ObservationIgnored private var compiled: (generation: Int, field: CompiledField?)?
 
     init(path: String, model: FormModel) {
         self.path = path
         self.model = model
+        tokens = JSONPointer.tokens(of: path) ?? []
     }
 
     /// The field's identity: its ``path``.
@@ -210,17 +217,25 @@ extension FormField {
     /// Brings the field in line with the session's state of it: only what changed is assigned, so that only what
     /// changed is observed to.
     func apply(_ state: FormSession.Field, in group: FormSession.Group, form: FormModel) {
+        let value = form.value(at: tokens) ?? ""
+        let typed = form.typedText(at: path) ?? value
+        let editing = form.isEditing(path)
+        let inputs = Applied(
+            state: state, dataGroup: group.dataGroup, groupTitle: group.title, typed: typed, value: value,
+            editing: editing, generation: form.generation)
+        guard inputs != applied else { return }
+        applied = inputs
         let described = state.description
         let brands = form.schema.schema.reference.cardBrands
-        let typed = form.typedText(at: path)
-        let value = form.value(at: path) ?? ""
-        let compiled = form.schema.schema.field(at: path)
+        if compiled?.generation != form.generation {
+            compiled = (form.generation, form.schema.schema.field(at: path))
+        }
+        let compiled = compiled?.field
         let declared = compiled?.sensitivity.exposure ?? .value
         let kind = Self.kind(of: described, formats: compiled?.base.formatList ?? [], secret: declared == .nothing)
         // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
         var exposure = declared
         if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
-        let editing = form.isEditing(path)
         let words = form.words
         let display: String
         switch (exposure, kind) {
@@ -269,6 +284,18 @@ extension FormField {
             \.accessibilityLabel,
             required ? words.phrase("field.required", ["label": described.label]) : described.label)
         assign(\.accessibilityValue, spoken)
+    }
+
+    /// What a field's properties are worked out from.
+    private struct Applied: Equatable {
+        var state: FormSession.Field
+        var dataGroup: String?
+        var groupTitle: String
+        var typed: String
+        var value: String
+        var editing: Bool
+        /// The form's schema and words (``FormModel/generation``).
+        var generation: Int
     }
 
     /// Sets a property only when the value differs: an observer hears of a change only when there is one.

@@ -60,6 +60,8 @@ public final class FormModel {
     @ObservationIgnored private var editing: String?
     /// The form's words (group titles, what a screen reader says of a hidden value).
     @ObservationIgnored private(set) var words: MessageCatalogue
+    /// Counts the schemas and words the form has had: a field works out again what it had worked out from another.
+    @ObservationIgnored private(set) var generation = 0
 
     /// A form on an empty draft, or on a draft (which may be invalid).
     ///
@@ -139,6 +141,7 @@ public final class FormModel {
         for path in dropped { try next.remove(at: path) }
         self.schema = schema
         words = schema.messages.adding(.forms)
+        generation += 1
         session = next
         typed = typed.filter { next.field(at: $0.key).map { $0.state != .empty } ?? false }
         update()
@@ -190,13 +193,11 @@ public final class FormModel {
         }
     }
 
-    /// What a field shows as typed: what was typed into it, else its value in the draft as text.
-    func typedText(at pointer: String) -> String {
-        typed[pointer] ?? session.text(at: pointer) ?? ""
-    }
+    /// What was typed into a field as typed, `nil` when it shows its value in the draft.
+    func typedText(at pointer: String) -> String? { typed[pointer] }
 
     /// A field's value in the draft as text (a number's digits, `true` or `false`), `nil` when it has none.
-    func value(at pointer: String) -> String? { session.text(at: pointer) }
+    func value(at tokens: [String]) -> String? { session.text(at: tokens) }
 
     /// Whether a field is being edited.
     func isEditing(_ pointer: String) -> Bool { editing == pointer }

@@ -28,6 +28,23 @@ public struct FormSession: Sendable {
     private var draft: SchemaValue = .object([])
     /// The draft read as a document, as validation last read it.
     private var document: JSONDocument?
+    /// The form's description as last worked out, with what it was worked out from.
+    private var described: Described?
+
+    /// A description of the form and what it depends on beyond the prepared schema: the contexts derived from the
+    /// values given, which values are given, and each value it read.
+    private struct Described: Sendable {
+        var scope: KnownScope?
+        var known: [[String]: String]
+        var reads: [[String]: String?]
+        var form: FormDescription?
+
+        /// Whether the values given now would be described the same.
+        func holds(for known: [[String]: String], scope: KnownScope?) -> Bool {
+            scope == self.scope && known.count == self.known.count
+                && self.known.keys.allSatisfy { known[$0] != nil } && reads.allSatisfy { known[$0.key] == $0.value }
+        }
+    }
     /// The groups of fields, in the order of their first field, each field of each list item by its index.
     public private(set) var groups: [Group] = []
     /// Every violation of the draft as a whole, in the schema's language: what a Validate button lists (required
@@ -207,8 +224,11 @@ public struct FormSession: Sendable {
     /// The value at a pointer as text: a string as given, a number's digits, `true` or `false`; `nil` for none, a
     /// `null`, an object or a list. Package-only: a session shows no value of the draft to what prints it.
     package func text(at pointer: String) -> String? {
-        JSONPointer.tokens(of: pointer).flatMap { Self.text(of: value(at: $0)) }
+        JSONPointer.tokens(of: pointer).flatMap(text(at:))
     }
+
+    /// The value at a pointer, given as its tokens, as text.
+    package func text(at tokens: [String]) -> String? { Self.text(of: value(at: tokens)) }
 
     /// A scalar value as text; `nil` for none, a `null`, an object or a list.
     private static func text(of value: SchemaValue?) -> String? {
@@ -253,17 +273,8 @@ public struct FormSession: Sendable {
         violations = found.violations
         var strings: [[String]: String] = [:]
         DraftCheck.collectStrings(draft, at: [], into: &strings)
-        var given: [String: String] = [:]
-        for (tokens, text) in strings {
-            let pointer = tokens.reduce("") { JSONPointer.appending($1, to: $0) }
-            if schema.schema.field(at: pointer) != nil { given[pointer] = text }
-        }
-        let language = schema.messages.language
-        let description =
-            (try? schema.schema.describeForm(
-                context: schema.contextValues, tenderType: schema.tenderType, given: given, language: language))
-            ?? (try? schema.schema.describeForm(
-                context: schema.contextValues, tenderType: schema.tenderType, language: language))
+        let known = strings.filter { schema.schema.fields(along: $0.key).count == $0.key.count }
+        let description = describe(known)
         var byPath: [String: [Violation]] = [:]
         for violation in violations { byPath[violation.path, default: []].append(violation) }
         groups = (description?.groups ?? []).map { group in
@@ -277,6 +288,22 @@ public struct FormSession: Sendable {
             }
             return Group(dataGroup: group.dataGroup, title: title(of: group.dataGroup), fields: fields)
         }
+    }
+
+    /// The form's fields in force for the values given (the last description while nothing it depends on changed).
+    private mutating func describe(_ known: [[String]: String]) -> FormDescription? {
+        let scope = try? schema.schema.formScope(
+            context: schema.contextValues, tenderType: schema.tenderType, given: known)
+        if let described, described.holds(for: known, scope: scope) { return described.form }
+        let reads = GivenReads()
+        let form =
+            (try? schema.schema.describeForm(
+                context: schema.contextValues, tenderType: schema.tenderType, known: known, messages: schema.messages,
+                reads: reads))
+            ?? (try? schema.schema.describeForm(
+                context: schema.contextValues, tenderType: schema.tenderType, known: [:], messages: schema.messages))
+        described = Described(scope: scope, known: known, reads: reads.values, form: form)
+        return form
     }
 
     /// The tokens of every instance of a form field: each `-` replaced by the index of each item the draft's list
@@ -362,7 +389,7 @@ public struct FormSession: Sendable {
     /// schema's, else the catalogue's.
     private func forbiddenReason(_ rules: Rules?, described: FormDescription.Field) -> String {
         let set = rules.map { AttributeSet($0, patterns: schema.schema.patterns) }
-        let name = set?.name.text(in: schema.messages.language) ?? described.label
+        let name = set.map { schema.messages.text($0.name) } ?? described.label
         return FindingWriter(messages: schema.messages, attributes: set).text(
             .forbidden, variant: nil, fallback: set?.message, .init(name: name))
     }

@@ -282,4 +282,34 @@ struct FormModelTests {
         }
         #expect(String(describing: request) == "FormRequest(payment-account, \(request.json.count) bytes)")
     }
+
+    /// What a keystroke works out again is what it can change: typed into a form, every string of every valid example
+    /// (its first character, all but its last, all of it, from empty) leaves each field, the field list, the verdict
+    /// and the violations as a form made afresh on the same draft has them.
+    @Test(arguments: DraftInputTests.examples.filter { $0.expect == "valid" })
+    func aKeystrokeLeavesTheFormAsAFreshFormOnTheSameDraft(example: DraftInputTests.Example) throws {
+        let prepared = try Fixtures.validator.prepare(
+            example.schema, context: example.context, tenderType: example.tenderType)
+        let form = try FormModel(prepared, draft: example.payload)
+        guard let document = try? JSONDocument(bytes: example.payload) else { return }
+        let strings = DraftInputTests.strings(of: SchemaValue(document: document, at: document.root), schema: prepared)
+        for (path, text) in strings where form.field(at: path) != nil {
+            try form.remove(at: path)
+            for length in Set([1, text.count - 1, text.count]).sorted() where length > 0 {
+                try form.set(String(text.prefix(length)), at: path)
+                let fresh = try FormModel(prepared, draft: form.request().json)
+                let step = "\(example.file) \(path) typed \(length) of \(text.count)"
+                #expect(form.fields.map(\.path) == fresh.fields.map(\.path), "\(step)")
+                #expect(form.canSubmit == fresh.canSubmit && form.violations == fresh.violations, "\(step)")
+                for field in form.fields {
+                    guard let other = fresh.field(at: field.path) else { continue }
+                    for (name, read) in Self.observed where name != "text" {
+                        #expect(
+                            String(describing: read(field)) == String(describing: read(other)),
+                            "\(step): \(field.path) \(name)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -4,12 +4,15 @@ extension CompiledSchema {
     /// objects under `-` (RFC 6901's "the item after the last"), parents before their members. With `primitiveItems`,
     /// the items of a list of values too (at `path/-`, their parent the list): what a comparison of two schemas reads.
     ///
+    /// With `reads`, the given values read are recorded, but for those the contexts are derived from: what the
+    /// fields depend on is those values and the derived scope (``formScope(context:tenderType:given:)``).
+    ///
     /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
     package func fieldsInForce(
-        context: [String: String], tenderType: String?, given: [[String]: String] = [:], primitiveItems: Bool = false
+        context: [String: String], tenderType: String?, given: [[String]: String] = [:], primitiveItems: Bool = false,
+        reads: GivenReads? = nil
     ) throws(ValidatorError) -> [FieldInForce] {
-        let start = try KnownScope(
-            slots: contextSlots(context, tenderType: tenderType).map(KnownValue.known), tenderType: tenderType)
+        let start = try formScope(context: context, tenderType: tenderType, given: given)
         // A field's rank is its parent's rank followed by its own (order, position): nested fields stay under their group.
         var fields: [FieldInForce] = []
         func visit(
@@ -20,9 +23,9 @@ extension CompiledSchema {
                 guard let key = child.key else { continue }
                 let childPath = JSONPointer.appending(key, to: path)
                 let childTokens = tokens + [key]
-                let scope = self.scope(scope, boundBy: child, at: childTokens, given: given)
+                let scope = self.scope(scope, boundBy: child, at: childTokens, given: given, reads: reads)
                 let (attributes, conditional, ruling) = formAttributes(
-                    of: child, scope: scope, at: childTokens, given: given)
+                    of: child, scope: scope, at: childTokens, given: given, reads: reads)
                 let metadata = child.metadata(for: scope.shownTenderType)
                 let group = metadata.dataGroup ?? inheritedGroup
                 let childRank = rank + [metadata.order ?? Int.max, position]
@@ -38,14 +41,14 @@ extension CompiledSchema {
                 }
                 guard child.dataType == .array, let items = child.items else { continue }
                 let itemTokens = childTokens + ["-"]
-                let itemScope = self.scope(scope, boundBy: items, at: itemTokens, given: given)
+                let itemScope = self.scope(scope, boundBy: items, at: itemTokens, given: given, reads: reads)
                 if items.dataType == .object {
                     visit(
                         items, path: childPath + "/-", tokens: itemTokens, inheritedGroup: group, rank: childRank,
                         scope: itemScope)
                 } else if primitiveItems {
                     let (rules, conditional, ruling) = formAttributes(
-                        of: items, scope: itemScope, at: itemTokens, given: given)
+                        of: items, scope: itemScope, at: itemTokens, given: given, reads: reads)
                     fields.append(
                         FieldInForce(
                             field: items, key: "-", path: childPath + "/-", tokens: itemTokens, rules: rules,
@@ -55,8 +58,20 @@ extension CompiledSchema {
                 }
             }
         }
-        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: derived(start, given: given))
+        visit(root, path: "", tokens: [], inheritedGroup: nil, rank: [], scope: start)
         return fields
+    }
+
+    /// The contexts and tender type a form starts from: the caller's, with what the schema derives from the values
+    /// given.
+    ///
+    /// - Throws: ``ValidatorError`` for an undeclared context or value, or an unknown tender type.
+    package func formScope(context: [String: String], tenderType: String?, given: [[String]: String])
+        throws(ValidatorError) -> KnownScope
+    {
+        let start = try KnownScope(
+            slots: contextSlots(context, tenderType: tenderType).map(KnownValue.known), tenderType: tenderType)
+        return derived(start, given: given)
     }
 
     /// The attributes in force for a form, and whether a field-dependent override can make the field required.
@@ -66,14 +81,17 @@ extension CompiledSchema {
     /// then depends on it makes the field conditionally required when it could require it, or when the field is
     /// required now and the override could release it.
     func formAttributes(
-        of field: CompiledField, scope: KnownScope, at tokens: [String] = [], given: [[String]: String] = [:]
+        of field: CompiledField, scope: KnownScope, at tokens: [String] = [], given: [[String]: String] = [:],
+        reads: GivenReads? = nil
     ) -> (rules: Rules, conditional: Bool, ruling: FieldRuling) {
         guard let id = program.id(of: field) else {
             return (field.base, false, FieldRuling(tenderType: scope.tenderType, skipped: false, overrides: []))
         }
         let containers = GivenValuesReader.holders(of: tokens)
-        var settled = GivenValuesReader(schema: self, scope: scope, containers: containers, given: given)
-        var open = GivenValuesReader(schema: self, scope: scope, settled: false, containers: containers, given: given)
+        var settled = GivenValuesReader(
+            schema: self, scope: scope, containers: containers, given: given, reads: reads)
+        var open = GivenValuesReader(
+            schema: self, scope: scope, settled: false, containers: containers, given: given, reads: reads)
         let ruling = program.tables.ruling(of: id, provisioning: false, reading: &settled)
         let rules = ruling.rules(of: field)
         let undecidedOnceGiven = program.tables.ruling(of: id, provisioning: false, reading: &open).undecided
@@ -92,11 +110,12 @@ extension CompiledSchema {
     }
 
     /// The scope inside a field's value, at `tokens`: what it binds applied.
-    func scope(_ scope: KnownScope, boundBy field: CompiledField, at tokens: [String], given: [[String]: String])
-        -> KnownScope
-    {
+    func scope(
+        _ scope: KnownScope, boundBy field: CompiledField, at tokens: [String], given: [[String]: String],
+        reads: GivenReads? = nil
+    ) -> KnownScope {
         guard !field.bindings.isEmpty, let id = program.id(of: field) else { return scope }
-        var reader = GivenValuesReader(schema: self, scope: scope, containers: [tokens], given: given)
+        var reader = GivenValuesReader(schema: self, scope: scope, containers: [tokens], given: given, reads: reads)
         program.tables.bind(id, objectPresent: true, reading: &reader)
         return reader.scope
     }

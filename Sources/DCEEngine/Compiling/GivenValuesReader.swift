@@ -2,7 +2,7 @@
 /// schema derives and the fields above bind. A fixed binding is known; one read from a member is the value from
 /// outside while the member is not given, and open once it may be; one a `derive` rule reads from the request is
 /// known only when the values it reads are given.
-package struct KnownScope: Sendable {
+package struct KnownScope: Sendable, Equatable {
     package var slots: [KnownValue]
     package var tenderType: KnownValue
     /// The last tender type known on the way down, whose metadata (`dataGroup`, `order`, …) a form shows.
@@ -37,10 +37,12 @@ package struct GivenValuesReader: ScopeReader {
     let given: [[String]: String]
     /// The field being typed, by its tokens, and its text (`nil`: a value that is not text, compared as unknown).
     let typed: (path: [String], text: String?)?
+    /// Where the given values read are recorded, if anywhere.
+    let reads: GivenReads?
 
     package init(
         schema: CompiledSchema, scope: KnownScope, settled: Bool = true, containers: [[String]] = [[]],
-        given: [[String]: String] = [:], typed: (path: [String], text: String?)? = nil
+        given: [[String]: String] = [:], typed: (path: [String], text: String?)? = nil, reads: GivenReads? = nil
     ) {
         self.schema = schema
         self.scope = scope
@@ -48,6 +50,7 @@ package struct GivenValuesReader: ScopeReader {
         self.containers = containers
         self.given = given
         self.typed = typed
+        self.reads = reads
     }
 
     /// The objects holding a field at `tokens`, the innermost first: where its overrides' relative pointers climb from.
@@ -105,7 +108,9 @@ package struct GivenValuesReader: ScopeReader {
     /// The text at `tokens` when it is typed or given: `.some(nil)` for a typed value that is not text.
     private func text(at tokens: [String]) -> String?? {
         if let typed, typed.path == tokens { return .some(typed.text) }
-        return given[tokens].map { .some($0) }
+        let value = given[tokens]
+        reads?.record(tokens, value)
+        return value.map { .some($0) }
     }
 
     /// Whether a value inside the one at `tokens` is typed or given.
@@ -113,4 +118,18 @@ package struct GivenValuesReader: ScopeReader {
         func isInside(_ path: [String]) -> Bool { path.count > tokens.count && path.starts(with: tokens) }
         return typed.map { isInside($0.path) } == true || given.keys.contains(where: isInside)
     }
+}
+
+/// The given values a working-out read, each with what it was (`nil`: not given), beside which values were given at
+/// all: what a form's description depends on beyond the context, so that a form works it out again only when one of
+/// them changes (``CompiledSchema/fieldsInForce(context:tenderType:given:primitiveItems:reads:)``). Used by one task
+/// at a time.
+package final class GivenReads {
+    /// Each value read, by its tokens.
+    package private(set) var values: [[String]: String?] = [:]
+
+    package init() {}
+
+    /// Records a value read.
+    package func record(_ tokens: [String], _ value: String?) { values[tokens] = .some(value) }
 }

@@ -87,7 +87,7 @@ extension CompiledSchema {
             if let reference = field.existsIn, let values = related.byReference[reference.key],
                 let value = RelatedValues.comparable(document, index), !values.contains(value)
             {
-                let name = field.label.text(in: messages.language)
+                let name = messages.text(field.label)
                 var parameters = MessageParameters(name: name, pattern: reference.pointer, detail: reference.schema)
                 let message: String
                 if let condition = reference.condition, related.failingCondition[reference.key]?.contains(value) == true

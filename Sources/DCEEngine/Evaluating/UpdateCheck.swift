@@ -33,9 +33,9 @@ struct UpdateCheck {
                         Violation(
                             path: childPath, key: key, rule: .updateNotAllowed,
                             message: child.base.messages?.template(for: .updateNotAllowed, language: messages.language)?
-                                .render(.init(name: child.label.text(in: messages.language)))
+                                .render(.init(name: messages.text(child.label)))
                                 ?? messages.message(
-                                    .updateNotAllowed, .init(name: child.label.text(in: messages.language))),
+                                    .updateNotAllowed, .init(name: messages.text(child.label))),
                             position: newValue.map { record.position(of: $0) } ?? new.map { record.position(of: $0) }))
                 }
                 if changed && metadata.reverificationRequired == true { reverify.append(childPath) }

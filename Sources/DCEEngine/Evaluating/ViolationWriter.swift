@@ -68,7 +68,7 @@ struct ViolationWriter {
                     for: ObjectRuleFinding(rule: rule, member: record.objectMember, detail: record.detail),
                     writer: FindingWriter(messages: messages, attributes: set), reference: plan.schema.reference))
         }
-        let name = set?.name.text(in: messages.language) ?? ""
+        let name = set.map { messages.text($0.name) } ?? ""
         switch rule {
         case .forbidden:
             return text(.forbidden, set, fallback: set?.message, .init(name: name), into: &sink)
@@ -104,19 +104,19 @@ struct ViolationWriter {
             }
             return text(
                 .duplicateKey, nil,
-                .init(name: tables.fieldObjects[record.field].label.text(in: messages.language)), into: &sink)
+                .init(name: messages.text(tables.fieldObjects[record.field].label)), into: &sink)
         case .unknownField:
             let object = tables.fieldObjects[record.field]
             let key = key(of: record)
             let suggestion = Suggestion.closest(to: key, in: object.fields.compactMap(\.key))
             return text(
                 .unknownField, nil, variant: suggestion == nil ? nil : "suggestion",
-                .init(name: object.label.text(in: messages.language), key: key, suggestion: suggestion), into: &sink)
+                .init(name: messages.text(object.label), key: key, suggestion: suggestion), into: &sink)
         case .minItems, .maxItems:
             let count = String(record.measure)
             let bound = set?.itemCounts.bound(for: rule) ?? 0
             return text(
-                rule, set, variant: bound == 1 ? "one" : nil, fallback: set?.message,
+                rule, set, count: bound, fallback: set?.message,
                 rule == .minItems
                     ? .init(name: name, min: String(bound), count: count)
                     : .init(name: name, max: String(bound), count: count), into: &sink)
@@ -130,7 +130,7 @@ struct ViolationWriter {
         for record: FoundViolation, _ code: ViolationCode, _ set: AttributeSet?, into sink: inout some MessageSink
     ) {
         guard let attributes = set else { return text(code, nil, .init(), into: &sink) }
-        let name = attributes.name.text(in: messages.language)
+        let name = messages.text(attributes.name)
         let detail = record.detail
         // The length of a sensitive value is not shown: a PIN's length is a clue to it.
         let count: String? = record.measure < 0 ? nil : String(record.measure)
@@ -138,9 +138,10 @@ struct ViolationWriter {
         let validation = (code == .format || detail < 0) ? nil : attributes.validations[detail]
         switch code {
         case .minLength, .maxLength:
-            let bound = String((validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0)
+            let limit = (validation?.lengths ?? attributes.lengths).bound(for: code) ?? 0
+            let bound = String(limit)
             return text(
-                code, attributes, variant: variant, fallback: validation?.message ?? attributes.message,
+                code, attributes, variant: variant, count: limit, fallback: validation?.message ?? attributes.message,
                 code == .minLength
                     ? .init(name: name, min: bound, count: count) : .init(name: name, max: bound, count: count),
                 into: &sink)
@@ -166,11 +167,11 @@ struct ViolationWriter {
     /// A violation's message: the field's own message for the rule in the catalogue's language, else the schema's
     /// older `message` / validation `message` (`fallback`), else the catalogue's.
     func text(
-        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, fallback: LocalizedText? = nil,
-        _ parameters: MessageParameters, into sink: inout some MessageSink
+        _ rule: ViolationCode, _ attributes: AttributeSet?, variant: String? = nil, count: Int? = nil,
+        fallback: LocalizedText? = nil, _ parameters: MessageParameters, into sink: inout some MessageSink
     ) {
         FindingWriter(messages: messages, attributes: attributes).text(
-            rule, variant: variant, fallback: fallback, parameters, into: &sink)
+            rule, variant: variant, count: count, fallback: fallback, parameters, into: &sink)
     }
 
     /// What a card number of a known brand must be, naming the brand (never the number): "a Visa card number of 13,
@@ -200,7 +201,7 @@ package struct FindingWriter: RuleMessageWriter {
     }
 
     package var language: String { messages.language }
-    package var name: String { attributes?.name.text(in: language) ?? "" }
+    package var name: String { attributes.map { messages.text($0.name) } ?? "" }
 
     package func text(_ rule: ViolationCode, variant: String?, _ parameters: MessageParameters) -> String {
         text(rule, variant: variant, fallback: nil, parameters)
@@ -215,14 +216,14 @@ package struct FindingWriter: RuleMessageWriter {
     }
 
     func text(
-        _ rule: ViolationCode, variant: String?, fallback: LocalizedText?, _ parameters: MessageParameters,
-        into sink: inout some MessageSink
+        _ rule: ViolationCode, variant: String?, count: Int? = nil, fallback: LocalizedText?,
+        _ parameters: MessageParameters, into sink: inout some MessageSink
     ) {
         if let template = attributes?.messages?.template(for: rule, language: messages.language) {
             return template.render(parameters, into: &sink)
         }
-        if let fallback { return sink.write(fallback.text(in: messages.language)) }
-        messages.message(rule, variant: variant, parameters, into: &sink)
+        if let fallback { return sink.write(messages.text(fallback)) }
+        messages.message(rule, variant: variant, count: count, parameters, into: &sink)
     }
 
     package func term(_ key: String) -> String { messages.term(key) }

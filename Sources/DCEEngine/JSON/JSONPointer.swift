@@ -13,6 +13,13 @@ package enum JSONPointer {
     package static func tokens(of pointer: String) -> [String]? {
         guard !pointer.isEmpty else { return [] }
         guard pointer.hasPrefix("/") else { return nil }
+        let body = pointer.utf8.dropFirst()
+        // Without a `~`, the tokens are the text between slashes, cut by bytes: a form reads pointers every keystroke.
+        if !body.contains(UInt8(ascii: "~")) {
+            return body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+                String(Substring($0))
+            }
+        }
         var tokens: [String] = []
         for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             var token = ""

@@ -25,6 +25,9 @@ public struct MessageCatalogue: Sendable, Hashable {
     var terms: [String: String] { tables.terms }
     /// How this language names each format (`terms` `format.<name>`, else the English article).
     var formatTerms: [Format: String] { tables.formatTerms }
+    /// An app's words for a schema's texts (labels, placeholders, help, messages), by their English text
+    /// (``overriding(stringCatalog:)``).
+    var texts: [String: String] { tables.texts }
     /// Everything above in one object: a copy of the catalogue (one per prepared schema, read for every violation
     /// by every thread) takes one reference count instead of one per table.
     private let tables: Tables
@@ -36,9 +39,14 @@ public struct MessageCatalogue: Sendable, Hashable {
         let builtIn: [RuleTemplates?]
         let terms: [String: String]
         let formatTerms: [Format: String]
+        let texts: [String: String]
 
-        init(language: String, templates: [String: MessageTemplate], terms: [String: String]) {
+        init(
+            language: String, templates: [String: MessageTemplate], terms: [String: String],
+            texts: [String: String] = [:]
+        ) {
             self.language = language
+            self.texts = texts
             self.templates = templates
             let rules = MessageCatalogue.rules(templates)
             self.rules = rules
@@ -53,19 +61,21 @@ public struct MessageCatalogue: Sendable, Hashable {
         }
     }
 
-    /// Whether two catalogues have the same language, messages and terms.
+    /// Whether two catalogues have the same language, messages, terms and texts.
     public static func == (lhs: MessageCatalogue, rhs: MessageCatalogue) -> Bool {
         lhs.tables === rhs.tables
-            || (lhs.language == rhs.language && lhs.templates == rhs.templates && lhs.terms == rhs.terms)
+            || (lhs.language == rhs.language && lhs.templates == rhs.templates && lhs.terms == rhs.terms
+                && lhs.texts == rhs.texts)
     }
 
-    /// Hashes the language, messages and terms.
+    /// Hashes the language, messages, terms and texts.
     ///
     /// - Parameter hasher: The hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(language)
         hasher.combine(templates)
         hasher.combine(terms)
+        hasher.combine(texts)
     }
 
     /// The placeholders a template may use.
@@ -153,10 +163,7 @@ public struct MessageCatalogue: Sendable, Hashable {
     /// - Parameter tag: A language tag, as `Locale` or an `Accept-Language` header gives it.
     /// - Returns: One of ``bundledLanguages``, or `nil`.
     public static func bundledLanguage(for tag: String) -> String? {
-        let primary =
-            tag.split(maxSplits: 1, omittingEmptySubsequences: false) { $0 == "-" || $0 == "_" }.first.map {
-                $0.lowercased()
-            } ?? ""
+        let primary = primaryLanguage(of: tag)
         return bundledLanguages.contains(primary) ? primary : nil
     }
 
@@ -205,31 +212,64 @@ public struct MessageCatalogue: Sendable, Hashable {
         tables = Tables(language: language, templates: [:], terms: [:])
     }
 
-    /// A catalogue of these tables (``adding(_:)``).
-    init(language: String, templates: [String: MessageTemplate], terms: [String: String]) {
-        tables = Tables(language: language, templates: templates, terms: terms)
+    /// A catalogue of these tables (``adding(_:)``, ``overriding(stringCatalog:)``).
+    init(
+        language: String, templates: [String: MessageTemplate], terms: [String: String],
+        texts: [String: String] = [:]
+    ) {
+        tables = Tables(language: language, templates: templates, terms: terms, texts: texts)
     }
 
-    /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has.
-    func message(_ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters) -> String {
-        if let template = messageTemplate(rule, variant: variant) { return template.render(parameters) }
+    /// A schema's text (a label, a placeholder, a help text, a message of its own) in this catalogue's language: the
+    /// app's word for it when its String Catalog has one (keyed by the English text), else the schema's.
+    package func text(_ localized: LocalizedText) -> String {
+        if !tables.texts.isEmpty, let text = tables.texts[localized.english] { return text }
+        return localized.text(in: language)
+    }
+
+    /// The message for a rule: the first of `rule.variant` and `rule` this catalogue or English has; with a `count`,
+    /// its plural form in the language first (`rule.variant.one`, ``PluralCategory``).
+    func message(
+        _ rule: ViolationCode, variant: String? = nil, count: Int? = nil, _ parameters: MessageParameters
+    ) -> String {
+        if let template = messageTemplate(rule, variant: variant, count: count) { return template.render(parameters) }
         return Self.withoutTemplate(rule, parameters)
     }
 
-    /// ``message(_:variant:_:)`` written piece by piece into `sink`.
+    /// ``message(_:variant:count:_:)`` written piece by piece into `sink`.
     func message(
-        _ rule: ViolationCode, variant: String? = nil, _ parameters: MessageParameters,
+        _ rule: ViolationCode, variant: String? = nil, count: Int? = nil, _ parameters: MessageParameters,
         into sink: inout some MessageSink
     ) {
-        if let template = messageTemplate(rule, variant: variant) { return template.render(parameters, into: &sink) }
+        if let template = messageTemplate(rule, variant: variant, count: count) {
+            return template.render(parameters, into: &sink)
+        }
         sink.write(Self.withoutTemplate(rule, parameters))
     }
 
-    /// The template of a rule's message: the first of `rule.variant` and `rule` this catalogue or English has.
-    private func messageTemplate(_ rule: ViolationCode, variant: String?) -> MessageTemplate? {
-        if let template = template(rule, variant: variant) { return template }
-        if language != "en" { return MessageCatalogue.english.template(rule, variant: variant) }
+    /// The template of a rule's message: the first of `rule.variant.FORM` (the count's plural forms), `rule.variant`
+    /// and `rule` this catalogue has, else English has.
+    private func messageTemplate(_ rule: ViolationCode, variant: String?, count: Int?) -> MessageTemplate? {
+        if let template = pluralTemplate(rule, variant: variant, count: count) { return template }
+        if language != "en" { return MessageCatalogue.english.pluralTemplate(rule, variant: variant, count: count) }
         return nil
+    }
+
+    /// This catalogue's template of a rule for a count: `rule.variant.FORM`, `rule.variant`, `rule.FORM`, `rule`, the
+    /// first it has (a catalogue may word a variant without its plural forms, or the forms without the variant).
+    private func pluralTemplate(_ rule: ViolationCode, variant: String?, count: Int?) -> MessageTemplate? {
+        guard let count else { return template(rule, variant: variant) }
+        let forms = PluralCategory.forms(count, language: language)
+        var names = variant.map { variant in forms.map { variant + "." + $0 } + [variant] } ?? []
+        names += forms
+        for name in names { if let template = ownTemplate(rule, variant: name) { return template } }
+        return template(rule, variant: nil)
+    }
+
+    /// This catalogue's template of exactly `rule.variant`, without falling back to the rule's.
+    private func ownTemplate(_ rule: ViolationCode, variant: String) -> MessageTemplate? {
+        if rule.ordinal >= 0 && rule.ordinal < builtIn.count { return builtIn[rule.ordinal]?.variant(variant) }
+        return rules[rule.rawValue]?.variant(variant) ?? templates[rule.rawValue + "." + variant]
     }
 
     /// A message for a rule no catalogue words (a rule of another program's).
@@ -312,8 +352,10 @@ public struct MessageCatalogue: Sendable, Hashable {
         Self.filling(term(key), values)
     }
 
-    /// A phrase about a number of things, in the plural form the number takes in this language: `key.one` for one
-    /// (for French, also zero), else `key`; `{count}` is the number.
+    /// A phrase about a number of things, in the plural form the number takes in this language by CLDR's rules
+    /// (``PluralCategory``): `key.one` for one (for French, also zero), `key.few` or `key.many` where the language has
+    /// them, `key.zero` for zero where a catalogue words it, else `key`; `{count}` is the number. The forms of one
+    /// phrase come from one language: English's are read only when this catalogue lacks the phrase.
     ///
     /// - Parameters:
     ///   - key: The term's key, such as `summary.errors`.
@@ -323,12 +365,10 @@ public struct MessageCatalogue: Sendable, Hashable {
     public func phrase(_ key: String, count: Int, _ values: [String: String] = [:]) -> String {
         var values = values
         values["count"] = String(count)
-        let one = language == "fr" ? (count == 0 || count == 1) : count == 1
-        if one,
-            let singular = terms[key + ".one"]
-                ?? (terms[key] == nil && language != "en" ? MessageCatalogue.english.terms[key + ".one"] : nil)
-        {
-            return Self.filling(singular, values)
+        let own = terms[key] != nil || language == "en"
+        let catalogue = own ? self : MessageCatalogue.english
+        for form in PluralCategory.forms(count, language: catalogue.language) {
+            if let text = catalogue.terms[key + "." + form] { return Self.filling(text, values) }
         }
         return phrase(key, values)
     }
