@@ -38,6 +38,8 @@ public struct FormSession: Sendable {
         var known: [[String]: String]
         var reads: [[String]: String?]
         var form: FormDescription?
+        /// Each described field's tokens and compiled field, by path, found once per description.
+        var fields: [String: (tokens: [String], compiled: CompiledField?)] = [:]
 
         /// Whether the values given now would be described the same.
         func holds(for known: [[String]: String], scope: KnownScope?) -> Bool {
@@ -277,13 +279,19 @@ public struct FormSession: Sendable {
         let description = describe(known)
         var byPath: [String: [Violation]] = [:]
         for violation in violations { byPath[violation.path, default: []].append(violation) }
-        groups = (description?.groups ?? []).map { group in
+        groups = (description.form?.groups ?? []).map { group in
             var fields: [Field] = []
             for described in group.fields {
-                guard let tokens = JSONPointer.tokens(of: described.path) else { continue }
+                guard let (tokens, compiled) = description.fields[described.path] else { continue }
                 for instance in instances(of: tokens[...], prefix: []) {
+                    // A field outside lists is at its described path; one inside is at its item's.
+                    let pointer =
+                        instance.count == tokens.count && !tokens.contains("-")
+                        ? described.path : instance.reduce("") { JSONPointer.appending($1, to: $0) }
                     fields.append(
-                        state(of: described, at: instance, found: found, violations: byPath, strings: strings))
+                        state(
+                            of: described, compiled: compiled, at: instance, pointer: pointer, found: found,
+                            violations: byPath, strings: strings))
                 }
             }
             return Group(dataGroup: group.dataGroup, title: title(of: group.dataGroup), fields: fields)
@@ -291,10 +299,10 @@ public struct FormSession: Sendable {
     }
 
     /// The form's fields in force for the values given (the last description while nothing it depends on changed).
-    private mutating func describe(_ known: [[String]: String]) -> FormDescription? {
+    private mutating func describe(_ known: [[String]: String]) -> Described {
         let scope = try? schema.schema.formScope(
             context: schema.contextValues, tenderType: schema.tenderType, given: known)
-        if let described, described.holds(for: known, scope: scope) { return described.form }
+        if let described, described.holds(for: known, scope: scope) { return described }
         let reads = GivenReads()
         let form =
             (try? schema.schema.describeForm(
@@ -302,8 +310,16 @@ public struct FormSession: Sendable {
                 reads: reads))
             ?? (try? schema.schema.describeForm(
                 context: schema.contextValues, tenderType: schema.tenderType, known: [:], messages: schema.messages))
-        described = Described(scope: scope, known: known, reads: reads.values, form: form)
-        return form
+        var fields: [String: (tokens: [String], compiled: CompiledField?)] = [:]
+        for group in form?.groups ?? [] {
+            for field in group.fields {
+                guard let tokens = JSONPointer.tokens(of: field.path) else { continue }
+                fields[field.path] = (tokens, schema.schema.fields(along: tokens).last)
+            }
+        }
+        let described = Described(scope: scope, known: known, reads: reads.values, form: form, fields: fields)
+        self.described = described
+        return described
     }
 
     /// The tokens of every instance of a form field: each `-` replaced by the index of each item the draft's list
@@ -316,18 +332,19 @@ public struct FormSession: Sendable {
     }
 
     private func state(
-        of described: FormDescription.Field, at tokens: [String],
+        of described: FormDescription.Field, compiled: CompiledField?, at tokens: [String], pointer: String,
         found: (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>),
         violations: [String: [Violation]], strings: [[String]: String]
     ) -> Field {
-        let pointer = tokens.reduce("") { JSONPointer.appending($1, to: $0) }
         var instance = described
         instance.path = pointer
         let inForce = found.fields[pointer]
         let here = violations[pointer] ?? []
-        let ignored = tokens.indices.contains { depth in
-            found.ignored.contains(tokens.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
-        }
+        let ignored =
+            !found.ignored.isEmpty
+            && tokens.indices.contains { depth in
+                found.ignored.contains(tokens.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
+            }
         let rules = inForce?.rules
         let required =
             (rules?.presence.mustBePresent ?? described.required) || here.contains { $0.rule == .required }
@@ -336,9 +353,7 @@ public struct FormSession: Sendable {
             path: pointer, description: instance, state: .empty, required: required && !ignored,
             forbidden: forbidden && !ignored, ignored: ignored)
         if field.forbidden { field.forbiddenReason = forbiddenReason(rules, described: described) }
-        if let compiled = inForce?.field ?? schema.schema.fields(along: tokens).last {
-            field.choices = schema.choices(for: compiled)
-        }
+        if let compiled = inForce?.field ?? compiled { field.choices = schema.choices(for: compiled) }
         let value = value(at: tokens)
         if case .array(let items)? = value { field.itemCount = items.count }
         let text = Self.text(of: value)
@@ -375,7 +390,7 @@ public struct FormSession: Sendable {
                 field.masked = Masking.mask(string, brands: schema.schema.reference.cardBrands)
             }
         }
-        if let rules = inForce?.rules ?? described.cardRules(in: schema.schema),
+        if let rules = inForce?.rules ?? compiled?.base,
             rules.formatList.contains(where: \.isCardNumber)
         {
             let feedback = schema.cardFeedback(.valid, digits: PreparedSchema.cardDigits(text ?? ""))
@@ -402,14 +417,6 @@ public struct FormSession: Sendable {
         guard term == key else { return term }
         let words = dataGroup.split(separator: "_").map { $0.lowercased() }.joined(separator: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
-    }
-}
-
-extension FormDescription.Field {
-    /// The base rules of the field this describes, for a card number's brand where the walk did not reach it.
-    fileprivate func cardRules(in schema: CompiledSchema) -> Rules? {
-        guard let tokens = JSONPointer.tokens(of: path) else { return nil }
-        return schema.fields(along: tokens).last.map(\.base)
     }
 }
 
