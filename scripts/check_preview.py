@@ -137,6 +137,7 @@ def states_follow_what_is_typed(browser, binary, shots):
         pin = control(page, "/cardPin")
         pin.wait_for(timeout=WAIT)
         assert field(page, "/cardPin").get_attribute("data-state") == "empty"
+        assert pin.get_attribute("type") == "password" and pin.get_attribute("autocomplete") == "off", "a PIN is secret"
         for typed, state in [("12", "incomplete"), ("12a", "invalid"), ("1234", "valid"), ("", "empty")]:
             pin.fill(typed)
             wait_attribute(page, "/cardPin", "data-state", state)
@@ -194,8 +195,11 @@ def a_card_number_shows_its_brand_as_it_is_typed(browser, binary, shots):
     with previewing(browser, binary, "--schema", "payment-account", query="?tenderType=credit") as (preview, page):
         number = control(page, "/cardNumber")
         number.wait_for(timeout=WAIT)
-        assert number.get_attribute("type") == "password" and number.get_attribute("autocomplete") == "off"
-        assert control(page, "/securityCode").get_attribute("type") == "password"
+        # As FormModel has it: a card number is typed in the clear and masked once left; a security code is secret.
+        assert number.get_attribute("type") == "text" and number.get_attribute("autocomplete") == "cc-number"
+        assert number.get_attribute("inputmode") == "numeric"
+        code = control(page, "/securityCode")
+        assert code.get_attribute("type") == "password" and code.get_attribute("autocomplete") == "off"
         number.fill("41")  # "4" may still be Elo's 401178 or Maestro's 493698: no brand yet
         page.wait_for_selector('[data-field="/cardNumber"] [data-brand="visa"]', timeout=WAIT)
         wait_attribute(page, "/cardNumber", "data-state", "incomplete")
@@ -211,6 +215,8 @@ def a_card_number_shows_its_brand_as_it_is_typed(browser, binary, shots):
         masked = page.locator('[data-field="/cardNumber"] [data-masked]')
         masked.wait_for(state="visible", timeout=WAIT)
         assert masked.text_content() == "•••• •••• •••• 1111", masked.text_content()
+        security = number.evaluate("(element) => getComputedStyle(element).webkitTextSecurity")
+        assert security == "disc", f"a card number left shows in the clear: {security!r}"
 
 
 def validate_lists_the_missing_delivery_address(browser, binary, shots):

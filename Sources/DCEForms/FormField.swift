@@ -70,6 +70,13 @@ public final class FormField: Identifiable {
     @ObservationIgnored let tokens: [String]
     /// What the field was last brought in line with (``apply(_:in:form:)``): the same again changes nothing.
     @ObservationIgnored private var applied: Applied?
+    /// The session's state of the field as last applied: what a tool that shows every field reads besides what an
+    /// app's screen does (`dce-preview`: an address part's examples and states).
+    package var session: FormSession.Field? { applied?.state }
+    /// How much of the value may be shown, by the one masking policy (a card number anywhere shows its masked form).
+    @ObservationIgnored package private(set) var exposure = Sensitivity.Exposure.value
+    /// Whether the field is in ``FormModel/fields``: not one a rule forbids while empty, nor one validation skips.
+    @ObservationIgnored package private(set) var isInForce = true
     /// The compiled field at the path in the schema of the form's generation, found once per schema.
     @ObservationIgnored private var compiled: (generation: Int, field: CompiledField?)?
 
@@ -256,6 +263,8 @@ extension FormField {
             case .maskedForm, .nothing: spoken = words.phrase("field.hidden")
             }
         }
+        self.exposure = exposure
+        isInForce = !state.ignored && (!state.forbidden || state.state != .empty)
         let required = state.required && !state.forbidden
         assign(\.label, described.label)
         assign(\.placeholder, described.placeholder)

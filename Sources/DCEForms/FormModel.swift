@@ -52,8 +52,14 @@ public final class FormModel {
     @ObservationIgnored private nonisolated let schemaID: String
     /// The draft's state as validation last answered it.
     @ObservationIgnored private var session: FormSession
-    /// The fields in ``fields`` by JSON Pointer, each made once and then updated in place.
+    /// Every field the session lists by JSON Pointer (those of ``fields`` and those not in force), each made once and
+    /// then updated in place.
     @ObservationIgnored private var byPath: [String: FormField] = [:]
+    /// Every field the session lists, in order: those of ``fields`` and those a rule forbids while empty or validation
+    /// skips, for a tool that shows a schema whole (`dce-preview`).
+    @ObservationIgnored package private(set) var allFields: [FormField] = []
+    /// The session the form keeps: its masked request and its example, for a tool that shows them.
+    package var state: FormSession { session }
     /// What was typed into each field, as typed, by JSON Pointer.
     @ObservationIgnored private var typed: [String: String] = [:]
     /// The field being edited, if any.
@@ -170,7 +176,7 @@ public final class FormModel {
     // MARK: - Reading
 
     /// The field at a pointer (a list item's by its index), while it is in ``fields``.
-    public func field(at pointer: String) -> FormField? { byPath[pointer] }
+    public func field(at pointer: String) -> FormField? { byPath[pointer].flatMap { $0.isInForce ? $0 : nil } }
 
     /// What the form submits: the draft with every value as given, sensitive ones too. Validate it, seal it and
     /// send it; printing or dumping it shows none of its bytes.
@@ -205,16 +211,19 @@ public final class FormModel {
     /// Brings the observable state in line with the session: only what changed is assigned.
     private func update() {
         var shown: [FormField] = []
+        var all: [FormField] = []
         var kept: [String: FormField] = [:]
         for group in session.groups {
-            for state in group.fields where !state.ignored && (!state.forbidden || state.state != .empty) {
+            for state in group.fields {
                 let field = byPath[state.path] ?? FormField(path: state.path, model: self)
                 field.apply(state, in: group, form: self)
-                shown.append(field)
+                all.append(field)
                 kept[state.path] = field
+                if field.isInForce { shown.append(field) }
             }
         }
         byPath = kept
+        allFields = all
         if shown.map(ObjectIdentifier.init) != fields.map(ObjectIdentifier.init) { fields = shown }
         if canSubmit != session.isValid { canSubmit = session.isValid }
         if violations != session.violations { violations = session.violations }

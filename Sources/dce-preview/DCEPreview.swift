@@ -7,7 +7,7 @@ import Hummingbird
 import Logging
 
 /// `dce-preview` (and `dce-validate preview`, which runs it): serves a schema's form on the loopback interface, a
-/// ``FormSession`` per page, so that a schema author, a reviewer or QA can look at the form a schema makes and type
+/// `FormModel` per page (the model an app's screen binds to), so that a schema author, a reviewer or QA can look at the form a schema makes and type
 /// into it. An executable of its own, so that `dce-validate` links no HTTP server.
 @main
 struct DCEPreview: AsyncParsableCommand {

@@ -53,35 +53,29 @@ struct PreviewRoutes: Sendable {
             let choice = try await Self.decode(Choice.self, from: request)
             if let problems = await state.problems { return try Self.json(ProblemsAnswer(problems)) }
             do {
-                let (id, session) = try await state.open(choice)
-                return try Self.json(SessionAnswer(session: id, state: StateBody(session)))
+                let (id, body) = try await state.open(choice)
+                return try Self.json(SessionAnswer(session: id, state: body))
             } catch let error as ValidatorError {
                 return try Self.json(ErrorAnswer(error: error.message), status: .badRequest)
             }
         }
         router.post("/api/edit") { request, _ in
             let body = try await Self.decode(EditRequest.self, from: request)
-            return try await answer(body.session) { session throws(ValidatorError) in
-                for edit in body.edits {
-                    switch edit.op {
-                    case "set": try session.set(edit.value ?? "", at: edit.path)
-                    case "remove": try session.remove(at: edit.path)
-                    case "add": try session.addItem(to: edit.path)
-                    default: throw ValidatorError(code: .invalidDraft, message: "no edit '\(edit.op)'")
-                    }
-                }
-            }
+            return try await answer(body.session, body.edits)
         }
         router.post("/api/state") { request, _ in
             let body = try await Self.decode(SessionRequest.self, from: request)
-            return try await answer(body.session) { _ throws(ValidatorError) in }
+            return try await answer(body.session, [])
         }
         router.post("/api/request") { request, _ in
-            try await reading(request) { ["request": String(decoding: $0.request, as: UTF8.self)] }
+            try await reading(request) { ["request": String(decoding: $0.state.request, as: UTF8.self)] }
         }
         router.post("/api/example") { request, _ in
             try await reading(request) {
-                ["example": String(decoding: $0.example, as: UTF8.self), "file": "\($0.schema.schema.id)-example.json"]
+                [
+                    "example": String(decoding: $0.state.example, as: UTF8.self),
+                    "file": "\($0.schema.schema.id)-example.json",
+                ]
             }
         }
         if watching {
@@ -101,29 +95,29 @@ struct PreviewRoutes: Sendable {
         }
     }
 
-    /// The state of a session after `body` edits it; the schemas' problems when they no longer compile; 410 for a
-    /// session this server does not hold; 400 with the engine's message for an edit it refuses.
-    private func answer(_ id: String, _ body: @Sendable (inout FormSession) throws(ValidatorError) -> Void)
-        async throws -> Response
-    {
+    /// The state of a page's form after its edits; the schemas' problems when they no longer compile; 410 for a
+    /// form this server does not hold; 400 with the engine's message for an edit it refuses.
+    private func answer(_ id: String, _ edits: [EditRequest.Edit]) async throws -> Response {
         if let problems = await state.problems { return try Self.json(ProblemsAnswer(problems)) }
         do {
-            guard let session = try await state.edit(id, body) else {
+            guard let body = try await state.edit(id, edits) else {
                 return try Self.json(ErrorAnswer(error: "expired"), status: .gone)
             }
-            return try Self.json(StateAnswer(state: StateBody(session)))
+            return try Self.json(StateAnswer(state: body))
         } catch let error as ValidatorError {
             return try Self.json(ErrorAnswer(error: error.message), status: .badRequest)
         }
     }
 
-    /// What `body` reads of the session a request names; 410 for a session this server does not hold.
-    private func reading(_ request: Request, _ body: (FormSession) -> [String: String]) async throws -> Response {
+    /// What `body` reads of the form a request names; 410 for a form this server does not hold.
+    private func reading(
+        _ request: Request, _ body: @MainActor @Sendable (FormModel) -> [String: String]
+    ) async throws -> Response {
         let named = try await Self.decode(SessionRequest.self, from: request)
-        guard let session = try? await state.edit(named.session, { _ throws(ValidatorError) in }) else {
+        guard let answer = try? await state.reading(named.session, [], body) else {
             return try Self.json(ErrorAnswer(error: "expired"), status: .gone)
         }
-        return try Self.json(body(session))
+        return try Self.json(answer)
     }
 
     // MARK: - The page
@@ -336,8 +330,13 @@ struct StateBody: Encodable {
         let path: String
         let key: String
         let label: String
-        let dataType: String
-        let inputHint: String
+        /// What kind of input it takes (`FormField.Kind`): the control the page makes.
+        let kind: String
+        /// The HTML `autocomplete` token of its autofill hint.
+        let contentType: String?
+        let placeholder: String?
+        let help: String?
+        let accessibilityLabel: String
         let state: String
         let rule: String?
         let message: String?
@@ -345,7 +344,7 @@ struct StateBody: Encodable {
         let forbidden: Bool
         let forbiddenReason: String?
         let ignored: Bool
-        /// `pciEncryptionRequired` or `storageRestricted`: the control hides what is typed.
+        /// The masking policy's: the control hides what is typed (a PIN, a security code).
         let secret: Bool
         let masking: Bool
         let masked: String?
@@ -364,7 +363,7 @@ struct StateBody: Encodable {
     struct Group: Encodable {
         let dataGroup: String?
         let title: String
-        let fields: [Field]
+        var fields: [Field]
     }
 
     struct Violation: Encodable {
@@ -378,32 +377,42 @@ struct StateBody: Encodable {
     let groups: [Group]
     let violations: [Violation]
 
-    init(_ session: FormSession) {
-        schema = session.schema.schema.id
-        valid = session.isValid
-        groups = session.groups.map { group in
-            Group(
-                dataGroup: group.dataGroup, title: group.title,
-                fields: group.fields.map { field in
-                    let described = field.description
-                    return Field(
-                        path: field.path, key: described.key, label: described.label, dataType: described.dataType,
-                        inputHint: described.inputHint, state: field.state.rawValue, rule: field.rule?.rawValue,
-                        message: field.message, required: field.required, forbidden: field.forbidden,
-                        forbiddenReason: field.forbiddenReason, ignored: field.ignored,
-                        secret: described.pciEncryptionRequired || described.storageRestricted,
-                        masking: described.masked, masked: field.masked, minLength: described.minLength,
-                        maxLength: described.maxLength, options: described.options, choices: field.choices,
-                        brand: field.cardBrand.map {
-                            Brand(
-                                id: $0.id, name: $0.name, securityCodeName: $0.securityCodeName,
-                                securityCodeLength: $0.securityCodeLength)
-                        }, brands: field.cardBrands?.map(\.id), itemCount: field.itemCount,
-                        examples: described.address?.examples,
-                        subdivisions: described.address?.subdivisions?.map { Subdivision(key: $0.key, name: $0.name) },
-                        partName: described.address?.name)
-                })
+    /// What the page shows of a form: every field the model lists (those not in force too, which the page shows
+    /// disabled or skipped), each as the model words it.
+    @MainActor
+    init(_ form: FormModel) {
+        schema = form.schema.schema.id
+        valid = form.canSubmit
+        var groups: [Group] = []
+        for field in form.allFields {
+            let described = field.session?.description
+            let entry = Field(
+                path: field.path, key: described?.key ?? "", label: field.label, kind: field.kind.rawValue,
+                contentType: field.contentType?.htmlToken, placeholder: field.placeholder, help: field.help,
+                accessibilityLabel: field.accessibilityLabel, state: field.state.rawValue, rule: field.rule?.rawValue,
+                message: field.isForbidden ? nil : field.message, required: field.isRequired,
+                forbidden: field.isForbidden, forbiddenReason: field.isForbidden ? field.message : nil,
+                ignored: field.session?.ignored ?? false, secret: field.isSecret,
+                masking: field.exposure == .maskedForm || field.kind == .cardNumber,
+                masked: field.exposure == .maskedForm && !field.display.isEmpty && !field.isEditing
+                    ? field.display : nil,
+                minLength: field.minLength, maxLength: field.maxLength, options: field.options,
+                choices: field.session?.choices,
+                brand: field.brand.map {
+                    Brand(
+                        id: $0.id, name: $0.name, securityCodeName: $0.securityCodeName,
+                        securityCodeLength: $0.securityCodeLength)
+                }, brands: field.kind == .cardNumber ? field.candidateBrands.map(\.id) : nil,
+                itemCount: field.itemCount, examples: described?.address?.examples,
+                subdivisions: described?.address?.subdivisions?.map { Subdivision(key: $0.key, name: $0.name) },
+                partName: described?.address?.name)
+            if let last = groups.last, last.dataGroup == field.dataGroup, last.title == field.groupTitle {
+                groups[groups.count - 1].fields.append(entry)
+            } else {
+                groups.append(Group(dataGroup: field.dataGroup, title: field.groupTitle, fields: [entry]))
+            }
         }
-        violations = session.violations.map { Violation(path: $0.path, rule: $0.rule.rawValue, message: $0.message) }
+        self.groups = groups
+        violations = form.violations.map { Violation(path: $0.path, rule: $0.rule.rawValue, message: $0.message) }
     }
 }

@@ -34,16 +34,17 @@ struct Choice: Sendable, Hashable, Codable {
     var tenderType: String?
 }
 
-/// The preview's state: the schemas in force (or the problems that keep them from compiling), a ``FormSession`` per
-/// open page, and the pages watching for schema changes.
-actor PreviewState {
-    let loading: SchemaLoading
+/// The preview's state: the schemas in force (or the problems that keep them from compiling), a `FormModel` per open
+/// page (the model an app's screen binds to, on the main actor as there), and the pages watching for schema changes.
+@MainActor
+final class PreviewState {
+    nonisolated let loading: SchemaLoading
     /// The schema a page without a choice shows.
-    let first: String
+    nonisolated let first: String
     /// The language a page without a choice speaks.
-    let language: String
+    nonisolated let language: String
     /// Other documents the schemas' `existsIn` refer to, by schema id.
-    let related: [String: JSONDocument]
+    nonisolated let related: [String: JSONDocument]
     /// The code lists the page's country and currency selects offer.
     nonisolated let reference: ReferenceData?
     /// The schemas in force; the last ones that compiled while ``problems`` is set.
@@ -56,7 +57,7 @@ actor PreviewState {
     static let maxSessions = 64
 
     private struct Entry {
-        var session: FormSession
+        var form: FormModel
         var choice: Choice
         var generation: Int
         var used: UInt64
@@ -66,7 +67,9 @@ actor PreviewState {
     private var clock: UInt64 = 0
     private var watchers: [UUID: AsyncStream<Int>.Continuation] = [:]
 
-    init(loading: SchemaLoading, initial: Validator, first: String, language: String, related: [String: JSONDocument]) {
+    nonisolated init(
+        loading: SchemaLoading, initial: Validator, first: String, language: String, related: [String: JSONDocument]
+    ) {
         self.loading = loading
         self.validator = initial
         self.first = first
@@ -91,35 +94,50 @@ actor PreviewState {
         }
     }
 
-    /// Starts a session for a page.
-    func open(_ choice: Choice) throws(ValidatorError) -> (id: String, session: FormSession) {
-        let session = try FormSession(prepare(choice))
+    /// Starts a form for a page.
+    func open(_ choice: Choice) throws(ValidatorError) -> (id: String, state: StateBody) {
+        let form = try FormModel(prepare(choice))
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
         let id = bytes.map { String(format: "%02x", $0) }.joined()
         clock += 1
-        sessions[id] = Entry(session: session, choice: choice, generation: generation, used: clock)
+        sessions[id] = Entry(form: form, choice: choice, generation: generation, used: clock)
         if sessions.count > Self.maxSessions, let oldest = sessions.min(by: { $0.value.used < $1.value.used })?.key {
             sessions[oldest] = nil
         }
-        return (id, session)
+        return (id, StateBody(form))
     }
 
-    /// Applies edits to a session (rebuilt first on the schemas now in force, when they changed), and returns it.
-    /// `nil` for a session this server does not hold (expired, or from before a restart).
-    func edit(_ id: String, _ body: (inout FormSession) throws(ValidatorError) -> Void) throws(ValidatorError)
-        -> FormSession?
+    /// Applies a page's edits to its form (made again first on the schemas now in force, when they changed, keeping
+    /// what was typed), and returns what the page shows of it. `nil` for a form this server does not hold (expired,
+    /// or from before a restart).
+    func edit(_ id: String, _ edits: [EditRequest.Edit] = []) throws(ValidatorError) -> StateBody? {
+        try reading(id, edits) { StateBody($0) }
+    }
+
+    /// What `body` reads of a page's form after `edits`; `nil` for a form this server does not hold.
+    func reading<Answer: Sendable>(
+        _ id: String, _ edits: [EditRequest.Edit] = [], _ body: @MainActor (FormModel) -> Answer
+    )
+        throws(ValidatorError) -> Answer?
     {
         guard var entry = sessions[id] else { return nil }
         if entry.generation != generation {
-            entry.session = try FormSession(prepare(entry.choice), draft: entry.session.payload)
+            try entry.form.use(prepare(entry.choice))
             entry.generation = generation
         }
-        try body(&entry.session)
         clock += 1
         entry.used = clock
         sessions[id] = entry
-        return entry.session
+        for edit in edits {
+            switch edit.op {
+            case "set": try entry.form.set(edit.value ?? "", at: edit.path)
+            case "remove": try entry.form.remove(at: edit.path)
+            case "add": try entry.form.addItem(to: edit.path)
+            default: throw ValidatorError(code: .invalidDraft, message: "no edit '\(edit.op)'")
+            }
+        }
+        return body(entry.form)
     }
 
     /// Compiles the schemas again after a change on disk, and tells every watching page.
@@ -140,7 +158,7 @@ actor PreviewState {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         watchers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.unwatch(id) } }
+        continuation.onTermination = { _ in Task { @MainActor in self.unwatch(id) } }
         return stream
     }
 

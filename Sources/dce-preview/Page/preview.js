@@ -123,12 +123,15 @@
 
   // MARK: building the form
 
+  const inputModes = {digits: 'numeric', cardNumber: 'numeric', securityCode: 'numeric', pin: 'numeric', expiry: 'numeric',
+    amount: 'decimal', email: 'email', phone: 'tel'};
+
   function kind(field) {
-    if (field.inputHint === 'group' || field.inputHint === 'list') return field.inputHint;
+    if (field.kind === 'group' || field.kind === 'list') return field.kind;
     if (field.choices) return 'choices:' + field.choices.join('|');
     if (field.options) return 'options:' + field.options.join('|');
-    if (field.inputHint === 'toggle') return 'toggle';
-    if (field.inputHint === 'country' || field.inputHint === 'currency') return field.inputHint;
+    if (field.kind === 'toggle') return 'toggle';
+    if (field.kind === 'country' || field.kind === 'currency') return field.kind;
     if (field.subdivisions && field.subdivisions.length) return 'subdivisions:' + field.subdivisions.map((s) => s.key).join('|');
     return field.secret ? 'secret' : 'text';
   }
@@ -167,8 +170,8 @@
           }
           section.append(element);
         }
-        if (field.inputHint === 'group') containers.set(field.path, element.querySelector('.members'));
-        if (field.inputHint === 'list') containers.set(field.path, element.querySelector('.items'));
+        if (field.kind === 'group') containers.set(field.path, element.querySelector('.members'));
+        if (field.kind === 'list') containers.set(field.path, element.querySelector('.items'));
       }
     }
     for (const [path, value] of values) {
@@ -210,16 +213,16 @@
 
   function make(field) {
     const id = fieldId(field.path);
-    if (field.inputHint === 'group' || field.inputHint === 'list') {
+    if (field.kind === 'group' || field.kind === 'list') {
       const set = document.createElement('fieldset');
-      set.className = 'field ' + field.inputHint;
+      set.className = 'field ' + field.kind;
       set.dataset.field = field.path;
       const legend = document.createElement('legend');
       legend.append(field.label, requiredMark());
       const inner = document.createElement('div');
-      inner.className = field.inputHint === 'group' ? 'members' : 'items';
+      inner.className = field.kind === 'group' ? 'members' : 'items';
       set.append(legend, inner);
-      if (field.inputHint === 'list') {
+      if (field.kind === 'list') {
         const add = document.createElement('button');
         add.type = 'button';
         add.className = 'add-item';
@@ -247,6 +250,7 @@
       wrapper.append(brand);
     }
     if (field.masking) {
+      wrapper.classList.add('masking');
       const masked = document.createElement('span');
       masked.className = 'masked';
       masked.dataset.masked = '';
@@ -256,6 +260,7 @@
     if (field.minLength != null && field.maxLength != null) hints.push(`${field.minLength}–${field.maxLength}`);
     else if (field.maxLength != null) hints.push(`≤ ${field.maxLength}`);
     if (field.examples && field.examples.length) hints.push(field.examples.slice(0, 2).join(', '));
+    if (field.help) hints.push(field.help);
     if (hints.length) {
       const hint = document.createElement('span');
       hint.className = 'hint';
@@ -291,32 +296,31 @@
   function controlFor(field, id) {
     let control;
     const listed = field.choices || field.options;
-    if (listed || field.inputHint === 'toggle' || field.inputHint === 'country' || field.inputHint === 'currency'
+    if (listed || field.kind === 'toggle' || field.kind === 'country' || field.kind === 'currency'
         || (field.subdivisions && field.subdivisions.length)) {
       control = document.createElement('select');
       control.append(option('', '—'));
       if (listed) for (const value of listed) control.append(option(value, value));
-      else if (field.inputHint === 'toggle') control.append(option('true', 'true'), option('false', 'false'));
-      else if (field.inputHint === 'country') for (const [code, name] of config.countries) control.append(option(code, `${code} · ${name}`));
-      else if (field.inputHint === 'currency') for (const [code, name] of config.currencies) control.append(option(code, `${code} · ${name}`));
+      else if (field.kind === 'toggle') control.append(option('true', 'true'), option('false', 'false'));
+      else if (field.kind === 'country') for (const [code, name] of config.countries) control.append(option(code, `${code} · ${name}`));
+      else if (field.kind === 'currency') for (const [code, name] of config.currencies) control.append(option(code, `${code} · ${name}`));
       else for (const subdivision of field.subdivisions) control.append(option(subdivision.key, subdivision.name ? `${subdivision.key} · ${subdivision.name}` : subdivision.key));
       control.addEventListener('change', () => typed(field.path, control.value, true));
     } else {
       control = document.createElement('input');
+      // Secure entry as the model's masking policy says: a PIN, a security code.
       control.type = field.secret ? 'password' : 'text';
-      if (field.inputHint === 'numeric') control.inputMode = 'numeric';
-      // A card number's spaces between groups are not counted against its length.
-      if (field.maxLength != null && !field.brands) control.maxLength = field.maxLength;
-      if (field.examples && field.examples.length) control.placeholder = field.examples[0];
+      control.inputMode = inputModes[field.kind] || 'text';
+      // A card number's spaces and an expiry's slash are not counted against its length.
+      if (field.maxLength != null && field.kind !== 'cardNumber' && field.kind !== 'expiry') control.maxLength = field.maxLength;
+      if (field.placeholder) control.placeholder = field.placeholder;
       control.spellcheck = false;
-      // A card number is sent as its digits: the spaces and dashes a person types between groups are formatting.
-      const digitsOnly = Boolean(field.brands);
-      control.addEventListener('input', () => typed(field.path,
-        digitsOnly ? control.value.replace(/[\s-]/g, '') : control.value, false));
+      // Sent as typed, spaces and slashes too: the model keeps the canonical value.
+      control.addEventListener('input', () => typed(field.path, control.value, false));
     }
     control.id = id;
     control.name = field.path;
-    control.autocomplete = 'off';
+    control.autocomplete = field.contentType && !field.secret ? field.contentType : 'off';
     control.addEventListener('focus', () => control.closest('[data-field]').classList.remove('blurred'));
     control.addEventListener('blur', () => control.closest('[data-field]').classList.add('blurred'));
     return control;
