@@ -352,8 +352,8 @@ public struct MessageCatalogue: Sendable, Hashable {
         Self.filling(term(key), values)
     }
 
-    /// A phrase about a number of things, in the plural form the number takes in this language by CLDR's rules
-    /// (``PluralCategory``): `key.one` for one (for French, also zero), `key.few` or `key.many` where the language has
+    /// A phrase about a number of things, in the plural form the number takes in this language by the Unicode CLDR's
+    /// cardinal rules: `key.one` for one (for French, also zero), `key.few` or `key.many` where the language has
     /// them, `key.zero` for zero where a catalogue words it, else `key`; `{count}` is the number. The forms of one
     /// phrase come from one language: English's are read only when this catalogue lacks the phrase.
     ///
