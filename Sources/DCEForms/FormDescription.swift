@@ -262,9 +262,30 @@ extension CompiledSchema {
         return "text"
     }
 
-    /// Whether a pattern accepts only digits: built from `[0-9]` or `\d`, counts, groups and alternatives.
+    /// Whether a pattern accepts only digits: built from `[0-9]` or `\d`, counts, groups and alternatives. Read byte by
+    /// byte: a form describes itself again whenever a value it reads changes.
     private static func isDigitsOnly(_ pattern: String) -> Bool {
-        let stripped = pattern.replacingOccurrences(of: "[0-9]", with: "D").replacingOccurrences(of: "\\d", with: "D")
-        return stripped.contains("D") && stripped.allSatisfy { "D^$(){},|?0123456789".contains($0) }
+        let bytes = Array(pattern.utf8)
+        let digitClass = Array("[0-9]".utf8)
+        var index = 0
+        var digits = false
+        while index < bytes.count {
+            if bytes[index...].starts(with: digitClass) {
+                digits = true
+                index += digitClass.count
+            } else if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "d")
+            {
+                digits = true
+                index += 2
+            } else if Self.digitPatternBytes.contains(bytes[index]) {
+                index += 1
+            } else {
+                return false
+            }
+        }
+        return digits
     }
+
+    /// What a pattern of digits holds besides its digit classes: anchors, counts, groups and alternatives.
+    private static let digitPatternBytes = Set("^$(){},|?0123456789".utf8)
 }

@@ -227,11 +227,15 @@ extension FormField {
         let value = form.value(at: tokens) ?? ""
         let typed = form.typedText(at: path) ?? value
         let editing = form.isEditing(path)
-        let inputs = Applied(
+        if let applied, applied.generation == form.generation, applied.editing == editing, applied.value == value,
+            applied.typed == typed, applied.dataGroup == group.dataGroup, applied.groupTitle == group.title,
+            applied.state == state
+        {
+            return
+        }
+        applied = Applied(
             state: state, dataGroup: group.dataGroup, groupTitle: group.title, typed: typed, value: value,
             editing: editing, generation: form.generation)
-        guard inputs != applied else { return }
-        applied = inputs
         let described = state.description
         let brands = form.schema.schema.reference.cardBrands
         if compiled?.generation != form.generation {
@@ -296,7 +300,7 @@ extension FormField {
     }
 
     /// What a field's properties are worked out from.
-    private struct Applied: Equatable {
+    private struct Applied {
         var state: FormSession.Field
         var dataGroup: String?
         var groupTitle: String
