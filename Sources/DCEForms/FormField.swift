@@ -72,7 +72,7 @@ public final class FormField: Identifiable {
     @ObservationIgnored private var applied: Applied?
     /// The session's state of the field as last applied: what a tool that shows every field reads besides what an
     /// app's screen does (`dce-preview`: an address part's examples and states).
-    package var session: FormSession.Field? { applied?.state }
+    package var sessionField: FormSession.Field? { applied?.state }
     /// How much of the value may be shown, by the one masking policy (a card number anywhere shows its masked form).
     @ObservationIgnored package private(set) var exposure = Sensitivity.Exposure.value
     /// Whether the field is in ``FormModel/fields``: not one a rule forbids while empty, nor one validation skips.

@@ -59,7 +59,7 @@ public final class FormModel {
     /// skips, for a tool that shows a schema whole (`dce-preview`).
     @ObservationIgnored package private(set) var allFields: [FormField] = []
     /// The session the form keeps: its masked request and its example, for a tool that shows them.
-    package var state: FormSession { session }
+    package var formSession: FormSession { session }
     /// What was typed into each field, as typed, by JSON Pointer.
     @ObservationIgnored private var typed: [String: String] = [:]
     /// The field being edited, if any.

@@ -68,12 +68,12 @@ struct PreviewRoutes: Sendable {
             return try await answer(body.session, [])
         }
         router.post("/api/request") { request, _ in
-            try await reading(request) { ["request": String(decoding: $0.state.request, as: UTF8.self)] }
+            try await reading(request) { ["request": String(decoding: $0.formSession.request, as: UTF8.self)] }
         }
         router.post("/api/example") { request, _ in
             try await reading(request) {
                 [
-                    "example": String(decoding: $0.state.example, as: UTF8.self),
+                    "example": String(decoding: $0.formSession.example, as: UTF8.self),
                     "file": "\($0.schema.schema.id)-example.json",
                 ]
             }
@@ -385,19 +385,19 @@ struct StateBody: Encodable {
         valid = form.canSubmit
         var groups: [Group] = []
         for field in form.allFields {
-            let described = field.session?.description
+            let described = field.sessionField?.description
             let entry = Field(
                 path: field.path, key: described?.key ?? "", label: field.label, kind: field.kind.rawValue,
                 contentType: field.contentType?.htmlToken, placeholder: field.placeholder, help: field.help,
                 accessibilityLabel: field.accessibilityLabel, state: field.state.rawValue, rule: field.rule?.rawValue,
                 message: field.isForbidden ? nil : field.message, required: field.isRequired,
                 forbidden: field.isForbidden, forbiddenReason: field.isForbidden ? field.message : nil,
-                ignored: field.session?.ignored ?? false, secret: field.isSecret,
+                ignored: field.sessionField?.ignored ?? false, secret: field.isSecret,
                 masking: field.exposure == .maskedForm || field.kind == .cardNumber,
                 masked: field.exposure == .maskedForm && !field.display.isEmpty && !field.isEditing
                     ? field.display : nil,
                 minLength: field.minLength, maxLength: field.maxLength, options: field.options,
-                choices: field.session?.choices,
+                choices: field.sessionField?.choices,
                 brand: field.brand.map {
                     Brand(
                         id: $0.id, name: $0.name, securityCodeName: $0.securityCodeName,

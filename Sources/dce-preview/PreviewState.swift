@@ -129,13 +129,20 @@ final class PreviewState {
         clock += 1
         entry.used = clock
         sessions[id] = entry
-        for edit in edits {
-            switch edit.op {
-            case "set": try entry.form.set(edit.value ?? "", at: edit.path)
-            case "remove": try entry.form.remove(at: edit.path)
-            case "add": try entry.form.addItem(to: edit.path)
-            default: throw ValidatorError(code: .invalidDraft, message: "no edit '\(edit.op)'")
+        // A batch is applied whole or not at all: a refused edit leaves the form as the page last saw it.
+        let before = edits.isEmpty ? nil : entry.form.request().json
+        do throws(ValidatorError) {
+            for edit in edits {
+                switch edit.op {
+                case "set": try entry.form.set(edit.value ?? "", at: edit.path)
+                case "remove": try entry.form.remove(at: edit.path)
+                case "add": try entry.form.addItem(to: edit.path)
+                default: throw ValidatorError(code: .invalidDraft, message: "no edit '\(edit.op)'")
+                }
             }
+        } catch {
+            if let before { sessions[id]?.form = try FormModel(prepare(entry.choice), draft: before) }
+            throw error
         }
         return body(entry.form)
     }

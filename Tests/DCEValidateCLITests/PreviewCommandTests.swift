@@ -70,10 +70,27 @@ import Testing
             base + "api/edit",
             post: #"{"session": "\#(session)", "edits": [{"op": "set", "path": "/nope", "value": "5813"}]}"#)
         #expect(refused == 400 && answer.contains("no field at '/nope'") && !answer.contains("5813"))
+        // A batch with a refused edit changes nothing: the external id set before the refused edit is not kept.
+        let (batch, _) = try await fetch(
+            base + "api/edit",
+            post:
+                #"{"session": "\#(session)", "edits": [{"op": "set", "path": "/externalId", "value": "ext-1"}, {"op": "set", "path": "/nope", "value": "x"}]}"#
+        )
+        let (_, after) = try await fetch(base + "api/state", post: #"{"session": "\#(session)"}"#)
+        #expect(batch == 400)
+        #expect(try Self.state(of: "/externalId", in: after) == "empty", "\(after)")
         let (gone, _) = try await fetch(base + "api/state", post: #"{"session": "0"}"#)
         #expect(gone == 410)
         #expect(preview.stop() == 0)
         #expect(preview.log.contains("POST /api/edit 200") && !preview.log.contains("5813"))
+    }
+
+    /// A field's state in an answer of the page's API.
+    private static func state(of path: String, in answer: String) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
+        let groups = (object?["state"] as? [String: Any])?["groups"] as? [[String: Any]] ?? []
+        let fields = groups.flatMap { $0["fields"] as? [[String: Any]] ?? [] }
+        return fields.first { $0["path"] as? String == path }?["state"] as? String
     }
 
     @Test func anotherAddressThanLoopbackIsWarnedOf() throws {
