@@ -213,10 +213,16 @@ public final class FormModel {
         var shown: [FormField] = []
         var all: [FormField] = []
         var kept: [String: FormField] = [:]
+        // After an edit of one value, the session says which fields' states it worked out again; the others are as
+        // they were, and so are their value, what was typed into them and the form's words.
+        let changed = session.changedPaths
         for group in session.groups {
             for state in group.fields {
-                let field = byPath[state.path] ?? FormField(path: state.path, model: self)
-                field.apply(state, in: group, form: self)
+                let known = byPath[state.path]
+                let field = known ?? FormField(path: state.path, model: self)
+                if known == nil || changed.map({ $0.contains(state.path) }) ?? true {
+                    field.apply(state, in: group, form: self)
+                }
                 all.append(field)
                 kept[state.path] = field
                 if field.isInForce { shown.append(field) }

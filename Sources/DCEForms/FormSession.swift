@@ -30,6 +30,57 @@ public struct FormSession: Sendable {
     private var document: JSONDocument?
     /// The form's description as last worked out, with what it was worked out from.
     private var described: Described?
+    /// Each field's state as last worked out, with what it followed from.
+    private var worked = Worked(generation: -1)
+    /// The fields whose state the last edit worked out again, by JSON Pointer; `nil` when every field's was (a new
+    /// session, a removal, an item added, or a description of the form worked out again). What a form model reads
+    /// to bring only those fields in line.
+    package private(set) var changedPaths: Set<String>?
+
+    /// Each field's state as last worked out and what it followed from besides the description and its value.
+    private struct Worked: Sendable {
+        /// The description the states were worked out with (``Described/generation``).
+        var generation: Int
+        var states: [String: State] = [:]
+
+        /// A reference: a state kept from one edit to the next is not copied.
+        final class State: Sendable {
+            let field: Field
+            let inForce: InForce
+            let violations: [Violation]
+            let ignored: Bool
+            let month: Int
+            /// Whether the verdict read other values of the draft (an address's part reads its country).
+            let readOthers: Bool
+
+            init(field: Field, inForce: InForce, violations: [Violation], ignored: Bool, month: Int, readOthers: Bool) {
+                self.field = field
+                self.inForce = inForce
+                self.violations = violations
+                self.ignored = ignored
+                self.month = month
+                self.readOthers = readOthers
+            }
+        }
+
+        /// What the rules in force follow from: the field, which overrides held, and the context values.
+        struct InForce: Sendable {
+            var field: ObjectIdentifier?
+            var ruling: FieldRuling?
+            var context: [String?]?
+
+            init(_ inForce: RulesInForce?) {
+                field = inForce.map { ObjectIdentifier($0.field) }
+                ruling = inForce?.ruling
+                context = inForce?.context
+            }
+
+            func matches(_ other: RulesInForce?) -> Bool {
+                guard let other else { return field == nil }
+                return field == ObjectIdentifier(other.field) && ruling == other.ruling && context == other.context
+            }
+        }
+    }
 
     /// A description of the form and what it depends on beyond the prepared schema: the contexts derived from the
     /// values given, which values are given, and each value it read.
@@ -38,6 +89,8 @@ public struct FormSession: Sendable {
         var known: [[String]: String]
         var reads: [[String]: String?]
         var form: FormDescription?
+        /// Counts the descriptions worked out: the same number is the same description.
+        var generation: Int
         /// Each described field's tokens and compiled field, by path, found once per description.
         var fields: [String: (tokens: [String], compiled: CompiledField?)] = [:]
 
@@ -149,7 +202,7 @@ public struct FormSession: Sendable {
         guard !text.isEmpty else { return try remove(at: pointer) }
         let (field, tokens) = try field(named: pointer)
         draft = try schema.schema.placing(SchemaValue.typed(text, as: field.dataType), at: tokens, in: draft)
-        refresh()
+        refresh(edited: tokens)
     }
 
     /// Removes the value at a pointer, a list's item among them (the items after it move up). Removing what the
@@ -263,8 +316,11 @@ public struct FormSession: Sendable {
         return current
     }
 
-    /// Validates the draft and works out every field's state from what the walk found.
-    private mutating func refresh() {
+    /// Validates the draft and works out every field's state from what the walk found. After an edit of one value
+    /// (`edited`, its tokens), a field whose state follows from what it followed from before keeps its state: the same
+    /// description of the form, the same rules in force and violations, a value the edit did not touch (the edited
+    /// value's own, its objects' and what is inside it are worked out again), and a verdict that read no other value.
+    private mutating func refresh(edited: [String]? = nil) {
         // The draft is made of JSON values only, so it reads back; were it not to, the form would show no field.
         document = try? JSONDocument(bytes: Array(draft.json.utf8))
         guard let document else {
@@ -279,6 +335,12 @@ public struct FormSession: Sendable {
         let description = describe(known)
         var byPath: [String: [Violation]] = [:]
         for violation in violations { byPath[violation.path, default: []].append(violation) }
+        let month = schema.currentMonth
+        let reusing = edited != nil && description.generation == worked.generation
+        // Taken out of the session, so that changing one entry does not copy the others.
+        var worked = Worked(generation: description.generation, states: reusing ? self.worked.states : [:])
+        self.worked.states = [:]
+        var changed: Set<String> = []
         groups = (description.form?.groups ?? []).map { group in
             var fields: [Field] = []
             for described in group.fields {
@@ -288,14 +350,45 @@ public struct FormSession: Sendable {
                     let pointer =
                         instance.count == tokens.count && !tokens.contains("-")
                         ? described.path : instance.reduce("") { JSONPointer.appending($1, to: $0) }
-                    fields.append(
-                        state(
-                            of: described, compiled: compiled, at: instance, pointer: pointer, found: found,
-                            violations: byPath, strings: strings))
+                    let inForce = found.fields[pointer]
+                    let here = byPath[pointer] ?? []
+                    let ignored =
+                        !found.ignored.isEmpty
+                        && instance.indices.contains { depth in
+                            found.ignored.contains(
+                                instance.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
+                        }
+                    if reusing, let edited, let last = worked.states[pointer], !last.readOthers,
+                        last.month == month, last.ignored == ignored, last.violations == here,
+                        last.inForce.matches(inForce), !Self.isRelated(instance, edited)
+                    {
+                        fields.append(last.field)
+                        continue
+                    }
+                    var readOthers = false
+                    let field = state(
+                        of: described, compiled: compiled, at: instance, pointer: pointer, inForce: inForce,
+                        violations: here, ignored: ignored, month: month
+                    ) {
+                        readOthers = true
+                        return strings
+                    }
+                    worked.states[pointer] = Worked.State(
+                        field: field, inForce: .init(inForce), violations: here, ignored: ignored, month: month,
+                        readOthers: readOthers)
+                    changed.insert(pointer)
+                    fields.append(field)
                 }
             }
             return Group(dataGroup: group.dataGroup, title: title(of: group.dataGroup), fields: fields)
         }
+        self.worked = worked
+        changedPaths = reusing ? changed : nil
+    }
+
+    /// Whether one value is inside the other, or is it: an edit of one changes the other's value.
+    private static func isRelated(_ tokens: [String], _ edited: [String]) -> Bool {
+        tokens.count <= edited.count ? edited.starts(with: tokens) : tokens.starts(with: edited)
     }
 
     /// The form's fields in force for the values given (the last description while nothing it depends on changed).
@@ -317,7 +410,10 @@ public struct FormSession: Sendable {
                 fields[field.path] = (tokens, schema.schema.fields(along: tokens).last)
             }
         }
-        let described = Described(scope: scope, known: known, reads: reads.values, form: form, fields: fields)
+        let described = Described(
+            scope: scope, known: known, reads: reads.values, form: form,
+            generation: (self.described?.generation ?? 0) + 1,
+            fields: fields)
         self.described = described
         return described
     }
@@ -333,18 +429,11 @@ public struct FormSession: Sendable {
 
     private func state(
         of described: FormDescription.Field, compiled: CompiledField?, at tokens: [String], pointer: String,
-        found: (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>),
-        violations: [String: [Violation]], strings: [[String]: String]
+        inForce: RulesInForce?, violations here: [Violation], ignored: Bool, month: Int,
+        strings: () -> [[String]: String]
     ) -> Field {
         var instance = described
         instance.path = pointer
-        let inForce = found.fields[pointer]
-        let here = violations[pointer] ?? []
-        let ignored =
-            !found.ignored.isEmpty
-            && tokens.indices.contains { depth in
-                found.ignored.contains(tokens.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
-            }
         let rules = inForce?.rules
         let required =
             (rules?.presence.mustBePresent ?? described.required) || here.contains { $0.rule == .required }
@@ -369,9 +458,8 @@ public struct FormSession: Sendable {
             let text = text ?? ""
             let verdict: InputVerdict =
                 if let inForce {
-                    schema.draftVerdict(for: text, own: own, inForce: inForce, at: tokens, month: schema.currentMonth) {
-                        strings
-                    }
+                    schema.draftVerdict(
+                        for: text, own: own, inForce: inForce, at: tokens, month: month, strings: strings)
                 } else {
                     own.isEmpty ? .valid : .invalid(own[0].rule)
                 }

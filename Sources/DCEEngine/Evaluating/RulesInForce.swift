@@ -19,5 +19,5 @@ package struct RulesInForce {
     /// The tender type in force at the value (the walk knows it).
     var tenderType: String? { ruling.tenderType.known ?? nil }
     /// The context values in force at the value, by slot.
-    let context: [String?]
+    package let context: [String?]
 }
