@@ -85,8 +85,9 @@ extension PreparedSchema {
         strings: () -> [[String]: String]
     ) -> InputVerdict {
         guard let first = own.first else { return .valid }
-        if inForce.rules.presence.mustBeAbsent { return .invalid(.forbidden) }
-        let partial = inForce.rules.judge(
+        let rules = inForce.rules
+        if rules.presence.mustBeAbsent { return .invalid(.forbidden) }
+        let partial = rules.judge(
             partial: text, as: inForce.field.dataType, patterns: schema.patterns, month: month,
             reference: schema.reference
         ).and(objectRuleVerdict(text, at: tokens, given: strings()))

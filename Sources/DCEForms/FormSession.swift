@@ -478,7 +478,7 @@ public struct FormSession: Sendable {
                 field.masked = Masking.mask(string, brands: schema.schema.reference.cardBrands)
             }
         }
-        if let rules = inForce?.rules ?? compiled?.base,
+        if let rules = rules ?? compiled?.base,
             rules.formatList.contains(where: \.isCardNumber)
         {
             let feedback = schema.cardFeedback(.valid, digits: PreparedSchema.cardDigits(text ?? ""))

@@ -6,7 +6,6 @@ package struct RulesInForce {
     package init(field: CompiledField, ruling: FieldRuling, context: [String?]) {
         self.field = field
         self.ruling = ruling
-        self.rules = ruling.rules(of: field)  // once: a form reads them several times a keystroke
         self.context = context
     }
 
@@ -14,8 +13,10 @@ package struct RulesInForce {
     package let field: CompiledField
     /// What held there: the tender type, and which of the field's overrides (all decided).
     package let ruling: FieldRuling
-    /// The field's rules after the overrides that held.
-    package let rules: Rules
+    /// The field's rules after the overrides that held, laid over each other when asked for: a form's walk records
+    /// the rules in force at every member, and a keystroke reads those of the few fields it works out again (read
+    /// them once where they are read several times).
+    package var rules: Rules { ruling.rules(of: field) }
     /// The tender type in force at the value (the walk knows it).
     var tenderType: String? { ruling.tenderType.known ?? nil }
     /// The context values in force at the value, by slot.
