@@ -83,11 +83,11 @@ public struct FormSession: Sendable {
     }
 
     /// A description of the form and what it depends on beyond the prepared schema: the contexts derived from the
-    /// values given, which values are given, and each value it read.
+    /// values given, each value it read, and whether each object it asked of held a given value.
     private struct Described: Sendable {
         var scope: KnownScope?
-        var known: [[String]: String]
         var reads: [[String]: String?]
+        var holders: [[String]: Bool]
         var form: FormDescription?
         /// Counts the descriptions worked out: the same number is the same description.
         var generation: Int
@@ -96,8 +96,10 @@ public struct FormSession: Sendable {
 
         /// Whether the values given now would be described the same.
         func holds(for known: [[String]: String], scope: KnownScope?) -> Bool {
-            scope == self.scope && known.count == self.known.count
-                && self.known.keys.allSatisfy { known[$0] != nil } && reads.allSatisfy { known[$0.key] == $0.value }
+            scope == self.scope && reads.allSatisfy { known[$0.key] == $0.value }
+                && holders.allSatisfy { object in
+                    known.keys.contains { GivenReads.isInside($0, object.key) } == object.value
+                }
         }
     }
     /// The groups of fields, in the order of their first field, each field of each list item by its index.
@@ -411,7 +413,7 @@ public struct FormSession: Sendable {
             }
         }
         let described = Described(
-            scope: scope, known: known, reads: reads.values, form: form,
+            scope: scope, reads: reads.values, holders: reads.holders, form: form,
             generation: (self.described?.generation ?? 0) + 1,
             fields: fields)
         self.described = described

@@ -115,21 +115,33 @@ package struct GivenValuesReader: ScopeReader {
 
     /// Whether a value inside the one at `tokens` is typed or given.
     private func holdsKnownValue(_ tokens: [String]) -> Bool {
-        func isInside(_ path: [String]) -> Bool { path.count > tokens.count && path.starts(with: tokens) }
-        return typed.map { isInside($0.path) } == true || given.keys.contains(where: isInside)
+        if typed.map({ GivenReads.isInside($0.path, tokens) }) == true { return true }
+        let holds = given.keys.contains { GivenReads.isInside($0, tokens) }
+        reads?.recordHolding(tokens, holds)
+        return holds
     }
 }
 
-/// The given values a working-out read, each with what it was (`nil`: not given), beside which values were given at
-/// all: what a form's description depends on beyond the context, so that a form works it out again only when one of
-/// them changes (``CompiledSchema/fieldsInForce(context:tenderType:given:primitiveItems:reads:)``). Used by one task
-/// at a time.
+/// The given values a working-out read, each with what it was (`nil`: not given), and the objects it asked whether
+/// they hold a given value, each with the answer: what a form's description depends on beyond the context, so that a
+/// form works it out again only when one of them changes
+/// (``CompiledSchema/fieldsInForce(context:tenderType:given:primitiveItems:reads:)``). Used by one task at a time.
 package final class GivenReads {
     /// Each value read, by its tokens.
     package private(set) var values: [[String]: String?] = [:]
+    /// Each object asked of, by its tokens, and whether a given value was inside it.
+    package private(set) var holders: [[String]: Bool] = [:]
 
     package init() {}
 
     /// Records a value read.
     package func record(_ tokens: [String], _ value: String?) { values[tokens] = .some(value) }
+
+    /// Records whether a given value was inside the object at `tokens`.
+    package func recordHolding(_ tokens: [String], _ holds: Bool) { holders[tokens] = holds }
+
+    /// Whether `path` is inside the value at `tokens`.
+    package static func isInside(_ path: [String], _ tokens: [String]) -> Bool {
+        path.count > tokens.count && path.starts(with: tokens)
+    }
 }
