@@ -46,38 +46,23 @@ public struct FormSession: Sendable {
         /// A reference: a state kept from one edit to the next is not copied.
         final class State: Sendable {
             let field: Field
-            let inForce: InForce
+            let inForce: RulesInForce?
             let violations: [Violation]
             let ignored: Bool
             let month: Int
             /// Whether the verdict read other values of the draft (an address's part reads its country).
             let readOthers: Bool
 
-            init(field: Field, inForce: InForce, violations: [Violation], ignored: Bool, month: Int, readOthers: Bool) {
+            init(
+                field: Field, inForce: RulesInForce?, violations: [Violation], ignored: Bool, month: Int,
+                readOthers: Bool
+            ) {
                 self.field = field
                 self.inForce = inForce
                 self.violations = violations
                 self.ignored = ignored
                 self.month = month
                 self.readOthers = readOthers
-            }
-        }
-
-        /// What the rules in force follow from: the field, which overrides held, and the context values.
-        struct InForce: Sendable {
-            var field: ObjectIdentifier?
-            var ruling: FieldRuling?
-            var context: [String?]?
-
-            init(_ inForce: RulesInForce?) {
-                field = inForce.map { ObjectIdentifier($0.field) }
-                ruling = inForce?.ruling
-                context = inForce?.context
-            }
-
-            func matches(_ other: RulesInForce?) -> Bool {
-                guard let other else { return field == nil }
-                return field == ObjectIdentifier(other.field) && ruling == other.ruling && context == other.context
             }
         }
     }
@@ -362,7 +347,7 @@ public struct FormSession: Sendable {
                         }
                     if reusing, let edited, let last = worked.states[pointer], !last.readOthers,
                         last.month == month, last.ignored == ignored, last.violations == here,
-                        last.inForce.matches(inForce), !Self.isRelated(instance, edited)
+                        last.inForce == inForce, !Self.isRelated(instance, edited)
                     {
                         fields.append(last.field)
                         continue
@@ -376,7 +361,7 @@ public struct FormSession: Sendable {
                         return strings
                     }
                     worked.states[pointer] = Worked.State(
-                        field: field, inForce: .init(inForce), violations: here, ignored: ignored, month: month,
+                        field: field, inForce: inForce, violations: here, ignored: ignored, month: month,
                         readOthers: readOthers)
                     changed.insert(pointer)
                     fields.append(field)

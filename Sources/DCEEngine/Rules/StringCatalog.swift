@@ -155,13 +155,15 @@ private struct StringCatalogReader {
     /// catalogue's (with a variant of its own after the code).
     func checkRule(_ key: String, at entry: Entry) throws(ValidatorError) {
         let code = String(key.prefix { $0 != "." })
-        let codes = Set(ViolationCode.catalogue.map(\.code.rawValue)).union(
-            MessageCatalogue.english.templates.keys.map { String($0.prefix { $0 != "." }) })
-        guard !codes.contains(code) else { return }
+        guard !Self.ruleCodes.contains(code) else { return }
         throw failure(
-            "no rule '\(code)' has a message\(Suggestion.hint(for: code, in: codes.sorted()))", at: entry.node,
-            key: entry.key)
+            "no rule '\(code)' has a message\(Suggestion.hint(for: code, in: Self.ruleCodes.sorted()))",
+            at: entry.node, key: entry.key)
     }
+
+    /// The codes a catalogue words: the engine's, and those of the English catalogue's keys.
+    private static let ruleCodes = Set(ViolationCode.catalogue.map(\.code.rawValue)).union(
+        MessageCatalogue.english.templates.keys.map { String($0.prefix { $0 != "." }) })
 
     /// What is wrong at a node of the String Catalog, with its key, JSON Pointer, line and column.
     func failure(
