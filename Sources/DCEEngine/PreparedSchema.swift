@@ -249,15 +249,24 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
 
     /// Validates a form's draft whole, every violation kept (the other documents' `existsIn` among them), and
     /// records the rules in force at every member the walk met (``EvaluationPlan/evaluateForm(_:month:)``).
-    package func evaluateForm(_ document: JSONDocument)
-        -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
-    {
+    package func evaluateForm(_ document: JSONDocument) -> FormFindings {
         var found = wholePlan().evaluateForm(document, month: currentMonth)
         if !related.isEmpty {
             found.violations += schema.referenceViolations(
                 document, related: related, messages: messages, positions: false)
         }
         return found
+    }
+
+    /// A form's draft after one scalar value changed into another (`tokens`, its place), checked again where the
+    /// change can change anything (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``): the same findings as
+    /// ``evaluateForm(_:)`` gives, or `nil` when they cannot be told without walking the draft whole. Not with other
+    /// documents related (their `existsIn` check reads the draft whole).
+    package func recheckForm(_ document: JSONDocument, changedAt tokens: [String], after last: FormFindings)
+        -> FormFindings?
+    {
+        guard related.isEmpty else { return nil }
+        return wholePlan().recheckForm(document, changedAt: tokens, month: currentMonth, after: last)
     }
 
     /// The context as the caller gave it.

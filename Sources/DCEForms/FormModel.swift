@@ -210,6 +210,25 @@ public final class FormModel {
 
     /// Brings the observable state in line with the session: only what changed is assigned.
     private func update() {
+        if session.keptFields, let changed = session.changedPaths {
+            // A keystroke checked again where it could change anything: every field is where it was.
+            var moved = false
+            for path in changed {
+                guard let field = byPath[path], let (group, state) = session.located(path) else { continue }
+                let wasInForce = field.isInForce
+                field.apply(state, in: group, form: self)
+                moved = moved || field.isInForce != wasInForce
+            }
+            if moved { fields = allFields.filter(\.isInForce) }
+        } else {
+            updateFields()
+        }
+        if canSubmit != session.isValid { canSubmit = session.isValid }
+        if violations != session.violations { violations = session.violations }
+    }
+
+    /// Brings every field in line with the session, and the lists of fields with its groups.
+    private func updateFields() {
         var shown: [FormField] = []
         var all: [FormField] = []
         var kept: [String: FormField] = [:]
@@ -231,8 +250,6 @@ public final class FormModel {
         byPath = kept
         allFields = all
         if shown.map(ObjectIdentifier.init) != fields.map(ObjectIdentifier.init) { fields = shown }
-        if canSubmit != session.isValid { canSubmit = session.isValid }
-        if violations != session.violations { violations = session.violations }
     }
 
     /// Whether `path` is `pointer` or below it.

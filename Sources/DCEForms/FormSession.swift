@@ -28,6 +28,8 @@ public struct FormSession: Sendable {
     private var draft: SchemaValue = .object([])
     /// The draft read as a document, as validation last read it.
     private var document: JSONDocument?
+    /// What validation last found in the draft, kept so that the next keystroke checks again only what it can change.
+    private var found: FormFindings?
     /// The form's description as last worked out, with what it was worked out from.
     private var described: Described?
     /// Each field's state as last worked out, with what it followed from.
@@ -36,6 +38,11 @@ public struct FormSession: Sendable {
     /// session, a removal, an item added, or a description of the form worked out again). What a form model reads
     /// to bring only those fields in line.
     package private(set) var changedPaths: Set<String>?
+    /// Whether the last edit kept every field where it was (the same fields, groups and order), so that only those of
+    /// ``changedPaths`` need reading again: a keystroke checked again where it could change anything.
+    package private(set) var keptFields = false
+    /// Where each field is in ``groups``, by JSON Pointer, as the last whole working out placed it.
+    private var places: [String: (group: Int, index: Int)] = [:]
 
     /// Each field's state as last worked out and what it followed from besides the description and its value.
     private struct Worked: Sendable {
@@ -46,6 +53,9 @@ public struct FormSession: Sendable {
         /// A reference: a state kept from one edit to the next is not copied.
         final class State: Sendable {
             let field: Field
+            /// The compiled field and the value's tokens, to work the state out again.
+            let compiled: CompiledField?
+            let tokens: [String]
             let inForce: RulesInForce?
             let violations: [Violation]
             let ignored: Bool
@@ -54,10 +64,12 @@ public struct FormSession: Sendable {
             let readOthers: Bool
 
             init(
-                field: Field, inForce: RulesInForce?, violations: [Violation], ignored: Bool, month: Int,
-                readOthers: Bool
+                field: Field, compiled: CompiledField?, tokens: [String], inForce: RulesInForce?,
+                violations: [Violation], ignored: Bool, month: Int, readOthers: Bool
             ) {
                 self.field = field
+                self.compiled = compiled
+                self.tokens = tokens
                 self.inForce = inForce
                 self.violations = violations
                 self.ignored = ignored
@@ -311,15 +323,24 @@ public struct FormSession: Sendable {
         // The draft is made of JSON values only, so it reads back; were it not to, the form would show no field.
         document = try? JSONDocument(bytes: Array(draft.json.utf8))
         guard let document else {
-            (groups, violations) = ([], [])
+            (groups, violations, found, keptFields) = ([], [], nil, false)
             return
         }
-        let found = schema.evaluateForm(document)
-        violations = found.violations
         var strings: [[String]: String] = [:]
         DraftCheck.collectStrings(draft, at: [], into: &strings)
         let known = strings.filter { schema.schema.fields(along: $0.key).count == $0.key.count }
         let description = describe(known)
+        if let edited, let last = found, description.generation == worked.generation,
+            let rechecked = schema.recheckForm(document, changedAt: edited, after: last),
+            let unit = rechecked.rechecked
+        {
+            found = rechecked
+            return rework(inside: unit, edited: edited, strings: strings)
+        }
+        let found = schema.evaluateForm(document)
+        self.found = found
+        keptFields = false
+        violations = found.violations
         var byPath: [String: [Violation]] = [:]
         for violation in violations { byPath[violation.path, default: []].append(violation) }
         let month = schema.currentMonth
@@ -328,7 +349,8 @@ public struct FormSession: Sendable {
         var worked = Worked(generation: description.generation, states: reusing ? self.worked.states : [:])
         self.worked.states = [:]
         var changed: Set<String> = []
-        groups = (description.form?.groups ?? []).map { group in
+        places = [:]
+        groups = (description.form?.groups ?? []).enumerated().map { place, group in
             var fields: [Field] = []
             for described in group.fields {
                 guard let (tokens, compiled) = description.fields[described.path] else { continue }
@@ -345,6 +367,7 @@ public struct FormSession: Sendable {
                             found.ignored.contains(
                                 instance.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
                         }
+                    places[pointer] = (place, fields.count)
                     if reusing, let edited, let last = worked.states[pointer], !last.readOthers,
                         last.month == month, last.ignored == ignored, last.violations == here,
                         last.inForce == inForce, !Self.isRelated(instance, edited)
@@ -361,8 +384,8 @@ public struct FormSession: Sendable {
                         return strings
                     }
                     worked.states[pointer] = Worked.State(
-                        field: field, inForce: inForce, violations: here, ignored: ignored, month: month,
-                        readOthers: readOthers)
+                        field: field, compiled: compiled, tokens: instance, inForce: inForce, violations: here,
+                        ignored: ignored, month: month, readOthers: readOthers)
                     changed.insert(pointer)
                     fields.append(field)
                 }
@@ -371,6 +394,47 @@ public struct FormSession: Sendable {
         }
         self.worked = worked
         changedPaths = reusing ? changed : nil
+    }
+
+    /// After a keystroke checked again only inside `unit` (its value, or its object: ``found``'s `rechecked`), works
+    /// out again the states of the fields inside it and of those whose verdict read other values; every other field
+    /// keeps its state and place, for nothing it follows from changed. The fields changed are those whose state
+    /// differs, and the edited value's own (its text changed).
+    private mutating func rework(inside unit: String, edited: [String], strings: [[String]: String]) {
+        guard let found else { return }
+        violations = found.violations
+        let month = schema.currentMonth
+        let inside = unit + "/"
+        let again = worked.states.filter { $0.value.readOthers || $0.key == unit || $0.key.hasPrefix(inside) }
+        var changed: Set<String> = []
+        for (pointer, last) in again {
+            guard let (group, index) = places[pointer] else { continue }
+            let inForce = found.fields[pointer]
+            let here = violations.filter { $0.path == pointer }
+            var readOthers = false
+            let field = state(
+                of: last.field.description, compiled: last.compiled, at: last.tokens, pointer: pointer,
+                inForce: inForce, violations: here, ignored: last.ignored, month: month
+            ) {
+                readOthers = true
+                return strings
+            }
+            worked.states[pointer] = Worked.State(
+                field: field, compiled: last.compiled, tokens: last.tokens, inForce: inForce, violations: here,
+                ignored: last.ignored, month: month, readOthers: readOthers)
+            if field != last.field { groups[group].fields[index] = field }
+            if field != last.field || Self.isRelated(last.tokens, edited) { changed.insert(pointer) }
+        }
+        changedPaths = changed
+        keptFields = true
+    }
+
+    /// The group and state of a field by its JSON Pointer, where the last whole working out placed it.
+    package func located(_ pointer: String) -> (group: Group, field: Field)? {
+        guard let (group, index) = places[pointer], group < groups.count, index < groups[group].fields.count else {
+            return nil
+        }
+        return (groups[group], groups[group].fields[index])
     }
 
     /// Whether one value is inside the other, or is it: an edit of one changes the other's value.
@@ -468,9 +532,10 @@ public struct FormSession: Sendable {
         if let rules = rules ?? compiled?.base,
             rules.formatList.contains(where: \.isCardNumber)
         {
-            let feedback = schema.cardFeedback(.valid, digits: PreparedSchema.cardDigits(text ?? ""))
-            field.cardBrand = feedback.cardBrand
-            field.cardBrands = feedback.cardBrands
+            // Spaces and dashes between digits are skipped; anything else has no brand.
+            let typing = schema.schema.reference.cardBrands.typing(text ?? "")
+            field.cardBrand = typing.brand
+            field.cardBrands = typing.candidates
         }
         return field
     }

@@ -52,6 +52,7 @@ extension Evaluation: ScopeReader {
         guard let object = work.containers.last, let member = document.member(key, of: object),
             document.kind(of: member) == .string
         else { return .none }
+        if let recorder, recorder.recordsFields { recorder.reads.append(ValueRead(node: member, test: -1, held: true)) }
         let text = document.string(at: member)
         return allowed?.contains(text) ?? true ? .value(text) : .none
     }
@@ -65,6 +66,14 @@ extension Evaluation: ScopeReader {
 
     /// Tests a request value found by a pointer.
     mutating func holds(_ test: Int, for value: JSONDocument.Index?) -> Bool {
+        let held = outcome(of: test, for: value)
+        if recorder != nil, let value { noteRead(value, test: test, held: held) }
+        return held
+    }
+
+    /// Whether a test holds for a request value found by a pointer.
+    @inline(__always)
+    private mutating func outcome(of test: Int, for value: JSONDocument.Index?) -> Bool {
         let record = tables.tests[test]
         switch record.kind {
         case .absent: return value == nil
@@ -96,6 +105,18 @@ extension Evaluation: ScopeReader {
                 }
             }
             return lastCardBrand.brand >= 0 && record.brandMask & (1 << UInt64(lastCardBrand.brand)) != 0
+        }
+    }
+
+    /// Notes that a condition's test read a value's content and what it answered, when the walk records what a form's
+    /// draft holds (kept out of line: only a form asks). Whether a value is there is not its content: a form's
+    /// recheck keeps the value there.
+    @inline(never)
+    func noteRead(_ value: JSONDocument.Index, test: Int, held: Bool) {
+        guard let recorder, recorder.recordsFields else { return }
+        switch tables.tests[test].kind {
+        case .absent, .null, .present: return
+        default: recorder.reads.append(ValueRead(node: value, test: test, held: held))
         }
     }
 

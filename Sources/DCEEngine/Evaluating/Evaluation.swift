@@ -84,6 +84,11 @@ struct Evaluation: ConditionReader {
         var fields: [String: RulesInForce] = [:]
         /// When ``recordsFields``: the members the walk skipped as ignored for provisioning, by JSON Pointer.
         var ignored: Set<String> = []
+        /// When ``recordsFields``: each test of a value's content (not only whether it is there) by a condition, and
+        /// each member a binding read, as read. A value whose tests all answer the same can change without changing
+        /// what holds anywhere else: what lets a form check again only the value typed
+        /// (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``).
+        var reads: [ValueRead] = []
 
         init(recordsScopes: Bool, recordsFields: Bool = false) {
             self.recordsScopes = recordsScopes
@@ -266,9 +271,7 @@ extension EvaluationPlan {
     /// of every present object, present or missing, and which members it skipped as ignored for provisioning: what a
     /// form shows of each field for the draft as it stands (DCEForms' `FormSession`). One of the places an
     /// ``Evaluation`` is made.
-    func evaluateForm(_ document: JSONDocument, month: Int)
-        -> (violations: [Violation], fields: [String: RulesInForce], ignored: Set<String>)
-    {
+    func evaluateForm(_ document: JSONDocument, month: Int) -> FormFindings {
         let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
         var evaluation = Evaluation(
             document: document, plan: self, positions: false, month: month, recorder: recorder)
@@ -278,7 +281,10 @@ extension EvaluationPlan {
                 $0.evaluate()
                 violations = $0.writtenViolations()
             }, finish: { _ in })
-        return (violations, recorder.fields, recorder.ignored)
+        return FormFindings(
+            document: document, month: month, violations: violations, fields: recorder.fields,
+            ignored: recorder.ignored,
+            reads: recorder.reads)
     }
 
     /// The tender type in force inside each present value of a request whose field binds contexts, as validation's
