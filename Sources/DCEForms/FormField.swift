@@ -251,7 +251,8 @@ extension FormField {
         let display: String
         switch (exposure, kind) {
         case (.nothing, _): display = Masking.hide(value)
-        case (.maskedForm, _) where !editing && !value.isEmpty: display = Masking.mask(value, brands: brands)
+        case (.maskedForm, _) where !editing && !value.isEmpty:
+            display = state.masked ?? Masking.mask(value, brands: brands)
         case (_, .cardNumber): display = brands.grouped(value)
         default: display = value
         }

@@ -411,6 +411,11 @@ public struct FormSession: Sendable {
             guard let (group, index) = places[pointer] else { continue }
             let inForce = found.fields[pointer]
             let here = violations.filter { $0.path == pointer }
+            let related = Self.isRelated(last.tokens, edited)
+            // A member of the object besides the value typed, whose rules in force and violations stay: as it was.
+            if !related, !last.readOthers, last.month == month, last.inForce == inForce, last.violations == here {
+                continue
+            }
             var readOthers = false
             let field = state(
                 of: last.field.description, compiled: last.compiled, at: last.tokens, pointer: pointer,
@@ -423,7 +428,7 @@ public struct FormSession: Sendable {
                 field: field, compiled: last.compiled, tokens: last.tokens, inForce: inForce, violations: here,
                 ignored: last.ignored, month: month, readOthers: readOthers)
             if field != last.field { groups[group].fields[index] = field }
-            if field != last.field || Self.isRelated(last.tokens, edited) { changed.insert(pointer) }
+            if field != last.field || related { changed.insert(pointer) }
         }
         changedPaths = changed
         keptFields = true

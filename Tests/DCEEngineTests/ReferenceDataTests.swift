@@ -62,6 +62,48 @@ import Testing
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
     }
 
+    /// A number being typed is compared with each range as prefixes of one length; it must say what the walk over
+    /// every range scaled to its own digits says (written out here as it was): for every prefix of up to five digits,
+    /// at each range's bounds at every length, and anywhere else.
+    @Test func aNumberBeingTypedIsDetectedAsTheWalkOverEveryRangeDetectsIt() {
+        func walked(prefix: Int, digits: Int) -> CardBrands.Detection {
+            var (mayEnterOther, mayEnterAny, candidate) = (false, false, -1)
+            for range in brands.ranges {
+                if range.digits > digits {
+                    let scale = CardBrands.power(range.digits - digits)
+                    guard range.low <= prefix * scale + scale - 1 && prefix * scale <= range.high else { continue }
+                    if mayEnterAny && range.brand != candidate { mayEnterOther = true }
+                    if !mayEnterAny { candidate = range.brand }
+                    mayEnterAny = true
+                } else if (range.low...range.high).contains(prefix / CardBrands.power(digits - range.digits)) {
+                    guard !mayEnterAny || (!mayEnterOther && candidate == range.brand) else { return .undecided }
+                    return .brand(range.brand)
+                }
+            }
+            return mayEnterAny ? .undecided : .unknown
+        }
+        var cases: [(prefix: Int, digits: Int)] = []
+        for digits in 0...5 { cases += (0..<CardBrands.power(digits)).map { ($0, digits) } }
+        var random = SystemRandomNumberGenerator()
+        for digits in 6..<brands.longestPrefix {
+            for range in brands.ranges {
+                for bound in [range.low, range.high, range.high + 1] {
+                    let prefix =
+                        range.digits >= digits
+                        ? bound / CardBrands.power(range.digits - digits)
+                        : bound * CardBrands.power(digits - range.digits)
+                    cases += [prefix - 1, prefix, prefix + 1].map { ($0, digits) }
+                }
+            }
+            cases += (0..<20_000).map { _ in (Int.random(in: 0..<CardBrands.power(digits), using: &random), digits) }
+        }
+        let disagreements = cases.filter { $0.prefix >= 0 && $0.prefix < CardBrands.power($0.digits) }
+            .filter {
+                brands.scanned(prefix: $0.prefix, digits: $0.digits) != walked(prefix: $0.prefix, digits: $0.digits)
+            }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
     @Test func completeNumbersFollowTheirBrandsLengthsAndCheckDigit() {
         let format = Format.cardNumber
         #expect(format.accepts("4111111111111111"))
