@@ -252,8 +252,10 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     package func evaluateForm(_ document: JSONDocument) -> FormFindings {
         var found = wholePlan().evaluateForm(document, month: currentMonth)
         if !related.isEmpty {
-            found.violations += schema.referenceViolations(
+            let references = schema.referenceViolations(
                 document, related: related, messages: messages, positions: false)
+            found.violations += references
+            found.sources += references.map { _ in nil }
         }
         return found
     }

@@ -35,8 +35,7 @@ public struct FormSession: Sendable {
     /// Each field's state as last worked out, with what it followed from.
     private var worked = Worked(generation: -1)
     /// The fields whose state the last edit worked out again, by JSON Pointer; `nil` when every field's was (a new
-    /// session, a removal, an item added, or a description of the form worked out again). What a form model reads
-    /// to bring only those fields in line.
+    /// session, a removal, an item added). What a form model reads to bring only those fields in line.
     package private(set) var changedPaths: Set<String>?
     /// Whether the last edit kept every field where it was (the same fields, groups and order), so that only those of
     /// ``changedPaths`` need reading again: a keystroke checked again where it could change anything.
@@ -317,7 +316,7 @@ public struct FormSession: Sendable {
 
     /// Validates the draft and works out every field's state from what the walk found. After an edit of one value
     /// (`edited`, its tokens), a field whose state follows from what it followed from before keeps its state: the same
-    /// description of the form, the same rules in force and violations, a value the edit did not touch (the edited
+    /// description of the field, the same rules in force and violations, a value the edit did not touch (the edited
     /// value's own, its objects' and what is inside it are worked out again), and a verdict that read no other value.
     private mutating func refresh(edited: [String]? = nil) {
         // The draft is made of JSON values only, so it reads back; were it not to, the form would show no field.
@@ -344,7 +343,8 @@ public struct FormSession: Sendable {
         var byPath: [String: [Violation]] = [:]
         for violation in violations { byPath[violation.path, default: []].append(violation) }
         let month = schema.currentMonth
-        let reusing = edited != nil && description.generation == worked.generation
+        let reusing = edited != nil
+        let sameDescription = description.generation == worked.generation
         // Taken out of the session, so that changing one entry does not copy the others.
         var worked = Worked(generation: description.generation, states: reusing ? self.worked.states : [:])
         self.worked.states = [:]
@@ -370,7 +370,8 @@ public struct FormSession: Sendable {
                     places[pointer] = (place, fields.count)
                     if reusing, let edited, let last = worked.states[pointer], !last.readOthers,
                         last.month == month, last.ignored == ignored, last.violations == here,
-                        last.inForce == inForce, !Self.isRelated(instance, edited)
+                        last.inForce == inForce, !Self.isRelated(instance, edited),
+                        sameDescription || Self.describes(last.field.description, as: described, at: pointer)
                     {
                         fields.append(last.field)
                         continue
@@ -440,6 +441,16 @@ public struct FormSession: Sendable {
             return nil
         }
         return (groups[group], groups[group].fields[index])
+    }
+
+    /// Whether a field's description, at `pointer`, is what a new description of the form says of it: a description
+    /// worked out again (a brand decided, an object given its first value) keeps most fields as they were.
+    private static func describes(
+        _ last: FormDescription.Field, as described: FormDescription.Field, at pointer: String
+    ) -> Bool {
+        var described = described
+        described.path = pointer
+        return last == described
     }
 
     /// Whether one value is inside the other, or is it: an edit of one changes the other's value.

@@ -8,6 +8,9 @@ package struct FormFindings: Sendable {
     let month: Int
     /// Every violation, in the order the walk found them, each written out.
     package var violations: [Violation]
+    /// What each violation's message was written from (``MessageSource``), in the same order; `nil` for one that
+    /// cannot be told again.
+    var sources: [MessageSource?]
     /// The rules in force at each member of each present object the walk checked, present or missing, by the
     /// member's JSON Pointer (list items by index).
     package var fields: [String: RulesInForce]
@@ -59,31 +62,56 @@ extension EvaluationPlan {
         else { return nil }
         let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
         var evaluation = Evaluation(document: document, plan: self, positions: false, month: month, recorder: recorder)
-        var walked: (unit: String, violations: [Violation])?
+        var walked: Evaluation.Rechecked?
         evaluation.withDocument({ walked = $0.recheck(tokens, after: last) }, finish: { _ in })
-        guard let walked, let violations = Self.replacing(walked.unit, in: last.violations, with: walked.violations)
-        else { return nil }
+        guard let walked else { return nil }
+        var (violations, sources) = (last.violations, last.sources)
+        if walked.block.isEmpty {
+            // The unit had none: where the walk finds new ones among the others is not known without walking.
+            guard walked.violations.isEmpty || violations.isEmpty else { return nil }
+        }
+        violations.replaceSubrange(walked.block, with: walked.violations)
+        sources.replaceSubrange(walked.block, with: walked.sources)
         var fields = last.fields
         for (pointer, rules) in recorder.fields { fields[pointer] = rules }
         return FormFindings(
-            document: document, month: month, violations: violations, fields: fields,
-            ignored: last.ignored.union(recorder.ignored),
-            reads: last.reads, rechecked: walked.unit)
+            document: document, month: month, violations: violations, sources: sources, fields: fields,
+            ignored: last.ignored.union(recorder.ignored), reads: last.reads, rechecked: walked.unit)
     }
 
-    /// `violations` with those at or inside `unit` replaced by `found`, in their place; `nil` when the unit had none
-    /// before but has some now (where the walk would have found them is not known) or its old ones were not together.
-    private static func replacing(_ unit: String, in violations: [Violation], with found: [Violation])
-        -> [Violation]?
-    {
+    /// Where the violations at or inside `unit` are among `violations`: together, an empty range when there are none;
+    /// `nil` when they are not together.
+    static func block(of unit: String, in violations: [Violation]) -> Range<Int>? {
         let inside = unit + "/"
         let isInUnit = { (violation: Violation) in violation.path == unit || violation.path.hasPrefix(inside) }
-        guard let first = violations.firstIndex(where: isInUnit) else { return found.isEmpty ? violations : nil }
+        guard let first = violations.firstIndex(where: isInUnit) else { return 0..<0 }
         let end = violations[first...].firstIndex { !isInUnit($0) } ?? violations.endIndex
         guard !violations[end...].contains(where: isInUnit) else { return nil }
-        var result = violations
-        result.replaceSubrange(first..<end, with: found)
-        return result
+        return first..<end
+    }
+}
+
+/// What a violation's message is written from besides its JSON Pointer, as a walk found it: the same again at the same
+/// pointer, under the same plan, is the same message, so that a keystroke writes only the messages that change.
+struct MessageSource: Equatable, Sendable {
+    var rule: Int
+    var field: Int
+    var attributes: Int
+    var detail: Int
+    var measure: Int
+    var brand: Int
+    var objectField: Int
+    var objectRule: Int
+    var objectMember: Int
+
+    /// `nil` for a finding whose attributes were computed for its value alone (they are not kept).
+    init?(_ record: FoundViolation) {
+        guard record.attributes >= 0 || record.attributes == Finding.noAttributes, record.fingerprint < 0 else {
+            return nil
+        }
+        (rule, field, attributes, detail) = (record.ruleOrdinal, record.field, record.attributes, record.detail)
+        (measure, brand) = (record.measure, record.brand)
+        (objectField, objectRule, objectMember) = (record.objectField, record.objectRule, record.objectMember)
     }
 }
 
@@ -100,10 +128,20 @@ extension Evaluation {
         var token: PathToken
     }
 
-    /// Walks again the unit of a change at `tokens` (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``): the
-    /// unit's JSON Pointer and the violations found in it, in the order found; `nil` when the change cannot be
-    /// checked alone.
-    mutating func recheck(_ tokens: [String], after last: FormFindings) -> (unit: String, violations: [Violation])? {
+    /// What walking a unit again found (``recheck(_:after:)``).
+    struct Rechecked {
+        /// The unit's JSON Pointer.
+        var unit: String
+        /// Where the unit's old violations are in the last findings.
+        var block: Range<Int>
+        /// Its violations now, in the order found, and what each message was written from.
+        var violations: [Violation]
+        var sources: [MessageSource?]
+    }
+
+    /// Walks again the unit of a change at `tokens` (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``): what it
+    /// found; `nil` when the change cannot be checked alone.
+    mutating func recheck(_ tokens: [String], after last: FormFindings) -> Rechecked? {
         guard let steps = steps(to: tokens), let value = steps.last?.node,
             Self.node(at: tokens, in: last.document) == value,
             Self.isScalar(document.nodes[value].kind), Self.isScalar(last.document.nodes[value].kind)
@@ -120,6 +158,7 @@ extension Evaluation {
             !steps[..<unit].contains(where: { tables.fields[$0.field].hasObjectRules })
         else { return nil }
         let pointer = tokens[...unit].reduce("") { JSONPointer.appending($1, to: $0) }
+        guard let block = EvaluationPlan.block(of: pointer, in: last.violations) else { return nil }
         deriveContexts()
         work.containers.append(document.root)
         var checked = false
@@ -128,7 +167,9 @@ extension Evaluation {
             evaluation.check(steps[unit])
         }
         guard checked, !decided else { return nil }
-        return (pointer, writtenViolations())
+        let (violations, sources) = formViolations(
+            reusing: last.violations[block], sources: last.sources[block])
+        return Rechecked(unit: pointer, block: block, violations: violations, sources: sources)
     }
 
     /// Goes down `steps` as the walk goes (bindings in force, a field skipped for provisioning not entered, the path

@@ -141,6 +141,34 @@ extension Evaluation {
         return index
     }
 
+    /// The violations the walk found in the order found and what each message is written from, for a form's draft: the
+    /// one at the same place of `reused` is kept where it is the same violation, its message not written again.
+    mutating func formViolations(reusing reused: ArraySlice<Violation>, sources: ArraySlice<MessageSource?>)
+        -> (violations: [Violation], sources: [MessageSource?])
+    {
+        guard let found = recordViolations(sorted: false) else { return ([], []) }
+        return found.withWriter { writer in
+            var violations: [Violation] = []
+            var written: [MessageSource?] = []
+            violations.reserveCapacity(found.count)
+            written.reserveCapacity(found.count)
+            for index in 0..<found.count {
+                let record = found.record(at: index)
+                let source = MessageSource(record)
+                let old = reused.startIndex + index
+                if let source, old < reused.endIndex, sources[old] == source,
+                    writer.string(record.pointer) == reused[old].path
+                {
+                    violations.append(reused[old])
+                } else {
+                    violations.append(writer.violation(at: index))
+                }
+                written.append(source)
+            }
+            return (violations, written)
+        }
+    }
+
     /// The violations the walk found in the order found, each written out (a form's draft and a default value are
     /// checked with them).
     mutating func writtenViolations() -> [Violation] {

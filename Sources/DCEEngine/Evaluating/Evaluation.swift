@@ -275,14 +275,15 @@ extension EvaluationPlan {
         let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
         var evaluation = Evaluation(
             document: document, plan: self, positions: false, month: month, recorder: recorder)
-        var violations: [Violation] = []
+        var found: (violations: [Violation], sources: [MessageSource?]) = ([], [])
         evaluation.withDocument(
             {
                 $0.evaluate()
-                violations = $0.writtenViolations()
+                found = $0.formViolations(reusing: [], sources: [])
             }, finish: { _ in })
         return FormFindings(
-            document: document, month: month, violations: violations, fields: recorder.fields,
+            document: document, month: month, violations: found.violations, sources: found.sources,
+            fields: recorder.fields,
             ignored: recorder.ignored,
             reads: recorder.reads)
     }
