@@ -81,11 +81,11 @@ extension PreparedSchema {
     /// The verdict on a value of a draft as text, from the violations of its own that validating the draft found at
     /// it and the rules in force there: what ``inputFeedback(_:at:draft:)`` and ``FormSession`` show.
     func draftVerdict(
-        for text: String, own: [Violation], inForce: RulesInForce, at tokens: [String], month: Int,
-        strings: () -> [[String]: String]
+        for text: String, own: [Violation], inForce: RulesInForce, rules: Rules? = nil, at tokens: [String],
+        month: Int, strings: () -> [[String]: String]
     ) -> InputVerdict {
         guard let first = own.first else { return .valid }
-        let rules = inForce.rules
+        let rules = rules ?? inForce.rules
         if rules.presence.mustBeAbsent { return .invalid(.forbidden) }
         let partial = rules.judge(
             partial: text, as: inForce.field.dataType, patterns: schema.patterns, month: month,

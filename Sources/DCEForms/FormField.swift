@@ -233,20 +233,27 @@ extension FormField {
         {
             return
         }
-        applied = Applied(
-            state: state, dataGroup: group.dataGroup, groupTitle: group.title, typed: typed, value: value,
-            editing: editing, generation: form.generation)
         let described = state.description
+        // What follows from the description alone stays while it does (a keystroke changes the value and the state).
+        let previous = applied.flatMap {
+            $0.generation == form.generation && $0.state.description == described ? $0 : nil
+        }
         let brands = form.schema.schema.reference.cardBrands
         if compiled?.generation != form.generation {
             compiled = (form.generation, form.schema.schema.field(at: path))
         }
         let compiled = compiled?.field
         let declared = compiled?.sensitivity.exposure ?? .value
-        let kind = Self.kind(of: described, formats: compiled?.base.formatList ?? [], secret: declared == .nothing)
+        let kind =
+            previous?.kind
+            ?? Self.kind(of: described, formats: compiled?.base.formatList ?? [], secret: declared == .nothing)
+        applied = Applied(
+            state: state, dataGroup: group.dataGroup, groupTitle: group.title, typed: typed, value: value,
+            editing: editing, generation: form.generation, kind: kind)
         // A card number is masked wherever it is given, as in every output (a number typed into a phone field).
+        let isCardNumber = !value.isEmpty && Masking.isCardNumber(value, brands: brands)
         var exposure = declared
-        if exposure == .value && Masking.isCardNumber(value, brands: brands) { exposure = .maskedForm }
+        if exposure == .value && isCardNumber { exposure = .maskedForm }
         let words = form.words
         let display: String
         switch (exposure, kind) {
@@ -262,8 +269,7 @@ extension FormField {
         } else {
             switch exposure {
             case .value: spoken = display
-            case .maskedForm
-            where Masking.isCardNumber(value, brands: brands) || (kind == .cardNumber && value.count >= 12):
+            case .maskedForm where isCardNumber || (kind == .cardNumber && value.count >= 12):
                 spoken = words.phrase("field.endingIn", ["last": String(value.suffix(4))])
             case .maskedForm, .nothing: spoken = words.phrase("field.hidden")
             }
@@ -271,14 +277,17 @@ extension FormField {
         self.exposure = exposure
         isInForce = !state.ignored && (!state.forbidden || state.state != .empty)
         let required = state.required && !state.forbidden
-        assign(\.label, described.label)
-        assign(\.placeholder, described.placeholder)
-        assign(\.help, described.help)
-        assign(\.minLength, described.inputMinLength)
-        assign(\.maxLength, described.inputMaxLength)
-        assign(\.kind, kind)
-        assign(
-            \.contentType, Self.contentType(of: kind, autofill: described.autofill, address: described.address?.part))
+        if previous == nil {
+            assign(\.label, described.label)
+            assign(\.placeholder, described.placeholder)
+            assign(\.help, described.help)
+            assign(\.minLength, described.inputMinLength)
+            assign(\.maxLength, described.inputMaxLength)
+            assign(\.kind, kind)
+            assign(
+                \.contentType,
+                Self.contentType(of: kind, autofill: described.autofill, address: described.address?.part))
+        }
         assign(\.isSecret, exposure == .nothing)
         assign(\.isRequired, required)
         assign(\.isForbidden, state.forbidden)
@@ -294,9 +303,11 @@ extension FormField {
         assign(\.typedText, typed)
         assign(\.editing, editing)
         assign(\.display, display)
-        assign(
-            \.accessibilityLabel,
-            required ? words.phrase("field.required", ["label": described.label]) : described.label)
+        if previous.map({ $0.state.required != state.required || $0.state.forbidden != state.forbidden }) ?? true {
+            assign(
+                \.accessibilityLabel,
+                required ? words.phrase("field.required", ["label": described.label]) : described.label)
+        }
         assign(\.accessibilityValue, spoken)
     }
 
@@ -310,6 +321,8 @@ extension FormField {
         var editing: Bool
         /// The form's schema and words (``FormModel/generation``).
         var generation: Int
+        /// The kind of input the description and the schema's field decide.
+        var kind: Kind
     }
 
     /// Sets a property only when the value differs: an observer hears of a change only when there is one.

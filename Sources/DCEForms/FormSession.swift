@@ -406,7 +406,9 @@ public struct FormSession: Sendable {
         violations = found.violations
         let month = schema.currentMonth
         let inside = unit + "/"
-        let again = worked.states.filter { $0.value.readOthers || $0.key == unit || $0.key.hasPrefix(inside) }
+        let again = worked.states.compactMap { pointer, last in
+            last.readOthers || pointer == unit || pointer.hasPrefix(inside) ? (pointer, last) : nil
+        }
         var changed: Set<String> = []
         for (pointer, last) in again {
             guard let (group, index) = places[pointer] else { continue }
@@ -428,8 +430,9 @@ public struct FormSession: Sendable {
             worked.states[pointer] = Worked.State(
                 field: field, compiled: last.compiled, tokens: last.tokens, inForce: inForce, violations: here,
                 ignored: last.ignored, month: month, readOthers: readOthers)
-            if field != last.field { groups[group].fields[index] = field }
-            if field != last.field || related { changed.insert(pointer) }
+            let differs = field != last.field
+            if differs { groups[group].fields[index] = field }
+            if differs || related { changed.insert(pointer) }
         }
         changedPaths = changed
         keptFields = true
@@ -526,7 +529,8 @@ public struct FormSession: Sendable {
             let verdict: InputVerdict =
                 if let inForce {
                     schema.draftVerdict(
-                        for: text, own: own, inForce: inForce, at: tokens, month: month, strings: strings)
+                        for: text, own: own, inForce: inForce, rules: rules, at: tokens, month: month,
+                        strings: strings)
                 } else {
                     own.isEmpty ? .valid : .invalid(own[0].rule)
                 }
