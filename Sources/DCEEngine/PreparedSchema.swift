@@ -264,9 +264,9 @@ public struct PreparedSchema: Sendable, CustomStringConvertible, CustomReflectab
     /// change can change anything (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``): the same findings as
     /// ``evaluateForm(_:)`` gives, or `nil` when they cannot be told without walking the draft whole. Not with other
     /// documents related (their `existsIn` check reads the draft whole).
-    package func recheckForm(_ document: JSONDocument, changedAt tokens: [String], after last: FormFindings)
-        -> FormFindings?
-    {
+    package func recheckForm(
+        _ document: JSONDocument, changedAt tokens: [String], after last: consuming FormFindings
+    ) -> FormFindings? {
         guard related.isEmpty else { return nil }
         return wholePlan().recheckForm(document, changedAt: tokens, month: currentMonth, after: last)
     }

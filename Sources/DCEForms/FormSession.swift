@@ -42,6 +42,8 @@ public struct FormSession: Sendable {
     package private(set) var keptFields = false
     /// Where each field is in ``groups``, by JSON Pointer, as the last whole working out placed it.
     private var places: [String: (group: Int, index: Int)] = [:]
+    /// The field and tokens of each pointer a value was set at: a keystroke reads its pointer once.
+    private var setAt: [String: (field: CompiledField, tokens: [String])] = [:]
 
     /// Each field's state as last worked out and what it followed from besides the description and its value.
     private struct Worked: Sendable {
@@ -198,7 +200,13 @@ public struct FormSession: Sendable {
     ///   past the end of its list.
     public mutating func set(_ text: String, at pointer: String) throws(ValidatorError) {
         guard !text.isEmpty else { return try remove(at: pointer) }
-        let (field, tokens) = try field(named: pointer)
+        let (field, tokens): (CompiledField, [String])
+        if let known = setAt[pointer] {
+            (field, tokens) = known
+        } else {
+            (field, tokens) = try self.field(named: pointer)
+            setAt[pointer] = (field, tokens)
+        }
         draft = try schema.schema.placing(SchemaValue.typed(text, as: field.dataType), at: tokens, in: draft)
         refresh(edited: tokens)
     }
@@ -329,7 +337,8 @@ public struct FormSession: Sendable {
         DraftCheck.collectStrings(draft, at: [], into: &strings)
         let known = strings.filter { schema.schema.fields(along: $0.key).count == $0.key.count }
         let description = describe(known)
-        if let edited, let last = found, description.generation == worked.generation,
+        // The last findings are taken, so that the recheck changes them in place; a full walk replaces them.
+        if let edited, description.generation == worked.generation, let last = found.take(),
             let rechecked = schema.recheckForm(document, changedAt: edited, after: last),
             let unit = rechecked.rechecked
         {

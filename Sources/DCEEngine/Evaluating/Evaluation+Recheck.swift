@@ -3,7 +3,7 @@
 /// (``EvaluationPlan/recheckForm(_:changedAt:month:after:)``).
 package struct FormFindings: Sendable {
     /// The draft walked.
-    let document: JSONDocument
+    var document: JSONDocument
     /// The month the dates were checked in (``Evaluation/month``).
     let month: Int
     /// Every violation, in the order the walk found them, each written out.
@@ -53,9 +53,10 @@ extension EvaluationPlan {
     /// - no object or list above the unit judges what it holds together: object rules, options;
     /// - the unit's violations are found where its old ones were (when it had none and others were found, the walk's
     ///   order cannot be told without walking), and no member is given twice.
-    func recheckForm(_ document: JSONDocument, changedAt tokens: [String], month: Int, after last: FormFindings)
-        -> FormFindings?
-    {
+    /// `last` is taken, not copied: what stays of it is changed in place.
+    func recheckForm(
+        _ document: JSONDocument, changedAt tokens: [String], month: Int, after last: consuming FormFindings
+    ) -> FormFindings? {
         guard !hasSubset, maxErrors == .max, !tokens.isEmpty, month == last.month,
             document.nodes.count == last.document.nodes.count,
             !last.violations.contains(where: { $0.rule == .duplicateKey })
@@ -65,18 +66,16 @@ extension EvaluationPlan {
         var walked: Evaluation.Rechecked?
         evaluation.withDocument({ walked = $0.recheck(tokens, after: last) }, finish: { _ in })
         guard let walked else { return nil }
-        var (violations, sources) = (last.violations, last.sources)
-        if walked.block.isEmpty {
-            // The unit had none: where the walk finds new ones among the others is not known without walking.
-            guard walked.violations.isEmpty || violations.isEmpty else { return nil }
-        }
-        violations.replaceSubrange(walked.block, with: walked.violations)
-        sources.replaceSubrange(walked.block, with: walked.sources)
-        var fields = last.fields
-        for (pointer, rules) in recorder.fields { fields[pointer] = rules }
-        return FormFindings(
-            document: document, month: month, violations: violations, sources: sources, fields: fields,
-            ignored: last.ignored.union(recorder.ignored), reads: last.reads, rechecked: walked.unit)
+        // The unit had none: where the walk finds new ones among the others is not known without walking.
+        guard !walked.block.isEmpty || walked.violations.isEmpty || last.violations.isEmpty else { return nil }
+        var findings = last
+        findings.document = document
+        findings.violations.replaceSubrange(walked.block, with: walked.violations)
+        findings.sources.replaceSubrange(walked.block, with: walked.sources)
+        for (pointer, rules) in recorder.fields { findings.fields[pointer] = rules }
+        if !recorder.ignored.isEmpty { findings.ignored.formUnion(recorder.ignored) }
+        findings.rechecked = walked.unit
+        return findings
     }
 
     /// Where the violations at or inside `unit` are among `violations`: together, an empty range when there are none;
