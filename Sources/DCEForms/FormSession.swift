@@ -485,6 +485,11 @@ public struct FormSession: Sendable {
         var fields: [String: (tokens: [String], compiled: CompiledField?)] = [:]
         for group in form?.groups ?? [] {
             for field in group.fields {
+                // A path's tokens and compiled field are the schema's: those of the last description stay.
+                if let known = self.described?.fields[field.path] {
+                    fields[field.path] = known
+                    continue
+                }
                 guard let tokens = JSONPointer.tokens(of: field.path) else { continue }
                 fields[field.path] = (tokens, schema.schema.fields(along: tokens).last)
             }
