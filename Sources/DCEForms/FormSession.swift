@@ -3,12 +3,13 @@ public import DCEEngine
 /// The state of a form being filled in, answered from the rules in force for the draft as it stands: what an app binds
 /// its SwiftUI or UIKit form to, and what `dce-validate preview` renders.
 ///
-/// A session holds the draft. Each edit (``set(_:at:)``, ``remove(at:)``, ``addItem(to:)``) validates the draft whole,
-/// as the request will be validated, and the session then says of every field of the form, in `order` and grouped
-/// by `dataGroup` (``groups``): its state (empty, incomplete, valid, invalid with the message), whether it is
-/// required, forbidden (with the reason) or ignored *now*, given what the draft holds (a physical program requires a
-/// delivery address; a US context the consents), a card number's brand and candidates, and a masked field's masked
-/// form. ``violations`` are the draft's, as a Validate button lists them; ``request`` is what would be sent, with
+/// A session holds the draft. Each edit (``set(_:at:)``, ``remove(at:)``, ``addItem(to:)``) finds what validating the
+/// draft whole finds, as the request will be validated (a keystroke checks again only what it can change: the value,
+/// or its object when the object's rules judge its members together, when no condition reading the value answers
+/// otherwise), and the session then says of every field of the form, in `order` and grouped by `dataGroup`
+/// (``groups``): its state (empty, incomplete, valid, invalid with the message), whether it is required, forbidden
+/// (with the reason) or ignored *now*, given what the draft holds (a physical program requires a delivery address; a
+/// US context the consents), a card number's brand and candidates, and a masked field's masked form. ``violations`` are the draft's, as a Validate button lists them; ``request`` is what would be sent, with
 /// sensitive values masked; ``example`` the draft without them.
 ///
 /// ```swift
