@@ -42,7 +42,7 @@ extension EvaluationPlan {
     ///
     /// What is walked again (the *unit*) is the value, or the object holding it when the object has rules that judge
     /// its members together (a postal code and its country): its violations take the place of the unit's old ones,
-    /// and the rules in force it records replace the old. That is the whole walk's answer when nothing else can
+    /// and the rules in force everywhere stay what they were. That is the whole walk's answer when nothing else can
     /// change:
     /// - the month is the same (a date's check follows it);
     /// - the draft has the same shape: the value was there before, as a scalar at the same node, and no value was
@@ -61,8 +61,9 @@ extension EvaluationPlan {
             document.nodes.count == last.document.nodes.count,
             !last.violations.contains(where: { $0.rule == .duplicateKey })
         else { return nil }
-        let recorder = Evaluation.Recorder(recordsScopes: false, recordsFields: true)
-        var evaluation = Evaluation(document: document, plan: self, positions: false, month: month, recorder: recorder)
+        // No recorder: the rules in force at every member, and the members skipped, are what they were (every
+        // condition answers as before and no binding read the value), and so are the tests the conditions made.
+        var evaluation = Evaluation(document: document, plan: self, positions: false, month: month)
         var walked: Evaluation.Rechecked?
         evaluation.withDocument({ walked = $0.recheck(tokens, after: last) }, finish: { _ in })
         guard let walked else { return nil }
@@ -72,8 +73,6 @@ extension EvaluationPlan {
         findings.document = document
         findings.violations.replaceSubrange(walked.block, with: walked.violations)
         findings.sources.replaceSubrange(walked.block, with: walked.sources)
-        for (pointer, rules) in recorder.fields { findings.fields[pointer] = rules }
-        if !recorder.ignored.isEmpty { findings.ignored.formUnion(recorder.ignored) }
         findings.rechecked = walked.unit
         return findings
     }
