@@ -9,8 +9,9 @@ public import DCEEngine
 /// otherwise), and the session then says of every field of the form, in `order` and grouped by `dataGroup`
 /// (``groups``): its state (empty, incomplete, valid, invalid with the message), whether it is required, forbidden
 /// (with the reason) or ignored *now*, given what the draft holds (a physical program requires a delivery address; a
-/// US context the consents), a card number's brand and candidates, and a masked field's masked form. ``violations`` are the draft's, as a Validate button lists them; ``request`` is what would be sent, with
-/// sensitive values masked; ``example`` the draft without them.
+/// US context the consents), a card number's brand and candidates, and a masked field's masked form. ``violations``
+/// are the draft's, as a Validate button lists them; ``request`` is what would be sent, with sensitive values masked;
+/// ``example`` the draft without them.
 ///
 /// ```swift
 /// var form = try FormSession(validator.prepare("card-create", context: ["region": "EU"]))
@@ -64,6 +65,13 @@ public struct FormSession: Sendable {
             let month: Int
             /// Whether the verdict read other values of the draft (an address's part reads its country).
             let readOthers: Bool
+
+            /// Whether the state still follows when the rules in force, violations, skip and month are these: its
+            /// verdict read no other value. (Its value and description are the caller's to compare.)
+            func stands(inForce: RulesInForce?, violations: [Violation], ignored: Bool, month: Int) -> Bool {
+                !readOthers && self.month == month && self.ignored == ignored && self.violations == violations
+                    && self.inForce == inForce
+            }
 
             init(
                 field: Field, compiled: CompiledField?, tokens: [String], inForce: RulesInForce?,
@@ -378,9 +386,9 @@ public struct FormSession: Sendable {
                                 instance.prefix(depth + 1).reduce("") { JSONPointer.appending($1, to: $0) })
                         }
                     places[pointer] = (place, fields.count)
-                    if reusing, let edited, let last = worked.states[pointer], !last.readOthers,
-                        last.month == month, last.ignored == ignored, last.violations == here,
-                        last.inForce == inForce, !Self.isRelated(instance, edited),
+                    if reusing, let edited, let last = worked.states[pointer],
+                        last.stands(inForce: inForce, violations: here, ignored: ignored, month: month),
+                        !Self.isRelated(instance, edited),
                         sameDescription || Self.describes(last.field.description, as: described, at: pointer)
                     {
                         fields.append(last.field)
@@ -426,7 +434,7 @@ public struct FormSession: Sendable {
             let here = violations.filter { $0.path == pointer }
             let related = Self.isRelated(last.tokens, edited)
             // A member of the object besides the value typed, whose rules in force and violations stay: as it was.
-            if !related, !last.readOthers, last.month == month, last.inForce == inForce, last.violations == here {
+            if !related, last.stands(inForce: inForce, violations: here, ignored: last.ignored, month: month) {
                 continue
             }
             var readOthers = false

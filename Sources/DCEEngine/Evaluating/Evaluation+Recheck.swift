@@ -141,16 +141,16 @@ extension Evaluation {
     /// found; `nil` when the change cannot be checked alone.
     mutating func recheck(_ tokens: [String], after last: FormFindings) -> Rechecked? {
         guard let steps = steps(to: tokens), let value = steps.last?.node,
-            Self.node(at: tokens, in: last.document) == value,
+            last.document.value(at: tokens) == value,
             Self.isScalar(document.nodes[value].kind), Self.isScalar(last.document.nodes[value].kind)
         else { return nil }
         for read in last.reads where read.node <= value && value < last.document.next(after: read.node) {
             guard read.node == value, read.test >= 0, holds(read.test, for: value) == read.held else { return nil }
         }
-        // The unit: the value, or its object when the object judges its members together.
+        // The unit: the value, or its object when the object judges its members together (never the root: object
+        // rules anywhere above the unit, the root's among them, judge what it holds whole).
         let holder = steps.count >= 2 ? steps[steps.count - 2].field : 0
         let judged = tables.fields[holder].dataType == .object && tables.fields[holder].hasObjectRules
-        guard !judged || steps.count >= 2 else { return nil }
         let unit = judged ? steps.count - 2 : steps.count - 1
         guard !tables.fields[0].hasObjectRules,
             !steps[..<unit].contains(where: { tables.fields[$0.field].hasObjectRules })
@@ -229,7 +229,7 @@ extension Evaluation {
                 (field, node) = (child, value)
             case .array:
                 guard record.dataType == .array, record.items >= 0, let index = Int(token),
-                    let element = Self.element(index, of: node, in: document)
+                    let element = document.element(index, of: node)
                 else { return nil }
                 steps.append(Step(field: record.items, node: element, container: node, token: .index(index)))
                 (field, node) = (record.items, element)
@@ -238,34 +238,6 @@ extension Evaluation {
             }
         }
         return steps
-    }
-
-    /// The node at `tokens` in a document (the first member of a key given twice); `nil` when there is none.
-    private static func node(at tokens: [String], in document: JSONDocument) -> JSONDocument.Index? {
-        var node = document.root
-        for token in tokens {
-            switch document.nodes[node].kind {
-            case .object:
-                guard let value = document.member(token, of: node) else { return nil }
-                node = value
-            case .array:
-                guard let index = Int(token), let element = element(index, of: node, in: document) else { return nil }
-                node = element
-            default:
-                return nil
-            }
-        }
-        return node
-    }
-
-    /// Item `index` of a list; `nil` past its end.
-    private static func element(_ index: Int, of array: JSONDocument.Index, in document: JSONDocument)
-        -> JSONDocument.Index?
-    {
-        guard index >= 0, index < document.count(of: array) else { return nil }
-        var elements = document.elements(of: array)
-        for _ in 0..<index { _ = elements.next() }
-        return elements.next()
     }
 
     /// Whether a value is a string, a number or a literal: one node.

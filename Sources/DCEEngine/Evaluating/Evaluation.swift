@@ -283,9 +283,7 @@ extension EvaluationPlan {
             }, finish: { _ in })
         return FormFindings(
             document: document, month: month, violations: found.violations, sources: found.sources,
-            fields: recorder.fields,
-            ignored: recorder.ignored,
-            reads: recorder.reads)
+            fields: recorder.fields, ignored: recorder.ignored, reads: recorder.reads)
     }
 
     /// The tender type in force inside each present value of a request whose field binds contexts, as validation's

@@ -111,13 +111,21 @@ extension JSONDocument {
                 guard let next = member(token, of: current) else { return nil }
                 current = next
             case .array:
-                guard let position = Int(token), position >= 0, position < count(of: current) else { return nil }
-                current = Array(elements(of: current))[position]
+                guard let position = Int(token), let next = element(position, of: current) else { return nil }
+                current = next
             default:
                 return nil
             }
         }
         return current
+    }
+
+    /// Item `index` of an array; `nil` past its end.
+    func element(_ index: Int, of array: Index) -> Index? {
+        guard index >= 0, index < count(of: array) else { return nil }
+        var elements = elements(of: array)
+        for _ in 0..<index { _ = elements.next() }
+        return elements.next()
     }
 }
 

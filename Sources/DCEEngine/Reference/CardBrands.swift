@@ -69,25 +69,23 @@ public final class CardBrands: Sendable {
         let longestPrefix = ranges.map(\.digits).max() ?? 0
         self.ranges = ranges
         self.longestPrefix = longestPrefix
-        // Each range spans the prefixes low·10ⁿ ..< (high + 1)·10ⁿ of the longest length; between two consecutive
+        // Each range spans the prefixes low·10ⁿ ... (high + 1)·10ⁿ − 1 of the longest length; between two consecutive
         // bounds the same ranges hold every prefix, and the longest of them (the first in `ranges`) decides.
-        var bounds: Set<Int> = [0]
-        for range in ranges {
+        let spans = ranges.map { range in
             let scale = Self.power(longestPrefix - range.digits)
-            bounds.insert(range.low * scale)
-            bounds.insert((range.high + 1) * scale)
+            return (low: range.low * scale, high: (range.high + 1) * scale - 1)
         }
+        var bounds: Set<Int> = [0]
+        for span in spans { bounds.formUnion([span.low, span.high + 1]) }
         var runs: [(start: Int, brand: Int)] = []
         for start in bounds.sorted() {
-            let brand =
-                ranges.first { ($0.low...$0.high).contains(start / Self.power(longestPrefix - $0.digits)) }?.brand ?? -1
-            if runs.last?.brand != brand { runs.append((start, brand)) }
+            let brand = spans.indices.first { spans[$0].low <= start && start <= spans[$0].high }.map {
+                ranges[$0].brand
+            }
+            if runs.last?.brand != (brand ?? -1) { runs.append((start, brand ?? -1)) }
         }
         self.runs = runs
-        spans = ranges.map { range in
-            let scale = Self.power(longestPrefix - range.digits)
-            return (range.low * scale, (range.high + 1) * scale - 1)
-        }
+        self.spans = spans
     }
 
     /// A brand by its identifier.
@@ -140,7 +138,7 @@ public final class CardBrands: Sendable {
         // The numbers starting with the digits, as prefixes of the longest length: a range longer than the digits
         // may still hold one of them when the spans meet; a range no longer holds them all when its span holds
         // theirs. (Comparing spans of one length, not each range scaled to its digits: a sixth of the work, the
-        // same answers, `CardBrandsTests`.)
+        // same answers, `ReferenceDataTests`.)
         let scale = Self.power(longestPrefix - digits)
         let low = prefix * scale
         let high = low + scale - 1
