@@ -162,6 +162,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // The Swift models of a schema folder (dce-validate generate swift, the DCEModelsGenerator plugin): tooling,
+            // which an app does not link; the models it writes need only DCEEngine and DCEModels.
+            name: "DCESwiftGeneration",
+            dependencies: ["DCEEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             // The wire: the envelope an app sends (PDRequest, its sealed fields, the sealing hooks), the gateway's
             // answer (PDResponse) and the signed schema catalogue; what validates does not link what sends.
             name: "DCEEnvelope",
@@ -255,7 +262,10 @@ let package = Package(
                 "DCEFingerprint",
                 "DCEForms",
                 "DCEReports",
+                "DCESwiftGeneration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The fingerprints of the schemas code was generated from (dce-generated.lock).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -302,7 +312,7 @@ let package = Package(
             name: "DCEEngineTests",
             dependencies: [
                 "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport", "DCEForms", "DCEReports",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "DCESwiftGeneration", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

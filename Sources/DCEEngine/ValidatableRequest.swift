@@ -9,7 +9,18 @@
 /// }
 /// let report = try validator.validate(NicknameRequest(nickname: "Travel"))
 /// ```
-public protocol ValidatableRequest: Encodable, Sendable {
+///
+/// Such a request is written for the engine through `Encodable`. The models `dce-validate generate swift` writes
+/// implement ``DocumentWritable/write(to:)`` themselves, member by member in the schema's order, and skip the
+/// encoder's machinery, which cost more than the validation.
+public protocol ValidatableRequest: DocumentWritable, Encodable, Sendable {
     /// The id of the schema in `Schemas/` that describes this request.
     static var schemaID: String { get }
+}
+
+extension ValidatableRequest {
+    /// Writes the request through its `Encodable` conformance, as `JSONEncoder` with its default strategies would.
+    ///
+    /// - Parameter writer: The writer.
+    public func write(to writer: inout DocumentWriter) { writer.encode(self) }
 }

@@ -192,8 +192,10 @@ public struct Validator: Sendable {
 
     /// A typed request as the engine reads it.
     static func document<Request: ValidatableRequest>(of request: Request) throws(ValidatorError) -> JSONDocument {
+        var writer = DocumentWriter()
+        request.write(to: &writer)
         do {
-            return try RequestEncoder.document(request)
+            return try writer.document()
         } catch {
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(

@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// A free-form JSON value, for members such as a virtual card's `metadata` whose shape the app chooses.
 public enum JSONValue: Codable, Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByDictionaryLiteral,
     ExpressibleByArrayLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
@@ -81,6 +83,22 @@ public enum JSONValue: Codable, Sendable, Hashable, ExpressibleByStringLiteral, 
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension JSONValue: DocumentWritable {
+    /// Writes the value for the engine (an object's members in the dictionary's order, as `JSONEncoder` does).
+    ///
+    /// - Parameter writer: The writer.
+    public func write(to writer: inout DocumentWriter) {
+        switch self {
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .number(let value): writer.number(value)
+        case .string(let value): writer.string(value)
+        case .array(let value): value.write(to: &writer)
+        case .object(let value): value.write(to: &writer)
         }
     }
 }

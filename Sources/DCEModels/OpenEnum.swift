@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// A set of string values that the service sends and a newer service may extend: an enum of the seeds whose cases
 /// are the values these models know, plus `unknown(String)` for any other value, kept as sent.
 ///
@@ -29,7 +31,7 @@
 ///
 /// Two values are equal, and hash alike, when their raw values are: `.unknown("VISA") == .visa`. Build a value from
 /// a string with ``init(rawValue:)``, which gives the known case when there is one.
-public protocol OpenEnum: RawRepresentable, Codable, Hashable, Sendable where RawValue == String {
+public protocol OpenEnum: RawRepresentable, Codable, Hashable, Sendable, DocumentWritable where RawValue == String {
     /// The cases these models know (every case but ``unknown(_:)``), in the seed's order.
     static var allKnownCases: [Self] { get }
 
@@ -76,6 +78,11 @@ extension OpenEnum {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+
+    /// Writes the raw value for the engine.
+    ///
+    /// - Parameter writer: The writer.
+    public func write(to writer: inout DocumentWriter) { writer.string(rawValue) }
 
     /// Whether two values have the same raw value.
     ///

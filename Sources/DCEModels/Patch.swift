@@ -1,3 +1,5 @@
+public import DCEEngine
+
 /// A field of an update request: left out (no change), `null` (remove the value), or a value (set it) — the three
 /// states that seed 003's `UpdateVirtualCardInput` gives `undefined`, `null` and a defined value.
 ///
@@ -66,5 +68,23 @@ extension KeyedDecodingContainer {
     public func decode<Value>(_ type: Patch<Value>.Type, forKey key: Key) throws -> Patch<Value> {
         guard contains(key) else { return .absent }
         return try decodeNil(forKey: key) ? .remove : .set(decode(Value.self, forKey: key))
+    }
+}
+
+/// Writing a ``Patch`` for the engine: three states for one member.
+extension DocumentWriter {
+    /// Leaves an absent patch out, writes `null` for a removal and the value for a replacement.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - patch: The patch.
+    public mutating func member<Value: DocumentWritable>(_ key: String, _ patch: Patch<Value>) {
+        switch patch {
+        case .absent: break
+        case .remove:
+            self.key(key)
+            null()
+        case .set(let value): member(key, value)
+        }
     }
 }

@@ -27,7 +27,8 @@ struct DCEValidate: AsyncParsableCommand {
         version: DCEVersion.current,
         subcommands: [
             ValidateCommand.self, LintCommand.self, ExportCommand.self, SchemasCommand.self, DescribeCommand.self,
-            CheckInputCommand.self, MaskCommand.self, CompatCommand.self, SendCommand.self, PreviewCommand.self,
+            CheckInputCommand.self, MaskCommand.self, CompatCommand.self, GenerateCommand.self, SendCommand.self,
+            PreviewCommand.self,
         ],
         defaultSubcommand: ValidateCommand.self
     )

@@ -13,6 +13,9 @@ struct LintCommand: ParsableCommand {
             invalid with that rule. EXAMPLES/manifest.json may give an example its context and tender type, and an \
             update example the stored record it changes (original).
 
+            Code generated from the directory (dce-generated.lock, written by `dce-validate generate swift`) that is \
+            older than its schemas is a problem too, with the command that generates it again.
+
             Example:
               dce-validate lint Schemas
             Exit status: 0 no problems; 1 problems found; 2 the directory cannot be read.
@@ -51,6 +54,10 @@ struct LintCommand: ParsableCommand {
         // Address patterns are compiled when their country is first seen, not when the data loads: lint compiles all.
         problems += ReferenceData.problems(in: source)
         problems = problems.filter { seen.insert($0.description).inserted }  // a shared file's problem once
+        if let directory {
+            problems += GeneratedCodeRecord.read(in: URL(fileURLWithPath: directory)).staleness(
+                in: URL(fileURLWithPath: directory), named: directory)
+        }
         var checked = 0
         if let examplesDirectory = examplesDirectory() {
             let manifest = ExampleManifest.load(from: examplesDirectory)

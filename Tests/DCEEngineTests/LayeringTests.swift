@@ -32,6 +32,7 @@ import Testing
         "SchemaValue",
         "DecimalNumber", "DataType", "FieldSelection", "ResolvedRequest", "InputVerdict", "SensitiveString",
         "Masking", "ValueFingerprinter", "Redactor", "ReferenceData", "CodeList", "CardBrands", "AddressFormats",
+        "DocumentWriter", "DocumentWritable",
     ]
 
     static func engineSources() throws -> [SourceFile] {

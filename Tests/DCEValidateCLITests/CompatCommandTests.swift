@@ -257,7 +257,7 @@ struct CompatCommandTests {
         // What the working tree changed is named as it is there; what it removed, as it was at the revision.
         #expect(
             result.out.contains(
-                "config/schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"
+                "config/schemas/card-create.json:23:42: error: card-create /programName: max-length-added (request, breaking)"
             ),
             "\(result.out)")
         #expect(

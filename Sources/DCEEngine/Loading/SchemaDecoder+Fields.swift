@@ -103,7 +103,52 @@ extension SchemaDecoder {
             additionalFields: bool(members["additionalFields"], pointer: pointer + "/additionalFields"),
             items: items, tenderTypes: tenderTypes, overrides: overrides, bindings: bindings(members["context"]),
             objectRules: objectRules(members),
-            existsIn: members["existsIn"].flatMap { documentReference($0) })
+            existsIn: members["existsIn"].flatMap { documentReference($0) },
+            codeNames: codeNames(members, options: rules.enumValues))
+    }
+
+    /// `swiftName` and `swiftCaseNames`: what generated code calls the field's type and its options.
+    private mutating func codeNames(_ members: [String: Entry], options: [SchemaValue]?) -> CodeNames {
+        var names = CodeNames(swiftName: swiftName(members["swiftName"]))
+        guard let entry = members["swiftCaseNames"],
+            let cases = object(at: entry.index, pointer: entry.pointer, allowed: nil, what: "'swiftCaseNames'")
+        else { return names }
+        let optionTexts = (options ?? []).compactMap { value -> String? in
+            if case .string(let text) = value { return text } else { return nil }
+        }
+        var named: [String: String] = [:]
+        for (option, caseEntry) in cases.sorted(by: { $0.value.index < $1.value.index }) {
+            guard optionTexts.contains(option) else {
+                report(
+                    .invalidAttribute,
+                    "'swiftCaseNames' names '\(option)', which is not one of the field's 'enum' strings",
+                    caseEntry.index, caseEntry.pointer)
+                continue
+            }
+            guard let name = string(caseEntry, pointer: caseEntry.pointer) else { continue }
+            guard CodeNames.isCaseName(name) else {
+                report(
+                    .invalidAttribute,
+                    "'\(name)' is not a Swift case name: a lowercase letter, then letters and digits", caseEntry.index,
+                    caseEntry.pointer)
+                continue
+            }
+            named[option] = name
+        }
+        names.swiftCaseNames = named
+        return names
+    }
+
+    /// `swiftName`: an UpperCamelCase Swift type name.
+    mutating func swiftName(_ entry: Entry?) -> String? {
+        guard let entry, let name = string(entry, pointer: entry.pointer) else { return nil }
+        guard CodeNames.isTypeName(name) else {
+            report(
+                .invalidAttribute, "'\(name)' is not a Swift type name: a capital letter, then letters and digits",
+                entry.index, entry.pointer)
+            return nil
+        }
+        return name
     }
 
     private mutating func overridable(_ members: [String: Entry], pointer: String) -> Rules {

@@ -4,8 +4,7 @@ struct SchemaDecoder {
         [
             "$schema", "id", "version", "name", "description", "contexts", "tenderTypes", "fields", "additionalFields",
             "definitions", "trustedPatterns", "numericBooleans", "responseSchema", "kind", "dataType", "items",
-            "minItems",
-            "maxItems",
+            "minItems", "maxItems", "mergePatch", "swiftName",
         ] + ObjectRuleKinds.builtIn.map { $0.attribute }
     /// Attributes an override (`overrides[]` or `tenderTypes.<type>`) may set.
     static let overridableAttributes = [
@@ -21,7 +20,7 @@ struct SchemaDecoder {
     static let fieldAttributes =
         [
             "key", "dataType", "ref", "fields", "additionalFields", "items", "tenderTypes", "overrides", "context",
-            "existsIn",
+            "existsIn", "swiftName", "swiftCaseNames",
         ]
         + ObjectRuleKinds.builtIn.map { $0.attribute } + overridableAttributes + metadataAttributes
     /// Attributes an `additionalDataValidations` entry may have.
@@ -93,6 +92,7 @@ struct SchemaDecoder {
             report(.inapplicableAttribute, "'items' belongs to an Array schema", entry.index, "/items")
         }
         root.rules.name = text(members["name"], pointer: "/name")
+        root.codeNames.swiftName = swiftName(members["swiftName"])
         // on an Array schema: refused by the compiler
         root.objectRules = objectRules(members)
         var definitions: [String: FieldDefinition] = [:]
@@ -123,6 +123,7 @@ struct SchemaDecoder {
             root: root, definitions: definitions,
             trustedPatterns: bool(members["trustedPatterns"], pointer: "/trustedPatterns") ?? false,
             numericBooleans: bool(members["numericBooleans"], pointer: "/numericBooleans") ?? false,
+            mergePatch: bool(members["mergePatch"], pointer: "/mergePatch") ?? false,
             responseSchema: string(members["responseSchema"], pointer: "/responseSchema"), kind: kind,
             locations: members.mapValues { location($0.index, $0.pointer) })
     }

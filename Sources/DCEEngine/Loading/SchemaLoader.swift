@@ -1,11 +1,11 @@
 /// Reads schema documents from a ``SchemaSource`` and decodes them, caching each document once.
-struct SchemaLoader {
+package struct SchemaLoader {
     let source: SchemaSource
     /// The kinds of object rule the schema language has.
     let ruleKinds: [any ObjectRuleKind.Type]
     private var cache: [String: SchemaDocument] = [:]
 
-    init(source: SchemaSource, ruleKinds: [any ObjectRuleKind.Type] = ObjectRuleKinds.builtIn) {
+    package init(source: SchemaSource, ruleKinds: [any ObjectRuleKind.Type] = ObjectRuleKinds.builtIn) {
         self.source = source
         self.ruleKinds = ruleKinds
     }
@@ -16,7 +16,9 @@ struct SchemaLoader {
     ///   - id: The schema id.
     ///   - referencedFrom: Where the id was named, when it comes from a `ref`.
     /// - Throws: ``SchemaError`` when the schema is missing, unreadable, not JSON, or not a valid schema document.
-    mutating func load(_ id: String, referencedFrom: SchemaLocation? = nil) throws(SchemaError) -> SchemaDocument {
+    package mutating func load(_ id: String, referencedFrom: SchemaLocation? = nil) throws(SchemaError)
+        -> SchemaDocument
+    {
         if let cached = cache[id] { return cached }
         guard let (bytes, file) = try source.read(id) else {
             let known = (try? source.schemaIDs()) ?? []

@@ -5,7 +5,7 @@
 /// written for still shows every label.
 package struct LocalizedText: Sendable, Hashable {
     /// The text in English: the one every language without its own text reads.
-    let english: String
+    package let english: String
     /// The other languages' texts, by language code (`de`, `fr`).
     let translations: [String: String]
 

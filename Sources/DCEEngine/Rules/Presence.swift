@@ -6,8 +6,8 @@
 /// required and forbidden, and the `required` list and `null` type of JSON Schema (export). `forbidden` wins over
 /// `required`: an override may forbid a field its base requires, and while it holds the field is not required.
 package struct Presence: Sendable, Hashable {
-    var required: Bool?
-    var forbidden: Bool?
+    package var required: Bool?
+    package var forbidden: Bool?
     package var nullable: Bool?
 
     /// These rules with each one that `other` writes taking precedence.

@@ -13,7 +13,7 @@ package struct Rules: Sendable {
     package var help: LocalizedText?
     package var description: String?
     /// Set on a field's base only: overrides cannot change a type.
-    var dataType: DataType?
+    package var dataType: DataType?
     package var presence = Presence()
     package var lengths = Lengths()
     package var valueRange = ValueRange()
@@ -22,7 +22,7 @@ package struct Rules: Sendable {
     /// Format names as written; the compiler refuses a schema with an unknown one, so compiled rules hold known names.
     var formats: [String]?
     var validations: [Validation]?
-    var defaultValue: SchemaValue?
+    package var defaultValue: SchemaValue?
     package var message: LocalizedText?
     package var messages: FieldMessages?
     /// Where each attribute was written, by attribute name, for compile-time problems.

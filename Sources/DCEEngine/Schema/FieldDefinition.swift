@@ -1,33 +1,63 @@
 /// One field's metadata as written in a schema file: the `PDMetaData` / `PDAccountMetaData` attributes, the
 /// shape of nested objects and arrays, and the overrides that contexts, tender types and conditions apply.
-struct FieldDefinition: Sendable {
+package struct FieldDefinition: Sendable {
     /// Where the field was written.
-    var location: SchemaLocation
+    package var location: SchemaLocation
     /// The member name in the request (`PDMetaData.key`); `nil` for array items, definitions and schema roots.
-    var key: String?
+    package var key: String?
     /// A reference to a shared definition: `#/definitions/Name`, `schema-id`, or `schema-id#/definitions/Name`.
-    var ref: String?
+    package var ref: String?
     var refLocation: SchemaLocation?
     /// The rules that overrides may change, and the type.
-    var rules: Rules
+    package var rules: Rules
     /// Presentation and lifecycle metadata, carried through to the compiled field.
-    var metadata: FieldMetadata
+    package var metadata: FieldMetadata
     /// The members of an `Object` field.
-    var fields: [FieldDefinition]?
+    package var fields: [FieldDefinition]?
     /// Whether an `Object` accepts members that are not in `fields`.
-    var additionalFields: Bool?
+    package var additionalFields: Bool?
     /// The element definition of an `Array` field (boxed: a field cannot contain itself by value).
-    var items: [FieldDefinition]?
+    package var items: [FieldDefinition]?
     /// Per tender type overrides (`PDTenderTypeMetaData`), in the order written.
-    var tenderTypes: [FieldOverride]
+    package var tenderTypes: [FieldOverride]
     /// Conditional overrides, applied in order after the tender type's.
-    var overrides: [FieldOverride]
+    package var overrides: [FieldOverride]
     /// Context values (and the tender type) bound for this field and everything below it (`context`).
     var bindings: [ContextBinding] = []
     /// The rules written on an `Object` that judge its members together (`postalAddress`).
     var objectRules: [ObjectRuleDefinition] = []
     /// Another document this field's value must be found in (`existsIn`).
     var existsIn: DocumentReference? = nil
+    /// What generated code calls the field's type and options (`swiftName`, `swiftCaseNames`).
+    package var codeNames = CodeNames()
+}
+
+/// The names generated code gives what a field defines, when the schema chooses them: validation never reads them.
+package struct CodeNames: Sendable, Hashable {
+    /// The Swift type of a schema (its root), a definition, an object written in place, or a field's options
+    /// (`swiftName`): with one, a type written in place is declared at the top level, once however many fields name
+    /// it.
+    package var swiftName: String?
+    /// The Swift case of each option that is not its value in lowerCamelCase (`{"MC": "mastercard"}`).
+    package var swiftCaseNames: [String: String] = [:]
+
+    /// Whether a text is an UpperCamelCase Swift type name: a capital ASCII letter, then ASCII letters and digits.
+    static func isTypeName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
+        return text.utf8.allSatisfy(isIdentifierByte)
+    }
+
+    /// Whether a text is a lowerCamelCase Swift case name: a lowercase ASCII letter, then ASCII letters and digits.
+    static func isCaseName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+        return text.utf8.allSatisfy(isIdentifierByte)
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
 }
 
 /// Where a field's value must be found in another document, when that document is at hand (`"existsIn": {"schema":
@@ -151,16 +181,16 @@ package struct FieldMetadata: Sendable {
 
 /// Attributes that apply when a condition holds: an entry of `overrides`, or of `tenderTypes` (whose condition
 /// is "the caller's tender type is this one").
-struct FieldOverride: Sendable {
+package struct FieldOverride: Sendable {
     var location: SchemaLocation
     var condition: ConditionDefinition
-    var rules: Rules
+    package var rules: Rules
     /// For an entry of `tenderTypes`: its tender type, whose metadata it may change too (`PDTenderTypeMetaData`
     /// carries its own `dataGroup`, and a payment type may make a field updatable, masked or ignored for
     /// provisioning); `nil` for a conditional override, which changes rules only.
-    var tenderType: String? = nil
+    package var tenderType: String? = nil
     /// The metadata a tender type's entry sets.
-    var metadata = FieldMetadata()
+    package var metadata = FieldMetadata()
 }
 
 /// A condition over context values and other fields of the request.

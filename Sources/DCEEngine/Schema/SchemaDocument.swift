@@ -1,29 +1,32 @@
 /// A schema file as written: one request or response shape, with its contexts and shared definitions.
-struct SchemaDocument: Sendable {
+package struct SchemaDocument: Sendable {
     /// The schema id; the file is `<id>.json`.
-    var id: String
-    var version: String
-    var name: String?
-    var description: String?
-    var file: String
+    package var id: String
+    package var version: String
+    package var name: String?
+    package var description: String?
+    package var file: String
     /// The contexts the schema understands, in the order written.
     var contexts: [ContextDefinition]
     /// The tender types (payment types) the schema's fields specialise for.
-    var tenderTypes: [String]
+    package var tenderTypes: [String]
     /// The request's top-level object.
-    var root: FieldDefinition
+    package var root: FieldDefinition
     /// Shared definitions by name, reachable as `#/definitions/Name` or `<id>#/definitions/Name`.
-    var definitions: [String: FieldDefinition]
+    package var definitions: [String: FieldDefinition]
     /// Whether the schema's regexes may use constructs that backtrack without bound (backreferences, lookaround,
     /// recursion, nested unbounded repeats). Off by default: schemas may come from a server.
     var trustedPatterns: Bool
     /// Whether `Boolean` fields also accept the numbers 0 and 1, as older clients send booleans wrapped in
     /// `NSNumber` (seed 004); what is sent converts them to `false` and `true`.
-    var numericBooleans = false
+    package var numericBooleans = false
+    /// Whether the request is a JSON merge patch (RFC 7396): a member left out changes nothing, and `null` removes
+    /// the value. Validation reads `null` as `nullable` says; generated models tell the three apart (`Patch`).
+    package var mergePatch = false
     /// The schema a gateway's answer to this request follows (`PDResponse.payload`).
-    var responseSchema: String?
+    package var responseSchema: String?
     /// What the schema describes: a request (the default), a response, or a component.
-    var kind = SchemaKind.request
+    package var kind = SchemaKind.request
     /// Where each of the schema's own members (`contexts`, `tenderTypes`, `additionalFields`, …) is written.
     var locations: [String: SchemaLocation] = [:]
 }

@@ -43,3 +43,10 @@ public struct SensitiveString: Codable, Hashable, Sendable, ExpressibleByStringL
     /// A mirror with no children, so `dump` shows nothing of the value.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
+
+extension SensitiveString: DocumentWritable {
+    /// Writes the value itself: the engine must see it to check it, and every output masks it.
+    ///
+    /// - Parameter writer: The writer.
+    public func write(to writer: inout DocumentWriter) { writer.string(revealed) }
+}

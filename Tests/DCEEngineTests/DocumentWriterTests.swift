@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import DCEEngine
+
+/// ``DocumentWriter`` makes the document a typed request's own ``DocumentWritable/write(to:)`` describes: the nodes it
+/// makes as it writes are the ones the reader reads from its text, and a misuse is an error, never a document.
+struct DocumentWriterTests {
+    /// A request written member by member, with an optional left out, a nested object, a list and an encoded member.
+    struct Written: ValidatableRequest {
+        static let schemaID = "card-create"
+        var programName = "SKRILL-VIRTUAL-MC-EEA"
+        var currency = "EUR"
+        var mobile: String? = nil
+        var externalId: String? = "merchant \"7\" é"
+        var termsAndConditionsAccepted = true
+        var address = Address()
+        var counts = [1, 2, 3]
+        var amounts = [1.5, 2, -0.25]
+        var decimal = Decimal(string: "12.340")!
+        var when = Date(timeIntervalSinceReferenceDate: 10)
+
+        struct Address: DocumentWritable, Encodable {
+            var city = "Sofia"
+            var lines = ["a", "b"]
+            func write(to writer: inout DocumentWriter) {
+                writer.beginObject()
+                writer.member("city", city)
+                writer.member("lines", lines)
+                writer.endObject()
+            }
+        }
+
+        func write(to writer: inout DocumentWriter) {
+            writer.beginObject()
+            writer.member("programName", programName)
+            writer.member("currency", currency)
+            writer.member("mobile", mobile)
+            writer.member("externalId", externalId)
+            writer.member("termsAndConditionsAccepted", termsAndConditionsAccepted)
+            writer.member("address", address)
+            writer.member("counts", counts)
+            writer.member("amounts", amounts)
+            writer.member("decimal", decimal)
+            writer.key("when")
+            writer.encode(when)
+            writer.key("nothing")
+            writer.null()
+            writer.endObject()
+        }
+    }
+
+    @Test func theNodesWrittenAreTheOnesTheTextReadsAs() throws {
+        var writer = DocumentWriter()
+        Written().write(to: &writer)
+        let written = try writer.document()
+        let read = try JSONDocument(bytes: Array(written.bytes))
+        #expect(String(decoding: written.bytes, as: UTF8.self).contains(#""decimal":12.34"#))
+        #expect(!String(decoding: written.bytes, as: UTF8.self).contains("mobile"))
+        #expect(written.nodes.count == read.nodes.count)
+        for (one, other) in zip(written.nodes, read.nodes) {
+            #expect(
+                one.kind == other.kind && one.flag == other.flag && one.start == other.start
+                    && one.length == other.length && one.end == other.end)
+        }
+    }
+
+    @Test func aWrittenRequestIsValidatedAsItsJSON() throws {
+        var writer = DocumentWriter()
+        Written().write(to: &writer)
+        let text = Array(try writer.document().bytes)
+        let typed = try Fixtures.validator.validate(Written())
+        let json = try Fixtures.validator.validate(json: text, schema: "card-create")
+        #expect(typed.errors.map(\.rule) == json.errors.map(\.rule))
+        #expect(typed.errors.map(\.path) == json.errors.map(\.path))
+        #expect(!typed.errors.isEmpty)
+    }
+
+    /// Each misuse of the writer, and what it is refused with.
+    @Test(
+        arguments: [
+            (
+                "a key twice",
+                { @Sendable (writer: inout DocumentWriter) in
+                    writer.beginObject()
+                    writer.member("a", 1)
+                    writer.member("a", 2)
+                    writer.endObject()
+                }
+            ),
+            ("a member outside an object", { @Sendable (writer: inout DocumentWriter) in writer.member("a", 1) }),
+            (
+                "two values at the top",
+                { @Sendable (writer: inout DocumentWriter) in
+                    writer.string("a")
+                    writer.string("b")
+                }
+            ),
+            (
+                "a key with no value",
+                { @Sendable (writer: inout DocumentWriter) in
+                    writer.beginObject()
+                    writer.key("a")
+                    writer.endObject()
+                }
+            ),
+            ("an unclosed object", { @Sendable (writer: inout DocumentWriter) in writer.beginObject() }),
+            (
+                "the wrong close",
+                { @Sendable (writer: inout DocumentWriter) in
+                    writer.beginArray()
+                    writer.endObject()
+                }
+            ),
+            ("nothing", { @Sendable (_: inout DocumentWriter) in }),
+            (
+                "a number that is not finite",
+                { @Sendable (writer: inout DocumentWriter) in writer.number(Double.infinity) }
+            ),
+        ] as [(String, @Sendable (inout DocumentWriter) -> Void)])
+    func aMisuseIsAnErrorNotADocument(_ what: String, _ misuse: @Sendable (inout DocumentWriter) -> Void) {
+        var writer = DocumentWriter()
+        misuse(&writer)
+        #expect(throws: (any Error).self, "\(what)") { try writer.document() }
+    }
+
+    /// A hand-written request keeps being written through `Encodable`, whole.
+    @Test func aRequestThatDoesNotWriteItselfIsEncoded() throws {
+        struct Encoded: ValidatableRequest {
+            static let schemaID = "card-create"
+            var currency = "EUR"
+        }
+        var writer = DocumentWriter()
+        Encoded().write(to: &writer)
+        #expect(String(decoding: try writer.document().bytes, as: UTF8.self) == #"{"currency":"EUR"}"#)
+    }
+}
