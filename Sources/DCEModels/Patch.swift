@@ -78,7 +78,7 @@ extension DocumentWriter {
     /// - Parameters:
     ///   - key: The member's name.
     ///   - patch: The patch.
-    public mutating func member<Value: DocumentWritable>(_ key: String, _ patch: Patch<Value>) {
+    public mutating func member<Value: DocumentWritable>(_ key: StaticString, _ patch: Patch<Value>) {
         switch patch {
         case .absent: break
         case .remove:

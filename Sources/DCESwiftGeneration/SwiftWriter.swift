@@ -119,12 +119,29 @@ struct SwiftWriter {
         indent += 1
         line("writer.beginObject()")
         for member in structure.members {
-            line("writer.member(\(ModelBuilder.literal(member.key)), self.\(SwiftNames.bare(member.name)))")
+            let key = ModelBuilder.literal(member.key)
+            let value = "self.\(SwiftNames.bare(member.name))"
+            // Scalars and patches go through the writer's own overloads; anything else writes itself where it is
+            // stored, so that it is not copied to be passed along.
+            if Self.scalars.contains(member.type) || member.presence == .patch {
+                line("writer.member(\(key), \(value))")
+            } else if member.presence == .required {
+                line("writer.key(\(key))")
+                line("\(value).write(to: &writer)")
+            } else {
+                line("if \(value) != nil {")
+                line("    writer.key(\(key))")
+                line("    \(value)?.write(to: &writer)")
+                line("}")
+            }
         }
         line("writer.endObject()")
         indent -= 1
         line("}")
     }
+
+    /// The types the writer has a member overload of its own for.
+    private static let scalars: Set<String> = ["String", "Bool", "Int", "Double", "SensitiveString"]
 
     private static func propertyDefault(_ member: Member) -> String? {
         if let value = member.defaultValue { return value }

@@ -164,8 +164,9 @@ func measureParsed(schema: String, corpus: String, runs: Int) throws {
             + #""parseAndValidateNs": \#(parseAndValidate / Double(lines.count) * 1e9)}"#)
 }
 
-/// A typed request against its JSON: `validate(request)` on the card-create requests of the corpus that decode as a
-/// `CardRequest`, and `validate(json:)` on those same requests encoded once beforehand.
+/// A typed request against its JSON: `validate(request)` and `isValid(request)` on the card-create requests of the
+/// corpus that decode as a `CardRequest` (generated: it writes itself for the engine), and `validate(json:)` and
+/// `isValid(json:)` on those same requests encoded once beforehand.
 func measureTyped(corpus: String, runs: Int) throws {
     guard let data = FileManager.default.contents(atPath: corpus) else { fail("cannot read the corpus") }
     let decoder = JSONDecoder()
@@ -179,10 +180,27 @@ func measureTyped(corpus: String, runs: Int) throws {
     let typed = measure(runs: runs) { for request in requests { _ = try? validator.validate(request) } }
     let typedVerdict = measure(runs: runs) { for request in requests { _ = try? validator.isValid(request) } }
     let json = measure(runs: runs) { for bytes in encoded { _ = prepared.validate(json: bytes) } }
+    let jsonVerdict = measure(runs: runs) { for bytes in encoded { _ = prepared.isValid(json: bytes) } }
+    // The two halves of each: the documents alone (written by the models, read from the JSON), and the verdict on
+    // documents made beforehand.
+    func written(_ request: CardRequest) throws -> JSONDocument {
+        var writer = DocumentWriter()
+        request.write(to: &writer)
+        return try writer.document()
+    }
+    let writtenDocuments = try requests.map(written)
+    let readDocuments = try encoded.map { try JSONDocument(bytes: $0) }
+    let write = measure(runs: runs) { for request in requests { _ = try? written(request) } }
+    let read = measure(runs: runs) { for bytes in encoded { _ = try? JSONDocument(bytes: bytes) } }
+    let writtenVerdict = measure(runs: runs) { for document in writtenDocuments { _ = prepared.isValid(document) } }
+    let readVerdict = measure(runs: runs) { for document in readDocuments { _ = prepared.isValid(document) } }
     let count = Double(max(requests.count, 1))
     print(
         #"{"requests": \#(requests.count), "typedNs": \#(typed / count * 1e9), "#
-            + #""typedVerdictNs": \#(typedVerdict / count * 1e9), "jsonNs": \#(json / count * 1e9)}"#)
+            + #""typedVerdictNs": \#(typedVerdict / count * 1e9), "jsonNs": \#(json / count * 1e9), "#
+            + #""jsonVerdictNs": \#(jsonVerdict / count * 1e9), "writeNs": \#(write / count * 1e9), "#
+            + #""readNs": \#(read / count * 1e9), "writtenVerdictNs": \#(writtenVerdict / count * 1e9), "#
+            + #""readVerdictNs": \#(readVerdict / count * 1e9)}"#)
 }
 
 func spawnMeasured(_ command: [String]) throws {

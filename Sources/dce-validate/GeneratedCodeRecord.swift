@@ -72,16 +72,30 @@ struct GeneratedCodeRecord: Codable {
         return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
+    /// A relative path under a folder, its `..` taken away where it can be (`Schemas` and `../Models`: `Models`).
+    static func joined(_ folder: String, _ relative: String) -> String {
+        var parts = folder.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.last == "" { parts.removeLast() }
+        for part in relative.split(separator: "/").map(String.init) {
+            if part == "..", let last = parts.last, last != "..", last != "", last != "." {
+                parts.removeLast()
+            } else if part != "." {
+                parts.append(part)
+            }
+        }
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// Where each entry's code is older than the schema folder it was generated from, with the command that
     /// generates it again.
     ///
     /// - Parameters:
     ///   - folder: The schema folder.
     ///   - named: The folder as the user named it, for the command.
-    /// - Returns: A problem for each stale output, naming the schemas that changed.
-    func staleness(in folder: URL, named: String) -> [SchemaProblem] {
+    /// - Returns: A warning for each stale output, naming the schemas that changed, as lint prints it.
+    func staleness(in folder: URL, named: String) -> [String] {
         let ids = (try? SchemaSource.directory(folder).schemaIDs()) ?? []
-        return swift.compactMap { entry -> SchemaProblem? in
+        return swift.compactMap { entry -> String? in
             var changed: [String] = []
             for (id, recorded) in entry.schemas.sorted(by: { $0.key < $1.key }) {
                 let data = FileManager.default.contents(atPath: folder.appendingPathComponent(id + ".json").path)
@@ -91,23 +105,15 @@ struct GeneratedCodeRecord: Codable {
                 changed += ids.filter { entry.schemas[$0] == nil }.map { $0 + ".json" }
             }
             guard !changed.isEmpty else { return nil }
-            let output = (named as NSString).appendingPathComponent(entry.output)
             var command =
-                "dce-validate generate swift --schemas \(named) --output \((output as NSString).standardizingPath)"
+                "dce-validate generate swift --schemas \(named) --output \(Self.joined(named, entry.output))"
             for id in entry.selection ?? [] { command += " --schema \(id)" }
             if entry.access != "public" { command += " --access \(entry.access)" }
             for module in entry.imports { command += " --import \(module)" }
-            return SchemaProblem(
-                code: .staleGeneration,
-                message: "the Swift code in '\(entry.output)' is older than \(changed.joined(separator: ", ")): "
-                    + "generate it again with `\(command)`",
-                location: SchemaLocation(
-                    file: (named as NSString).appendingPathComponent(Self.fileName), pointer: "", position: nil))
+            let file = (named as NSString).appendingPathComponent(Self.fileName)
+            return
+                "\(file): warning: the Swift code in '\(entry.output)' is older than \(changed.joined(separator: ", ")): "
+                + "generate it again with `\(command)` [generatedCode]"
         }
     }
-}
-
-extension SchemaProblem.Code {
-    /// Code generated from a schema folder is older than its schemas (`dce-generated.lock`).
-    static let staleGeneration = SchemaProblem.Code(rawValue: "generatedCode")
 }

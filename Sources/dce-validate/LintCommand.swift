@@ -14,7 +14,7 @@ struct LintCommand: ParsableCommand {
             update example the stored record it changes (original).
 
             Code generated from the directory (dce-generated.lock, written by `dce-validate generate swift`) that is \
-            older than its schemas is a problem too, with the command that generates it again.
+            older than its schemas is a warning, with the command that generates it again; it leaves the status as it is.
 
             Example:
               dce-validate lint Schemas
@@ -54,10 +54,11 @@ struct LintCommand: ParsableCommand {
         // Address patterns are compiled when their country is first seen, not when the data loads: lint compiles all.
         problems += ReferenceData.problems(in: source)
         problems = problems.filter { seen.insert($0.description).inserted }  // a shared file's problem once
-        if let directory {
-            problems += GeneratedCodeRecord.read(in: URL(fileURLWithPath: directory)).staleness(
-                in: URL(fileURLWithPath: directory), named: directory)
-        }
+        let warnings =
+            directory.map {
+                GeneratedCodeRecord.read(in: URL(fileURLWithPath: $0)).staleness(
+                    in: URL(fileURLWithPath: $0), named: $0)
+            } ?? []
         var checked = 0
         if let examplesDirectory = examplesDirectory() {
             let manifest = ExampleManifest.load(from: examplesDirectory)
@@ -79,9 +80,11 @@ struct LintCommand: ParsableCommand {
             }
         }
         for problem in problems { print(problem) }
+        for warning in warnings { print(warning) }
         print(
             "lint: \(ids.count) schema\(ids.count == 1 ? "" : "s") and \(checked) example\(checked == 1 ? "" : "s") checked, "
-                + "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+                + "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
+                + (warnings.isEmpty ? "" : ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")"))
         throw problems.isEmpty ? ExitStatus.valid : ExitStatus.invalid
     }
 

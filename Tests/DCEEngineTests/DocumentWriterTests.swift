@@ -65,6 +65,30 @@ struct DocumentWriterTests {
         }
     }
 
+    /// Every string that needs an escape is escaped wherever the character stands (the plain strings are copied
+    /// eight bytes at a time, the rest one by one), and reads back as it was.
+    @Test func aStringIsEscapedWhereverItsSpecialCharacterStands() throws {
+        for length in 0..<20 {
+            for position in 0...length {
+                for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", " "] {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                    var writer = DocumentWriter()
+                    writer.beginObject()
+                    writer.key(text)
+                    writer.string(text)
+                    writer.endObject()
+                    let written = try writer.document()
+                    let read = try JSONDocument(bytes: Array(written.bytes))
+                    #expect(written.nodes.map(\.flag) == read.nodes.map(\.flag), "\(text.debugDescription)")
+                    #expect(written.nodes.map(\.length) == read.nodes.map(\.length), "\(text.debugDescription)")
+                    let decoded = try JSONDecoder().decode([String: String].self, from: Data(written.bytes))
+                    #expect(decoded == [text: text])
+                }
+            }
+        }
+    }
+
     @Test func aWrittenRequestIsValidatedAsItsJSON() throws {
         var writer = DocumentWriter()
         Written().write(to: &writer)

@@ -30,106 +30,231 @@ public protocol DocumentWritable {
 /// Calls nest as the JSON does: ``beginObject()``, then a ``key(_:)`` and a value for each member, then
 /// ``endObject()``; in an array, each value is an item. A misuse is not a crash: the first one is kept, and the
 /// request is refused with it when it is validated (``ValidatorError/Code/encoding``).
-public struct DocumentWriter {
-    var state = RequestStream.State()
+public struct DocumentWriter: ~Copyable {
+    /// An open object or array.
+    private struct Container {
+        /// Its node.
+        var node: Int
+        var isArray: Bool
+        var count = 0
+        /// A bit for each ASCII name's length and first byte (``signature(start:length:)``): a name whose bit is
+        /// clear was not written before, and is not compared with the others.
+        var signatures: UInt64 = 0
+        /// Whether a name beyond ASCII was written, which only unescaping compares.
+        var beyondASCII = false
+    }
+
+    /// The document's text.
+    private var bytes = ByteStore()
+    /// The document's nodes, in the reader's layout (``JSONDocument/Node``).
+    private var nodes: [JSONDocument.Node] = []
+    /// The innermost open container, kept apart from the ones around it so that writing into it changes no array.
+    private var current: Container?
+    /// The containers around ``current``, outermost first.
+    private var outer: [Container] = []
+    /// Whether a value is due: at the start, and after a key.
+    private var expectingValue = true
+    /// Whether the text must be read rather than its nodes taken: a scalar whose text is not JSON.
+    private var mustRead = false
+    /// The deepest nesting and the longest string: past the reader's limits, the text is read, and refused as the
+    /// reader refuses it.
+    private var deepest = 0
+    private var longestString = 0
     /// The document a value made through its `Encodable` conformance, whole (``encode(_:)`` at the top).
     private var whole: JSONDocument?
     /// The first thing that went wrong; nothing is written after it.
     private var failure: (any Error)?
 
     /// A writer of one value.
-    public init() {}
+    public init() {
+        nodes.reserveCapacity(48)
+    }
 
     /// Why a document could not be written: a misuse of the writer, named without any value.
     struct Misuse: Error, CustomStringConvertible {
         var description: String
     }
 
-    private mutating func fail(_ error: any Error) {
-        if failure == nil { failure = error }
+    private mutating func fail(_ description: @autoclosure () -> String) {
+        if failure == nil { failure = Misuse(description: description()) }
     }
 
-    private mutating func run(_ what: String, _ body: (inout RequestStream.State) throws -> Void) {
-        guard failure == nil else { return }
-        do {
-            try body(&state)
-        } catch {
-            fail(Misuse(description: what))
+    /// Starts a value: a new item in an array; `false`, after recording why, when no value is due.
+    private mutating func startValue(_ what: StaticString) -> Bool {
+        guard failure == nil else { return false }
+        if current?.isArray == true {
+            if current!.count > 0 { bytes.append(UInt8(ascii: ",")) }
+            current!.count += 1
+            expectingValue = true
         }
+        guard expectingValue else {
+            fail("\(what) where no value was due")
+            return false
+        }
+        expectingValue = false
+        return true
     }
 
-    /// Starts a value: in an array, a new item.
-    private mutating func startValue() {
-        guard failure == nil, let frame = state.frames.last, frame.array else { return }
-        run("an array item after an unfinished one") { try $0.begin(frame.id, key: nil) }
+    private mutating func appendNode(_ kind: JSONDocument.Kind, flag: Bool, start: Int, length: Int) {
+        nodes.append(
+            JSONDocument.Node(
+                kind: kind, flag: flag, start: UInt32(truncatingIfNeeded: start),
+                length: UInt32(truncatingIfNeeded: length), end: UInt32(truncatingIfNeeded: nodes.count + 1)))
+    }
+
+    /// Writes a string literal and its node.
+    private mutating func appendString(_ value: String) {
+        let start = bytes.count + 1
+        var (length, appended) = bytes.appendPlainJSONString(value)
+        if !appended {
+            var escaped = ByteBuilder(capacity: length + 8)
+            length = value.withUTF8Span { utf8 in
+                escaped.appendJSONString(utf8)
+                return utf8.count
+            }
+            bytes.append(escaped.bytes)
+        }
+        let written = bytes.count - 1 - start
+        longestString = max(longestString, written)
+        // An escape always lengthens the text: a string written longer than its UTF-8 holds one.
+        appendNode(.string, flag: written != length, start: start, length: written)
     }
 
     /// Opens an object; its members follow, each a ``key(_:)`` and a value.
-    public mutating func beginObject() {
-        startValue()
-        run("an object where no value was due") { _ = try $0.open(array: false, depth: $0.frames.count) }
+    public mutating func beginObject() { begin(isArray: false) }
+
+    /// Opens an array; each value written until ``endArray()`` is an item.
+    public mutating func beginArray() { begin(isArray: true) }
+
+    private mutating func begin(isArray: Bool) {
+        guard startValue(isArray ? "an array" : "an object") else { return }
+        if let current { outer.append(current) }
+        current = Container(node: nodes.count, isArray: isArray)
+        deepest = max(deepest, outer.count + 1)
+        appendNode(isArray ? .array : .object, flag: false, start: bytes.count, length: 0)
+        bytes.append(isArray ? UInt8(ascii: "[") : UInt8(ascii: "{"))
     }
 
     /// Closes the innermost object.
-    public mutating func endObject() { end(array: false) }
-
-    /// Opens an array; each value written until ``endArray()`` is an item.
-    public mutating func beginArray() {
-        startValue()
-        run("an array where no value was due") { _ = try $0.open(array: true, depth: $0.frames.count) }
-    }
+    public mutating func endObject() { end(isArray: false) }
 
     /// Closes the innermost array.
-    public mutating func endArray() { end(array: true) }
+    public mutating func endArray() { end(isArray: true) }
 
-    private mutating func end(array: Bool) {
+    private mutating func end(isArray: Bool) {
         guard failure == nil else { return }
-        guard let frame = state.frames.last, frame.array == array, !state.expectingValue else {
-            fail(
-                Misuse(
-                    description: array ? "an array closed where none was open" : "an object closed where none was open")
-            )
+        guard let container = current, container.isArray == isArray, !expectingValue else {
+            fail(isArray ? "an array closed where none was open" : "an object closed where none was open")
             return
         }
-        state.close()
+        current = outer.popLast()
+        bytes.append(isArray ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+        nodes[container.node].length = UInt32(truncatingIfNeeded: container.count)
+        nodes[container.node].end = UInt32(truncatingIfNeeded: nodes.count)
     }
 
     /// Starts a member of the innermost object: its value is written next.
     ///
     /// - Parameter name: The member's name; a name written twice in one object is a misuse.
     public mutating func key(_ name: String) {
-        guard failure == nil else { return }
-        guard let frame = state.frames.last, !frame.array else {
-            fail(Misuse(description: "a member outside an object"))
+        guard startKey(name) else { return }
+        appendString(name)
+        finishKey(name, ascii: !name.utf8.contains { $0 >= 0x80 })
+    }
+
+    /// Starts a member whose name is known when the code is compiled, as generated models' names are.
+    ///
+    /// - Parameter name: The member's name; a name written twice in one object is a misuse.
+    public mutating func key(_ name: StaticString) {
+        guard startKey(name) else { return }
+        let start = bytes.count + 1
+        let (length, appended) = bytes.appendPlainJSONString(name)
+        if appended {
+            appendNode(.string, flag: false, start: start, length: length)
+        } else {
+            appendString(name.description)
+        }
+        finishKey(name, ascii: name.hasPointerRepresentation ? name.isASCII : name.unicodeScalar.isASCII)
+    }
+
+    /// Writes the separator before a member of the innermost object; `false`, after recording why, outside one.
+    private mutating func startKey(_ name: @autoclosure () -> Any) -> Bool {
+        guard failure == nil else { return false }
+        guard current?.isArray == false, !expectingValue else {
+            let inObject = current?.isArray == false
+            fail(inObject ? "the member '\(name())' after one with no value" : "a member outside an object")
+            return false
+        }
+        if current!.count > 0 { bytes.append(UInt8(ascii: ",")) }
+        current!.count += 1
+        return true
+    }
+
+    private mutating func finishKey(_ name: @autoclosure () -> Any, ascii: Bool) {
+        let node = nodes.count - 1
+        let start = Int(nodes[node].start)
+        let length = Int(nodes[node].length)
+        // An ASCII name is compared only with names of its length and first byte, and only when one was written.
+        let signature = length == 0 ? 1 : UInt64(1) << UInt64((length &* 7 &+ Int(bytes[start])) & 63)
+        let mayRepeat = !ascii || current!.beyondASCII || current!.signatures & signature != 0
+        current!.signatures |= signature
+        if !ascii { current!.beyondASCII = true }
+        if mayRepeat, isWrittenBefore(node, in: current!.node) {
+            fail("the member '\(name())' twice")
             return
         }
-        run("the member '\(name)' twice, or after one with no value") { try $0.begin(frame.id, key: name) }
+        bytes.append(UInt8(ascii: ":"))
+        expectingValue = true
+    }
+
+    /// Whether the name at a node is among the open object's names already: the same bytes, or, for names beyond
+    /// ASCII, the same `String` (Swift, and `JSONEncoder`'s dictionary, take "é" and "e" with a combining accent for
+    /// one name).
+    private mutating func isWrittenBefore(_ node: Int, in object: Int) -> Bool {
+        let run = Int(nodes[node].start)..<Int(nodes[node].start + nodes[node].length)
+        let ascii = bytes.isASCII(run)
+        // The object's members so far, each a name and its value, which is closed: the next name is past its end.
+        var other = object + 1
+        while other < node {
+            let otherRun = Int(nodes[other].start)..<Int(nodes[other].start + nodes[other].length)
+            if bytes.same(run, otherRun) { return true }
+            if !ascii, !bytes.isASCII(otherRun),
+                JSONReader.unescape(bytes.bytes(otherRun)[...]) == JSONReader.unescape(bytes.bytes(run)[...])
+            {
+                return true
+            }
+            other = Int(nodes[other + 1].end)
+        }
+        return false
     }
 
     /// Writes a string.
     ///
     /// - Parameter value: The string.
     public mutating func string(_ value: String) {
-        startValue()
-        run("a string where no value was due") { try $0.string(value) }
+        guard startValue("a string") else { return }
+        appendString(value)
     }
 
     /// Writes `true` or `false`.
     ///
     /// - Parameter value: The Boolean.
     public mutating func bool(_ value: Bool) {
-        startValue()
-        run("a Boolean where no value was due") { try $0.scalar(value ? Self.trueText : Self.falseText) }
+        guard startValue("a Boolean") else { return }
+        appendNode(.boolean, flag: value, start: bytes.count, length: value ? 4 : 5)
+        bytes.append(value ? Self.trueText : Self.falseText)
     }
 
     /// Writes an integer.
     ///
     /// - Parameter value: The integer.
     public mutating func number(_ value: Int) {
-        startValue()
-        var text = ByteBuilder(capacity: 20)
-        text.append(value)
-        run("a number where no value was due") { try $0.scalar(text.bytes) }
+        guard startValue("a number") else { return }
+        let start = bytes.count
+        var digits = ByteBuilder(capacity: 20)
+        digits.append(value)
+        bytes.append(digits.bytes)
+        appendNode(.number, flag: false, start: start, length: bytes.count - start)
     }
 
     /// Writes a number as `JSONEncoder` writes it: an integral value without a fraction. A value that is not
@@ -137,28 +262,38 @@ public struct DocumentWriter {
     ///
     /// - Parameter value: The number.
     public mutating func number(_ value: Double) {
-        startValue()
         guard failure == nil else { return }
         do {
-            let text = try Node.number(value, at: [])
-            run("a number where no value was due") { try $0.scalar(text) }
+            let written = try Node.number(value, at: [])
+            scalar(written)
         } catch {
-            fail(error)
+            failure = error
         }
     }
 
     /// Writes a decimal number, every digit as it is.
     ///
     /// - Parameter value: The number.
-    public mutating func number(_ value: Decimal) {
-        startValue()
-        run("a number where no value was due") { try $0.scalar(Array(value.description.utf8)) }
-    }
+    public mutating func number(_ value: Decimal) { scalar(Array(value.description.utf8)) }
 
     /// Writes `null`.
     public mutating func null() {
-        startValue()
-        run("null where no value was due") { try $0.scalar(Node.null) }
+        guard startValue("null") else { return }
+        appendNode(.null, flag: false, start: bytes.count, length: 4)
+        bytes.append(Node.null)
+    }
+
+    /// Writes a scalar's whole JSON text, told by its text as the reader tells it.
+    private mutating func scalar(_ written: [UInt8]) {
+        guard startValue("a value") else { return }
+        let start = bytes.count
+        bytes.append(written)
+        guard let scalar = RequestStream.State.scalar(written) else {
+            mustRead = true
+            return
+        }
+        if scalar.kind == .string { longestString = max(longestString, scalar.length) }
+        appendNode(scalar.kind, flag: scalar.flag, start: start + scalar.offset, length: scalar.length)
     }
 
     /// Writes a member of the innermost object.
@@ -166,7 +301,7 @@ public struct DocumentWriter {
     /// - Parameters:
     ///   - key: The member's name.
     ///   - value: Its value.
-    public mutating func member<Value: DocumentWritable>(_ key: String, _ value: Value) {
+    public mutating func member<Value: DocumentWritable>(_ key: StaticString, _ value: Value) {
         self.key(key)
         value.write(to: &self)
     }
@@ -177,9 +312,96 @@ public struct DocumentWriter {
     /// - Parameters:
     ///   - key: The member's name.
     ///   - value: Its value, or `nil`.
-    public mutating func member<Value: DocumentWritable>(_ key: String, _ value: Value?) {
+    public mutating func member<Value: DocumentWritable>(_ key: StaticString, _ value: Value?) {
         guard let value else { return }
         member(key, value)
+    }
+
+    // The scalars a model's members mostly are, without a generic call: a value passed to one is copied (retained
+    // and released) on the way.
+
+    /// Writes a string member.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value.
+    public mutating func member(_ key: StaticString, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// Writes a string member, left out when it is `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value, or `nil`.
+    public mutating func member(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        self.key(key)
+        string(value)
+    }
+
+    /// Writes a Boolean member.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value.
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
+    /// Writes a Boolean member, left out when it is `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value, or `nil`.
+    public mutating func member(_ key: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        self.key(key)
+        bool(value)
+    }
+
+    /// Writes an integer member.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value.
+    public mutating func member(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        number(value)
+    }
+
+    /// Writes an integer member, left out when it is `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value, or `nil`.
+    public mutating func member(_ key: StaticString, _ value: Int?) {
+        guard let value else { return }
+        self.key(key)
+        number(value)
+    }
+
+    /// Writes a number member.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value.
+    public mutating func member(_ key: StaticString, _ value: Double) {
+        self.key(key)
+        number(value)
+    }
+
+    /// Writes a number member, left out when it is `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value, or `nil`.
+    public mutating func member(_ key: StaticString, _ value: Double?) {
+        guard let value else { return }
+        self.key(key)
+        number(value)
     }
 
     /// Writes a value through its `Encodable` conformance, as `JSONEncoder` with its default strategies would: the
@@ -189,30 +411,28 @@ public struct DocumentWriter {
     public mutating func encode<Value: Encodable>(_ value: Value) {
         guard failure == nil else { return }
         do {
-            if state.nodes.isEmpty, state.frames.isEmpty, whole == nil {
+            if nodes.isEmpty, whole == nil {
                 whole = try RequestEncoder.document(value)
-                state.expectingValue = false
+                expectingValue = false
             } else {
                 write(try Node.encoding(value, at: []))
             }
         } catch {
-            fail(error)
+            failure = error
         }
     }
 
     /// Writes a value encoded as ``Node``s.
     private mutating func write(_ node: Node) {
         switch node.content {
-        case .scalar(let text):
-            startValue()
-            run("a value where none was due") { try $0.scalar(text) }
+        case .scalar(let written): scalar(written)
         case .empty:
             beginObject()
             endObject()
-        case .object(let keys, let values):
+        case .object(let names, let values):
             beginObject()
-            for (key, value) in zip(keys, values) {
-                self.key(key)
+            for (name, value) in zip(names, values) {
+                key(name)
                 write(value)
             }
             endObject()
@@ -227,13 +447,18 @@ public struct DocumentWriter {
     ///
     /// - Throws: The first misuse, the error a value's encoding threw, or the reader's error for text past its
     ///   limits.
-    package func document() throws -> JSONDocument {
+    package func document(limits: JSONLimits = .default) throws -> JSONDocument {
         if let failure { throw failure }
         if let whole { return whole }
-        guard state.frames.isEmpty, !state.expectingValue else {
-            throw Misuse(description: state.frames.isEmpty ? "no value was written" : "a value left unfinished")
+        guard current == nil, !expectingValue else {
+            throw Misuse(description: current == nil ? "no value was written" : "a value left unfinished")
         }
-        return try state.document()
+        if mustRead || deepest > limits.maxDepth || bytes.count > limits.maxDocumentBytes
+            || longestString > limits.maxStringBytes
+        {
+            return try JSONDocument(bytes: bytes.array(), limits: limits)
+        }
+        return JSONDocument(bytes: bytes.array(), nodes: nodes)
     }
 
     private static let trueText = Array("true".utf8)
@@ -293,7 +518,10 @@ extension Dictionary: DocumentWritable where Key == String, Value: DocumentWrita
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        for (key, value) in self { writer.member(key, value) }
+        for (key, value) in self {
+            writer.key(key)
+            value.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -89,26 +89,31 @@ final class RequestStream {
         /// The node of a scalar written whole (a literal, a number, a quoted string, or `{}` for a value that asked
         /// for no container), told by its text as the reader tells it.
         private mutating func appendNode(scalar text: [UInt8], at start: Int) {
-            let count = text.count
-            switch text.first {
-            case UInt8(ascii: "\""):
-                appendNode(.string, escaped: text.contains(UInt8(ascii: "\\")), start: start + 1, length: count - 2)
-            case UInt8(ascii: "t") where text.elementsEqual("true".utf8):
-                appendNode(.boolean, escaped: true, start: start, length: count)
-            case UInt8(ascii: "f") where text.elementsEqual("false".utf8):
-                appendNode(.boolean, escaped: false, start: start, length: count)
-            case UInt8(ascii: "n") where text.elementsEqual("null".utf8):
-                appendNode(.null, escaped: false, start: start, length: count)
-            case UInt8(ascii: "{") where count == 2:
+            if text.count == 2, text.first == UInt8(ascii: "{") {
                 deepest = max(deepest, frames.count + 1)
                 appendNode(.object, escaped: false, start: start, length: 0)
+                return
+            }
+            guard let scalar = Self.scalar(text) else {
+                mustRead = true
+                return
+            }
+            appendNode(scalar.kind, escaped: scalar.flag, start: start + scalar.offset, length: scalar.length)
+        }
+
+        /// What the reader makes of a scalar's whole text: its kind, its node's flag, and where its lexeme is in the
+        /// text (a string's is inside the quotes); `nil` for text that is not a JSON scalar.
+        static func scalar(_ text: [UInt8]) -> (kind: JSONDocument.Kind, flag: Bool, offset: Int, length: Int)? {
+            let count = text.count
+            switch text.first {
+            case UInt8(ascii: "\""): return (.string, text.contains(UInt8(ascii: "\\")), 1, count - 2)
+            case UInt8(ascii: "t") where text.elementsEqual("true".utf8): return (.boolean, true, 0, count)
+            case UInt8(ascii: "f") where text.elementsEqual("false".utf8): return (.boolean, false, 0, count)
+            case UInt8(ascii: "n") where text.elementsEqual("null".utf8): return (.null, false, 0, count)
             default:
-                guard Self.isNumber(text) else {
-                    mustRead = true
-                    return
-                }
+                guard isNumber(text) else { return nil }
                 let fraction = text.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
-                appendNode(.number, escaped: fraction, start: start, length: count)
+                return (.number, fraction, 0, count)
             }
         }
 

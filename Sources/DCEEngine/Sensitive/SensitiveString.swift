@@ -50,3 +50,26 @@ extension SensitiveString: DocumentWritable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) { writer.string(revealed) }
 }
+
+extension DocumentWriter {
+    /// Writes a sensitive member: its value itself, which the engine must see to check it.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value.
+    public mutating func member(_ key: StaticString, _ value: SensitiveString) {
+        self.key(key)
+        string(value.revealed)
+    }
+
+    /// Writes a sensitive member, left out when it is `nil`.
+    ///
+    /// - Parameters:
+    ///   - key: The member's name.
+    ///   - value: Its value, or `nil`.
+    public mutating func member(_ key: StaticString, _ value: SensitiveString?) {
+        guard let value else { return }
+        self.key(key)
+        string(value.revealed)
+    }
+}

@@ -141,23 +141,36 @@ public struct Card: ValidatableRequest, Codable, Hashable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("cardId", self.cardId)
-        writer.member("status", self.status)
+        writer.key("status")
+        self.status.write(to: &writer)
         writer.member("expiry", self.expiry)
         writer.member("lastFour", self.lastFour)
         writer.member("bin", self.bin)
         writer.member("customerId", self.customerId)
-        writer.member("cardType", self.cardType)
+        if self.cardType != nil {
+            writer.key("cardType")
+            self.cardType?.write(to: &writer)
+        }
         writer.member("programName", self.programName)
         writer.member("currency", self.currency)
         writer.member("mobile", self.mobile)
-        writer.member("deliveryAddress", self.deliveryAddress)
+        if self.deliveryAddress != nil {
+            writer.key("deliveryAddress")
+            self.deliveryAddress?.write(to: &writer)
+        }
         writer.member("createdDate", self.createdDate)
         writer.member("accountId", self.accountId)
-        writer.member("scheme", self.scheme)
+        if self.scheme != nil {
+            writer.key("scheme")
+            self.scheme?.write(to: &writer)
+        }
         writer.member("activationDate", self.activationDate)
         writer.member("isPinSet", self.isPinSet)
         writer.member("externalId", self.externalId)
-        writer.member("tokenizations", self.tokenizations)
+        if self.tokenizations != nil {
+            writer.key("tokenizations")
+            self.tokenizations?.write(to: &writer)
+        }
         writer.endObject()
     }
 }
@@ -278,8 +291,14 @@ public struct MobileWalletTokenization: DocumentWritable, Codable, Hashable, Sen
         writer.beginObject()
         writer.member("dpanRef", self.dpanRef)
         writer.member("walletId", self.walletId)
-        writer.member("walletType", self.walletType)
-        writer.member("status", self.status)
+        if self.walletType != nil {
+            writer.key("walletType")
+            self.walletType?.write(to: &writer)
+        }
+        if self.status != nil {
+            writer.key("status")
+            self.status?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -57,13 +57,26 @@ public struct CardEntity: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("receivedCard", self.receivedCard)
+        writer.key("receivedCard")
+        self.receivedCard.write(to: &writer)
         writer.member("cardArt", self.cardArt)
         writer.member("isReceiver", self.isReceiver)
-        writer.member("transactionHistory", self.transactionHistory)
-        writer.member("events", self.events)
-        writer.member("assetType", self.assetType)
-        writer.member("metadata", self.metadata)
+        if self.transactionHistory != nil {
+            writer.key("transactionHistory")
+            self.transactionHistory?.write(to: &writer)
+        }
+        if self.events != nil {
+            writer.key("events")
+            self.events?.write(to: &writer)
+        }
+        if self.assetType != nil {
+            writer.key("assetType")
+            self.assetType?.write(to: &writer)
+        }
+        if self.metadata != nil {
+            writer.key("metadata")
+            self.metadata?.write(to: &writer)
+        }
         writer.endObject()
     }
 }
@@ -137,7 +150,8 @@ public struct Transaction: DocumentWritable, Codable, Hashable, Sendable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("transactionType", self.transactionType)
+        writer.key("transactionType")
+        self.transactionType.write(to: &writer)
         writer.member("merchantCategoryCode", self.merchantCategoryCode)
         writer.member("transactionDate", self.transactionDate)
         writer.member("transactionAmount", self.transactionAmount)
@@ -213,7 +227,8 @@ public struct CardEvent: DocumentWritable, Codable, Hashable, Sendable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("eventTime", self.eventTime)
-        writer.member("eventType", self.eventType)
+        writer.key("eventType")
+        self.eventType.write(to: &writer)
         writer.member("initialBalance", self.initialBalance)
         writer.endObject()
     }

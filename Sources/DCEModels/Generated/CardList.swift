@@ -36,8 +36,12 @@ public struct CardList: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("cards", self.cards)
-        writer.member("meta", self.meta)
+        writer.key("cards")
+        self.cards.write(to: &writer)
+        if self.meta != nil {
+            writer.key("meta")
+            self.meta?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -60,11 +60,20 @@ public struct CardParameters: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("cardType", self.cardType)
+        if self.cardType != nil {
+            writer.key("cardType")
+            self.cardType?.write(to: &writer)
+        }
         writer.member("limit", self.limit)
         writer.member("offset", self.offset)
-        writer.member("status", self.status)
-        writer.member("include", self.include)
+        if self.status != nil {
+            writer.key("status")
+            self.status?.write(to: &writer)
+        }
+        if self.include != nil {
+            writer.key("include")
+            self.include?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -35,7 +35,8 @@ public struct CardProgramsResponse: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("programs", self.programs)
+        writer.key("programs")
+        self.programs.write(to: &writer)
         writer.endObject()
     }
 }
@@ -81,7 +82,10 @@ public struct CardProgram: DocumentWritable, Codable, Hashable, Sendable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("programName", self.programName)
-        writer.member("cardType", self.cardType)
+        if self.cardType != nil {
+            writer.key("cardType")
+            self.cardType?.write(to: &writer)
+        }
         writer.member("currency", self.currency)
         writer.member("allowableCards", self.allowableCards)
         writer.endObject()

@@ -121,7 +121,10 @@ public struct CardRequest: ValidatableRequest, Codable, Hashable {
         writer.member("mobile", self.mobile)
         writer.member("cardPin", self.cardPin)
         writer.member("externalId", self.externalId)
-        writer.member("deliveryAddress", self.deliveryAddress)
+        if self.deliveryAddress != nil {
+            writer.key("deliveryAddress")
+            self.deliveryAddress?.write(to: &writer)
+        }
         writer.member("termsAndConditionsAccepted", self.termsAndConditionsAccepted)
         writer.member("eDisclosureAccepted", self.eDisclosureAccepted)
         writer.endObject()

@@ -81,10 +81,19 @@ public struct CardTokenization: ValidatableRequest, Codable, Hashable {
         writer.member("encryptedPassData", self.encryptedPassData)
         writer.member("ephemeralPublicKey", self.ephemeralPublicKey)
         writer.member("opaquePaymentCard", self.opaquePaymentCard)
-        writer.member("cardNetwork", self.cardNetwork)
-        writer.member("tokenProvider", self.tokenProvider)
+        if self.cardNetwork != nil {
+            writer.key("cardNetwork")
+            self.cardNetwork?.write(to: &writer)
+        }
+        if self.tokenProvider != nil {
+            writer.key("tokenProvider")
+            self.tokenProvider?.write(to: &writer)
+        }
         writer.member("cardLastDigits", self.cardLastDigits)
-        writer.member("customer", self.customer)
+        if self.customer != nil {
+            writer.key("customer")
+            self.customer?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -84,7 +84,10 @@ public struct CardTokenizationRequest: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("walletType", self.walletType)
+        if self.walletType != nil {
+            writer.key("walletType")
+            self.walletType?.write(to: &writer)
+        }
         writer.member("clientDeviceId", self.clientDeviceId)
         writer.member("clientWalletAccountId", self.clientWalletAccountId)
         writer.member("leafCertificate", self.leafCertificate)

@@ -42,7 +42,10 @@ public struct CardUpdateRequest: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("status", self.status)
+        if self.status != nil {
+            writer.key("status")
+            self.status?.write(to: &writer)
+        }
         writer.member("statusReason", self.statusReason)
         writer.member("pin", self.pin)
         writer.endObject()

@@ -48,8 +48,12 @@ public struct CustomerProfile: ValidatableRequest, Codable, Hashable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("name", self.name)
-        writer.member("profileAddress", self.profileAddress)
-        writer.member("paymentAccounts", self.paymentAccounts)
+        writer.key("profileAddress")
+        self.profileAddress.write(to: &writer)
+        if self.paymentAccounts != nil {
+            writer.key("paymentAccounts")
+            self.paymentAccounts?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

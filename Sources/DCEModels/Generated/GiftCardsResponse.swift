@@ -66,7 +66,8 @@ public struct GiftCardEntry: DocumentWritable, Codable, Hashable, Sendable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("value", self.value)
+        writer.key("value")
+        self.value.write(to: &writer)
         writer.endObject()
     }
 }
@@ -230,8 +231,14 @@ public struct ReceivedCard: DocumentWritable, Codable, Hashable, Sendable {
         writer.member("name", self.name)
         writer.member("lastName", self.lastName)
         writer.member("last4", self.last4)
-        writer.member("message", self.message)
-        writer.member("status", self.status)
+        if self.message != nil {
+            writer.key("message")
+            self.message?.write(to: &writer)
+        }
+        if self.status != nil {
+            writer.key("status")
+            self.status?.write(to: &writer)
+        }
         writer.member("cardLabel", self.cardLabel)
         writer.endObject()
     }

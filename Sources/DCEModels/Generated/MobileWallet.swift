@@ -56,8 +56,12 @@ public struct MobileWallet: ValidatableRequest, Codable, Hashable {
         writer.beginObject()
         writer.member("dpanRef", self.dpanRef)
         writer.member("walletId", self.walletId)
-        writer.member("walletType", self.walletType)
-        writer.member("status", self.status)
+        if self.walletType != nil {
+            writer.key("walletType")
+            self.walletType?.write(to: &writer)
+        }
+        writer.key("status")
+        self.status.write(to: &writer)
         writer.endObject()
     }
 }

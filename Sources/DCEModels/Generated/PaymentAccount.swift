@@ -93,8 +93,14 @@ public struct PaymentAccount: ValidatableRequest, Codable, Hashable {
         writer.member("securityCode", self.securityCode)
         writer.member("cardholderName", self.cardholderName)
         writer.member("nickname", self.nickname)
-        writer.member("billingAddress", self.billingAddress)
-        writer.member("accountType", self.accountType)
+        if self.billingAddress != nil {
+            writer.key("billingAddress")
+            self.billingAddress?.write(to: &writer)
+        }
+        if self.accountType != nil {
+            writer.key("accountType")
+            self.accountType?.write(to: &writer)
+        }
         writer.endObject()
     }
 

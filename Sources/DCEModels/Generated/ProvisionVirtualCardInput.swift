@@ -71,12 +71,19 @@ public struct ProvisionVirtualCardInput: ValidatableRequest, Codable, Hashable {
     /// - Parameter writer: The writer.
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
-        writer.member("ownershipProofs", self.ownershipProofs)
+        writer.key("ownershipProofs")
+        self.ownershipProofs.write(to: &writer)
         writer.member("fundingSourceId", self.fundingSourceId)
         writer.member("cardHolder", self.cardHolder)
-        writer.member("billingAddress", self.billingAddress)
+        if self.billingAddress != nil {
+            writer.key("billingAddress")
+            self.billingAddress?.write(to: &writer)
+        }
         writer.member("currency", self.currency)
-        writer.member("metadata", self.metadata)
+        if self.metadata != nil {
+            writer.key("metadata")
+            self.metadata?.write(to: &writer)
+        }
         writer.member("alias", self.alias)
         writer.endObject()
     }

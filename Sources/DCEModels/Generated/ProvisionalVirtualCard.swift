@@ -41,8 +41,12 @@ public struct ProvisionalVirtualCard: ValidatableRequest, Codable, Hashable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("id", self.id)
-        writer.member("state", self.state)
-        writer.member("card", self.card)
+        writer.key("state")
+        self.state.write(to: &writer)
+        if self.card != nil {
+            writer.key("card")
+            self.card?.write(to: &writer)
+        }
         writer.endObject()
     }
 }

@@ -77,14 +77,24 @@ public struct VirtualCard: ValidatableRequest, Codable, Hashable {
     public func write(to writer: inout DocumentWriter) {
         writer.beginObject()
         writer.member("id", self.id)
-        writer.member("state", self.state)
-        writer.member("owners", self.owners)
+        writer.key("state")
+        self.state.write(to: &writer)
+        if self.owners != nil {
+            writer.key("owners")
+            self.owners?.write(to: &writer)
+        }
         writer.member("cardHolder", self.cardHolder)
         writer.member("alias", self.alias)
         writer.member("last4", self.last4)
         writer.member("currency", self.currency)
-        writer.member("billingAddress", self.billingAddress)
-        writer.member("metadata", self.metadata)
+        if self.billingAddress != nil {
+            writer.key("billingAddress")
+            self.billingAddress?.write(to: &writer)
+        }
+        if self.metadata != nil {
+            writer.key("metadata")
+            self.metadata?.write(to: &writer)
+        }
         writer.member("createdAt", self.createdAt)
         writer.member("updatedAt", self.updatedAt)
         writer.endObject()
