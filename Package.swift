@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "DCEEngine", targets: ["DCEEngine"]),
         .library(name: "DCEForms", targets: ["DCEForms"]),
         .library(name: "DCEModels", targets: ["DCEModels"]),
+        // The models of a target's own schemas, generated as it builds (dce-models.json and Schemas/ in the target).
+        .plugin(name: "DCEModelsGenerator", targets: ["DCEModelsGenerator"]),
         .library(name: "DCEEnvelope", targets: ["DCEEnvelope"]),
         .library(name: "DCECrypto", targets: ["DCECrypto"]),
         .library(name: "DCEFingerprint", targets: ["DCEFingerprint"]),
@@ -299,6 +301,27 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            // What the DCEModelsGenerator plugin runs: the models of a target's schemas, in one file.
+            name: "dce-generate-swift",
+            dependencies: ["DCEEngine", "DCESwiftGeneration"],
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "DCEModelsGenerator",
+            capability: .buildTool(),
+            dependencies: ["dce-generate-swift"]
+        ),
+        .target(
+            // An app's own schemas (Schemas/) and the code it writes with their models, which the plugin generates as
+            // the target builds: the generator's fixture, compiled under the package's settings.
+            name: "LoyaltyApp",
+            dependencies: ["DCEEngine", "DCEModels"],
+            path: "Tests/LoyaltyApp",
+            exclude: ["Schemas", "dce-models.json"],
+            swiftSettings: strictSettings,
+            plugins: ["DCEModelsGenerator"]
+        ),
+        .executableTarget(
             name: "dce-benchmark",
             dependencies: ["DCEEngine", "DCEForms", "DCEModels"],
             swiftSettings: strictSettings
@@ -312,7 +335,7 @@ let package = Package(
             name: "DCEEngineTests",
             dependencies: [
                 "DCEEngine", "DCEEnvelope", "DCEModels", "DCECompatibility", "DCEExport", "DCEForms", "DCEReports",
-                "DCESwiftGeneration", .product(name: "PropertyBased", package: "swift-property-based"),
+                "DCESwiftGeneration", "LoyaltyApp", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

@@ -144,6 +144,29 @@ public struct SwiftModelGenerator: Sendable {
         return result
     }
 
+    /// How generated code uses DCEModels.
+    enum SupportUse: Comparable {
+        case none
+        /// In conformances (`OpenEnum`) and bodies (`decodeNumericBoolean`).
+        case inBodies
+        /// In members' types (`Patch`, `JSONValue`).
+        case inSignatures
+    }
+
+    static func supportUse(of declarations: [Declaration]) -> SupportUse {
+        declarations.map { declaration -> SupportUse in
+            switch declaration {
+            case .openEnum: return .inBodies
+            case .structure(let structure):
+                let own: SupportUse =
+                    structure.members.contains { $0.presence == .patch || $0.type.contains("JSONValue") }
+                        || (structure.elementType ?? "").contains("JSONValue")
+                    ? .inSignatures : structure.members.contains(where: \.numericBoolean) ? .inBodies : .none
+                return max(own, supportUse(of: structure.nested))
+            }
+        }.max() ?? .none
+    }
+
     /// A type written as Swift declares it (`[String]?`), as `String(describing:)` prints it (`Optional<Array<String>>`).
     static func printed(_ type: String) -> String {
         if type.hasSuffix("?") { return "Optional<\(printed(String(type.dropLast())))>" }
@@ -183,7 +206,20 @@ public struct SwiftModelGenerator: Sendable {
             case .package: "package import"
             case .internal: "import"
             }
-        for module in configuration.imports.sorted() { writer.line("\(importKeyword) \(module)") }
+        let support = Self.supportUse(of: declarations)
+        for module in configuration.imports.sorted() {
+            guard module == "DCEModels" else {
+                writer.line("\(importKeyword) \(module)")
+                continue
+            }
+            // DCEModels (OpenEnum, Patch, JSONValue) only where the code uses it, and with the access the use needs:
+            // a public type's conformance needs a public import, a package type's only a member's type does.
+            switch (support, configuration.accessLevel) {
+            case (.none, _): continue
+            case (_, .public), (.inSignatures, .package): writer.line("\(importKeyword) \(module)")
+            default: writer.line("import \(module)")
+            }
+        }
         for declaration in declarations {
             writer.line()
             writer.write(declaration)
