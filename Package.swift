@@ -419,6 +419,8 @@ if let scope = Context.environment["DCE_SCOPE"] {
     let coreLibraries: Set = [
         "CPCRE2", "CPCRE2Source", "CPCRE2SourceTrait", "DCEPattern", "DCEEngine", "DCEModels", "DCEEnvelope",
         "DCECompatibility", "DCEExport", "DCEForms", "DCEReports", "DCEBatchInput",
+        // The models generator and its fixture, whose generated types the engine's suites validate.
+        "DCESwiftGeneration", "dce-generate-swift", "DCEModelsGenerator", "LoyaltyApp",
     ]
     let engineSuites: Set = ["DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests", "DCEConcurrencyTests"]
     let gatewayLibraries: Set = [

@@ -96,7 +96,7 @@ def tighten_program_name(schemas):
         file.write(text.replace('"key": "programName",', '"key": "programName", "maxLength": 5,', 1))
 
 
-COMPAT_LINE = "Schemas/card-create.json:22:42: error: card-create /programName: max-length-added (request, breaking)"
+COMPAT_LINE = "Schemas/card-create.json:23:42: error: card-create /programName: max-length-added (request, breaking)"
 
 
 def copy_fixtures(folder, names):
@@ -529,7 +529,7 @@ def check_action(scratch, env, head):
     problems = sarif_problems(os.path.join(team, "dce-compat.sarif"))
     check("action, compat-against with a break: fails with exit 1, annotates the schema line, valid SARIF",
           status == 1 and outputs.get("compat-exit-code") == "1"
-          and "::error file=Schemas/card-create.json,line=22,col=42,title=dce-validate compat max-length-added::" in log
+          and "::error file=Schemas/card-create.json,line=23,col=42,title=dce-validate compat max-length-added::" in log
           and not problems and '"uri":"Schemas/card-create.json"' in read_text(os.path.join(team, "dce-compat.sarif")),
           log + problems)
 

@@ -1,5 +1,3 @@
-public import DCEEngine
-
 // What the generated models (Generated/, from Schemas/) cannot say themselves: names the API had before the models
 // were generated, kept so that code written against them still builds.
 

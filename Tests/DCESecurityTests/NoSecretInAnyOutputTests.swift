@@ -284,6 +284,16 @@ struct NoSecretInAnyOutputTests {
         let account = PaymentAccount(cardNumber: SensitiveString(Self.pan), securityCode: SensitiveString(Self.cvv))
         record("typed payment account", account)
         record("typed card request", CardRequest(programName: "P", currency: "EUR", cardPin: SensitiveString(Self.pin)))
+        // Every generated model with a sensitive field, alone and inside another.
+        record(
+            "typed card details",
+            CardSensitiveDetails(pan: SensitiveString(Self.pan), cvv: SensitiveString(Self.cvv), expiry: "12/30"))
+        record("typed card update", CardUpdateRequest(pin: SensitiveString(Self.pin)))
+        record(
+            "typed customer profile",
+            CustomerProfile(
+                name: "N", profileAddress: Address(line1: "L", city: "C", zipCode: "Z", country: "US"),
+                paymentAccounts: [account]))
         record("masked", Masking.mask(Self.pan))
 
         var dumpedTime = ""

@@ -27,7 +27,7 @@ public protocol DocumentWritable {
 /// Writes one JSON value as the engine's document: its text, and beside it the nodes the engine walks, so that a
 /// typed request is never read back.
 ///
-/// Calls nest as the JSON does: ``beginObject()``, then a ``key(_:)`` and a value for each member, then
+/// Calls nest as the JSON does: ``beginObject()``, then a `key(_:)` and a value for each member, then
 /// ``endObject()``; in an array, each value is an item. A misuse is not a crash: the first one is kept, and the
 /// request is refused with it when it is validated (``ValidatorError/Code/encoding``).
 public struct DocumentWriter: ~Copyable {
@@ -120,7 +120,7 @@ public struct DocumentWriter: ~Copyable {
         appendNode(.string, flag: written != length, start: start, length: written)
     }
 
-    /// Opens an object; its members follow, each a ``key(_:)`` and a value.
+    /// Opens an object; its members follow, each a `key(_:)` and a value.
     public mutating func beginObject() { begin(isArray: false) }
 
     /// Opens an array; each value written until ``endArray()`` is an item.
@@ -465,6 +465,7 @@ public struct DocumentWriter: ~Copyable {
     private static let falseText = Array("false".utf8)
 }
 
+/// A string writes itself as a JSON string.
 extension String: DocumentWritable {
     /// Writes the string.
     ///
@@ -472,6 +473,7 @@ extension String: DocumentWritable {
     public func write(to writer: inout DocumentWriter) { writer.string(self) }
 }
 
+/// A Boolean writes itself as `true` or `false`.
 extension Bool: DocumentWritable {
     /// Writes `true` or `false`.
     ///
@@ -479,6 +481,7 @@ extension Bool: DocumentWritable {
     public func write(to writer: inout DocumentWriter) { writer.bool(self) }
 }
 
+/// An integer writes itself as a JSON number.
 extension Int: DocumentWritable {
     /// Writes the integer.
     ///
@@ -486,6 +489,7 @@ extension Int: DocumentWritable {
     public func write(to writer: inout DocumentWriter) { writer.number(self) }
 }
 
+/// A number writes itself as `JSONEncoder` writes it.
 extension Double: DocumentWritable {
     /// Writes the number (a value that is not finite fails).
     ///
@@ -493,6 +497,7 @@ extension Double: DocumentWritable {
     public func write(to writer: inout DocumentWriter) { writer.number(self) }
 }
 
+/// A decimal writes itself with every digit.
 extension Decimal: DocumentWritable {
     /// Writes the number, every digit as it is.
     ///
@@ -500,6 +505,7 @@ extension Decimal: DocumentWritable {
     public func write(to writer: inout DocumentWriter) { writer.number(self) }
 }
 
+/// An array of writable values writes itself as a JSON array.
 extension Array: DocumentWritable where Element: DocumentWritable {
     /// Writes the elements as a JSON array, in order.
     ///
@@ -511,6 +517,7 @@ extension Array: DocumentWritable where Element: DocumentWritable {
     }
 }
 
+/// A dictionary of writable values by string writes itself as a JSON object.
 extension Dictionary: DocumentWritable where Key == String, Value: DocumentWritable {
     /// Writes the entries as a JSON object, in the dictionary's order (as `JSONEncoder` does, so nothing may depend
     /// on it).
