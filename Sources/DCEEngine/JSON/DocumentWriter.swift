@@ -37,7 +37,7 @@ public struct DocumentWriter: ~Copyable {
         var node: Int
         var isArray: Bool
         var count = 0
-        /// A bit for each ASCII name's length and first byte (``signature(start:length:)``): a name whose bit is
+        /// A bit for each ASCII name's length and first byte (worked out as a key is finished): a name whose bit is
         /// clear was not written before, and is not compared with the others.
         var signatures: UInt64 = 0
         /// Whether a name beyond ASCII was written, which only unescaping compares.
