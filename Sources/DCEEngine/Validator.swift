@@ -1,5 +1,6 @@
 public import DCEPattern
 public import Foundation
+import Synchronization
 
 // An app that imports DCEEngine chooses its match limits without importing DCEPattern, which is the engine's own.
 @_exported public import struct DCEPattern.MatchLimits
@@ -19,6 +20,8 @@ public struct Validator: Sendable {
     package let now: @Sendable () -> Date
     /// The schemas typed requests were validated with, prepared once per schema, context and tender type.
     private let preparedForTypes = PreparedCache()
+    /// The memory typed requests are written into, kept for the next ones.
+    private let writerMemory = WriterMemory()
 
     /// Loads and compiles schemas.
     ///
@@ -157,8 +160,8 @@ public struct Validator: Sendable {
     public func validate<Request: ValidatableRequest>(
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> ValidationReport {
-        try prepared(for: Request.self, context: context, tenderType: tenderType)
-            .validate(try Self.document(of: request), positions: false)
+        let entry = try prepared(for: Request.self, context: context, tenderType: tenderType)
+        return try written(request) { entry.prepared.validate($0, positions: false) }
     }
 
     /// Whether a typed request breaks no rule of the schema it names: the verdict of ``validate(_:context:tenderType:)``
@@ -174,42 +177,50 @@ public struct Validator: Sendable {
     public func isValid<Request: ValidatableRequest>(
         _ request: Request, context: [String: String] = [:], tenderType: String? = nil
     ) throws(ValidatorError) -> Bool {
-        try prepared(for: Request.self, context: context, tenderType: tenderType).isValid(
-            try Self.document(of: request))
+        let entry = try prepared(for: Request.self, context: context, tenderType: tenderType)
+        return try written(request) { entry.prepared.isValid($0) }
     }
 
     /// The schema a typed request names, prepared for a context and tender type once and kept: preparing it on
     /// every call cost about as much as validating a small request.
     private func prepared<Request: ValidatableRequest>(
         for request: Request.Type, context: [String: String], tenderType: String?
-    ) throws(ValidatorError) -> PreparedSchema {
+    ) throws(ValidatorError) -> PreparedCache.Entry {
         // The commonest call, with no context and no tender type, is found by the type alone: hashing the key's
         // strings cost a tenth of validating a small request.
         if context.isEmpty, tenderType == nil {
             if let found = preparedForTypes[type: ObjectIdentifier(Request.self)] { return found }
-            let made = try prepare(Request.schemaID)
+            let made = PreparedCache.Entry(try prepare(Request.schemaID))
             preparedForTypes[type: ObjectIdentifier(Request.self)] = made
             return made
         }
         let key = PreparedCache.Key(schema: Request.schemaID, context: context, tenderType: tenderType)
         if let found = preparedForTypes[key] { return found }
-        let made = try prepare(Request.schemaID, context: context, tenderType: tenderType)
+        let made = PreparedCache.Entry(try prepare(Request.schemaID, context: context, tenderType: tenderType))
         preparedForTypes[key] = made
         return made
     }
 
-    /// A typed request as the engine reads it.
-    static func document<Request: ValidatableRequest>(of request: Request) throws(ValidatorError) -> JSONDocument {
-        var writer = DocumentWriter()
+    /// Calls `body` with a typed request as the engine reads it, written into memory kept from an earlier request
+    /// and kept again for a later one.
+    private func written<Request: ValidatableRequest, Result>(
+        _ request: Request, _ body: (JSONDocument) -> Result
+    ) throws(ValidatorError) -> Result {
+        var writer = DocumentWriter(reusing: writerMemory.take())
         request.write(to: &writer)
+        let document: JSONDocument
         do {
-            return try writer.document()
+            document = try writer.document()
         } catch {
+            writerMemory.keep(writer.storage(recycling: nil))
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(
                 code: .encoding, message: "\(Request.self) could not be encoded as JSON",
                 cause: Self.withoutValue(error))
         }
+        let result = body(document)
+        writerMemory.keep(writer.storage(recycling: consume document))
+        return result
     }
 
     /// An encoding error with the value it could not encode replaced by the name of its type, which a request's
@@ -228,38 +239,79 @@ public struct Validator: Sendable {
     }
 }
 
+/// The memory ``DocumentWriter``s wrote typed requests into, kept for the requests validated next, as many as a few
+/// tasks validating at once need: writing a small request into fresh memory cost four allocations, about a fifth of
+/// validating it. A task that finds none kept (more tasks than slots) writes into new memory.
+final class WriterMemory: Sendable {
+    /// A place for one writer's memory.
+    private final class Slot: Sendable {
+        let kept = Mutex<DocumentWriter.Storage?>(nil)
+    }
+
+    private let slots = (0..<4).map { _ in Slot() }
+
+    /// Memory kept from an earlier request, or new memory when none is free.
+    func take() -> DocumentWriter.Storage {
+        for slot in slots {
+            // A slot another task holds is passed over rather than waited for.
+            if let found = slot.kept.withLockIfAvailable({ $0.take() }), let storage = found { return storage }
+        }
+        return DocumentWriter.Storage()
+    }
+
+    /// Keeps memory for a later request, in the first free slot; memory a large document grew is given back.
+    func keep(_ storage: consuming DocumentWriter.Storage) {
+        guard storage.isWorthKeeping else { return }
+        var storage = Optional(storage)
+        for slot in slots {
+            slot.kept.withLockIfAvailable { kept in
+                if kept == nil { swap(&kept, &storage) }
+            }
+            if storage == nil { return }
+        }
+    }
+}
+
 /// Prepared schemas by schema id, context and tender type, shared by the copies of a ``Validator``. Bounded: past
 /// ``capacity`` entries it starts again (an app validates a handful of combinations; a caller that passes a new
 /// context on every call must not grow it without end).
-///
-/// `@unchecked Sendable`: `entries` and `byType` are read and written only under `lock`.
-final class PreparedCache: @unchecked Sendable {
+final class PreparedCache: Sendable {
     struct Key: Hashable {
         var schema: String
         var context: [String: String]
         var tenderType: String?
     }
 
-    static let capacity = 64
-    private let lock = NSLock()
-    private var entries: [Key: PreparedSchema] = [:]
+    /// A prepared schema kept once, and lent: a `PreparedSchema` is a dozen references, and handing out a copy of
+    /// it counted each of them up and down again, a tenth of validating a small typed request.
+    final class Entry: Sendable {
+        let prepared: PreparedSchema
 
-    subscript(key: Key) -> PreparedSchema? {
-        get { lock.withLock { entries[key] } }
+        init(_ prepared: PreparedSchema) { self.prepared = prepared }
+    }
+
+    private struct Entries {
+        var byKey: [Key: Entry] = [:]
+        /// The schemas of typed requests validated with no context and no tender type, by the request's type (whose
+        /// `schemaID` names one schema); as many as there are such types in the app.
+        var byType: [ObjectIdentifier: Entry] = [:]
+    }
+
+    static let capacity = 64
+    private let entries = Mutex(Entries())
+
+    subscript(key: Key) -> Entry? {
+        get { entries.withLock { $0.byKey[key] } }
         set {
-            lock.withLock {
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = newValue
+            entries.withLock {
+                if $0.byKey.count >= Self.capacity { $0.byKey.removeAll(keepingCapacity: true) }
+                $0.byKey[key] = newValue
             }
         }
     }
 
-    /// The schemas of typed requests validated with no context and no tender type, by the request's type (whose
-    /// `schemaID` names one schema); as many as there are such types in the app.
-    private var byType: [ObjectIdentifier: PreparedSchema] = [:]
-
-    subscript(type type: ObjectIdentifier) -> PreparedSchema? {
-        get { lock.withLock { byType[type] } }
-        set { lock.withLock { byType[type] = newValue } }
+    subscript(type type: ObjectIdentifier) -> Entry? {
+        get { entries.withLock { $0.byType[type] } }
+        set { entries.withLock { $0.byType[type] = newValue } }
     }
 }

@@ -65,10 +65,11 @@ struct DocumentWriterTests {
         }
     }
 
-    /// Every string that needs an escape is escaped wherever the character stands (the plain strings are copied
-    /// eight bytes at a time, the rest one by one), and reads back as it was.
+    /// Every string that needs an escape is escaped wherever the character stands, and every plain one of every
+    /// length is copied whole (both are scanned and copied by eight and four bytes at a time, overlapping), and reads
+    /// back as it was.
     @Test func aStringIsEscapedWhereverItsSpecialCharacterStands() throws {
-        for length in 0..<20 {
+        for length in 0..<34 {
             for position in 0...length {
                 for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", " "] {
                     var text = String(repeating: "a", count: length)
@@ -98,6 +99,52 @@ struct DocumentWriterTests {
         #expect(typed.errors.map(\.rule) == json.errors.map(\.rule))
         #expect(typed.errors.map(\.path) == json.errors.map(\.path))
         #expect(!typed.errors.isEmpty)
+    }
+
+    /// An integer is written in decimal as `JSONEncoder` writes it, from the smallest to the largest.
+    @Test func everyIntegerIsWrittenAsJSONEncoderWritesIt() throws {
+        let numbers = [Int.min, Int.min + 1, -1_000_000_007, -10, -9, -1, 0, 1, 9, 10, 99, 100, 1 << 53, Int.max]
+        var writer = DocumentWriter()
+        numbers.write(to: &writer)
+        let written = try writer.document()
+        #expect(Array(written.bytes) == Array(try JSONEncoder().encode(numbers)))
+        #expect(try JSONDecoder().decode([Int].self, from: Data(written.bytes)) == numbers)
+    }
+
+    /// Memory kept from one document (``Validator`` keeps it between typed requests) writes the next as new memory
+    /// would: after a larger document, after a smaller one, and after a misuse that left one unfinished.
+    @Test func memoryKeptFromADocumentWritesTheNextAsNewMemoryWould() throws {
+        let long = String(repeating: "long line ", count: 400)
+        let requests = [
+            Written(),
+            Written(mobile: long, externalId: nil, counts: Array(0..<300)),
+            Written(mobile: "+359 888", address: .init(city: "Plovdiv", lines: [])),
+            Written(),
+        ]
+        var storage = DocumentWriter.Storage()
+        for (index, request) in requests.enumerated() {
+            if index == 2 {
+                var broken = DocumentWriter(reusing: storage)
+                broken.beginObject()
+                broken.key("half")
+                #expect(throws: (any Error).self) { try broken.document() }
+                storage = broken.storage(recycling: nil)
+            }
+            var fresh = DocumentWriter()
+            request.write(to: &fresh)
+            let expected = try fresh.document()
+            var writer = DocumentWriter(reusing: storage)
+            request.write(to: &writer)
+            let written = try writer.document()
+            #expect(written.bytes == expected.bytes, "request \(index)")
+            #expect(written.nodes.count == expected.nodes.count, "request \(index)")
+            for (one, other) in zip(written.nodes, expected.nodes) {
+                #expect(
+                    one.kind == other.kind && one.flag == other.flag && one.start == other.start
+                        && one.length == other.length && one.end == other.end, "request \(index)")
+            }
+            storage = writer.storage(recycling: written)
+        }
     }
 
     /// Each misuse of the writer, and what it is refused with.

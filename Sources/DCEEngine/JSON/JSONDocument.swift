@@ -84,10 +84,19 @@ public struct JSONDocument: Sendable, CustomStringConvertible, CustomDebugString
     /// A document whose nodes were made as its text was written (``RequestEncoder``): they must be what
     /// ``JSONReader`` reads from `bytes`, which `RequestEncoderTests` holds them to.
     init(bytes: [UInt8], nodes: [Node]) {
-        self.bytes = ContiguousArray(bytes)
-        self.nodes = ContiguousArray(nodes)
+        self.init(text: ContiguousArray(bytes), nodes: ContiguousArray(nodes))
+    }
+
+    /// A document made as it was written, over the writer's arrays (not copied).
+    init(text: ContiguousArray<UInt8>, nodes: ContiguousArray<Node>) {
+        self.bytes = text
+        self.nodes = nodes
         self.singleLineASCII = nil
     }
+
+    /// The document's text and nodes, given up so that their memory can hold the next document
+    /// (`DocumentWriter.Storage`).
+    consuming func storage() -> (text: ContiguousArray<UInt8>, nodes: ContiguousArray<Node>) { (bytes, nodes) }
 
     /// The kind of value at an index.
     ///
