@@ -1,6 +1,5 @@
 public import DCEPattern
 public import Foundation
-import Synchronization
 
 // An app that imports DCEEngine chooses its match limits without importing DCEPattern, which is the engine's own.
 @_exported public import struct DCEPattern.MatchLimits
@@ -20,8 +19,6 @@ public struct Validator: Sendable {
     package let now: @Sendable () -> Date
     /// The schemas typed requests were validated with, prepared once per schema, context and tender type.
     private let preparedForTypes = PreparedCache()
-    /// The memory typed requests are written into, kept for the next ones.
-    private let writerMemory = WriterMemory()
 
     /// Loads and compiles schemas.
     ///
@@ -206,20 +203,20 @@ public struct Validator: Sendable {
     private func written<Request: ValidatableRequest, Result>(
         _ request: Request, _ body: (JSONDocument) -> Result
     ) throws(ValidatorError) -> Result {
-        var writer = DocumentWriter(reusing: writerMemory.take())
+        var writer = DocumentWriter(reusing: WriterMemory.take())
         request.write(to: &writer)
         let document: JSONDocument
         do {
             document = try writer.document()
         } catch {
-            writerMemory.keep(writer.storage(recycling: nil))
+            WriterMemory.keep(writer.storage(recycling: nil))
             // Never the request's description: it may hold a PIN; nor, in the cause, the value that did not encode.
             throw ValidatorError(
                 code: .encoding, message: "\(Request.self) could not be encoded as JSON",
                 cause: Self.withoutValue(error))
         }
         let result = body(document)
-        writerMemory.keep(writer.storage(recycling: consume document))
+        WriterMemory.keep(writer.storage(recycling: consume document))
         return result
     }
 
@@ -239,35 +236,35 @@ public struct Validator: Sendable {
     }
 }
 
-/// The memory ``DocumentWriter``s wrote typed requests into, kept for the requests validated next, as many as a few
-/// tasks validating at once need: writing a small request into fresh memory cost four allocations, about a fifth of
-/// validating it. A task that finds none kept (more tasks than slots) writes into new memory.
-final class WriterMemory: Sendable {
-    /// A place for one writer's memory.
-    private final class Slot: Sendable {
-        let kept = Mutex<DocumentWriter.Storage?>(nil)
+/// The memory ``DocumentWriter``s wrote typed requests into, kept by each thread for the next request it writes:
+/// writing a small request into fresh memory cost four allocations, about a fifth of validating it. One for the
+/// process, whatever the validator, as each thread's evaluation storage is (``EvaluationScratch``): a thread-specific
+/// key per validator could run the process out of keys.
+enum WriterMemory {
+    /// A thread's memory.
+    ///
+    /// `@unchecked Sendable`: a box is read and written only by the thread it is kept for.
+    private final class Box: @unchecked Sendable {
+        var storage: DocumentWriter.Storage?
     }
 
-    private let slots = (0..<4).map { _ in Slot() }
+    private static let perThread = ThreadLocalSlot<Box>()
 
-    /// Memory kept from an earlier request, or new memory when none is free.
-    func take() -> DocumentWriter.Storage {
-        for slot in slots {
-            // A slot another task holds is passed over rather than waited for.
-            if let found = slot.kept.withLockIfAvailable({ $0.take() }), let storage = found { return storage }
-        }
+    /// The memory the calling thread kept, or new memory when it kept none.
+    static func take() -> DocumentWriter.Storage {
+        if let kept = perThread.value?.storage.take() { return kept }
         return DocumentWriter.Storage()
     }
 
-    /// Keeps memory for a later request, in the first free slot; memory a large document grew is given back.
-    func keep(_ storage: consuming DocumentWriter.Storage) {
+    /// Keeps memory for the calling thread's next request; memory a large document grew is given back.
+    static func keep(_ storage: consuming DocumentWriter.Storage) {
         guard storage.isWorthKeeping else { return }
-        var storage = Optional(storage)
-        for slot in slots {
-            slot.kept.withLockIfAvailable { kept in
-                if kept == nil { swap(&kept, &storage) }
-            }
-            if storage == nil { return }
+        if let box = perThread.value {
+            box.storage = consume storage
+        } else {
+            let box = Box()
+            box.storage = consume storage
+            _ = perThread.store(box)
         }
     }
 }
@@ -275,7 +272,9 @@ final class WriterMemory: Sendable {
 /// Prepared schemas by schema id, context and tender type, shared by the copies of a ``Validator``. Bounded: past
 /// ``capacity`` entries it starts again (an app validates a handful of combinations; a caller that passes a new
 /// context on every call must not grow it without end).
-final class PreparedCache: Sendable {
+///
+/// `@unchecked Sendable`: `entries` is read and written only under `lock`.
+final class PreparedCache: @unchecked Sendable {
     struct Key: Hashable {
         var schema: String
         var context: [String: String]
@@ -298,20 +297,21 @@ final class PreparedCache: Sendable {
     }
 
     static let capacity = 64
-    private let entries = Mutex(Entries())
+    private let lock = NSLock()
+    private var entries = Entries()
 
     subscript(key: Key) -> Entry? {
-        get { entries.withLock { $0.byKey[key] } }
+        get { lock.withLock { entries.byKey[key] } }
         set {
-            entries.withLock {
-                if $0.byKey.count >= Self.capacity { $0.byKey.removeAll(keepingCapacity: true) }
-                $0.byKey[key] = newValue
+            lock.withLock {
+                if entries.byKey.count >= Self.capacity { entries.byKey.removeAll(keepingCapacity: true) }
+                entries.byKey[key] = newValue
             }
         }
     }
 
     subscript(type type: ObjectIdentifier) -> Entry? {
-        get { entries.withLock { $0.byType[type] } }
-        set { entries.withLock { $0.byType[type] = newValue } }
+        get { lock.withLock { entries.byType[type] } }
+        set { lock.withLock { entries.byType[type] = newValue } }
     }
 }

@@ -72,7 +72,7 @@ public struct DocumentWriter: ~Copyable {
 
     /// The memory a writer writes into, kept between documents so that writing a typed request allocates nothing once
     /// a few have been written: four allocations cost about a fifth of validating a small request (``Validator``
-    /// keeps some, `WriterMemory`).
+    /// keeps one per thread, `WriterMemory`).
     package struct Storage: ~Copyable, Sendable {
         fileprivate var bytes = ByteStore()
         fileprivate var nodes: ContiguousArray<JSONDocument.Node> = []
