@@ -197,8 +197,8 @@ let package = Package(
             name: "DCEGateway",
             dependencies: [
                 // DCEFingerprint: the cards' fingerprints for the card-testing limits; DCECompatibility: a reloaded
-                // catalogue that breaks requests is refused.
-                "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint", "DCECompatibility",
+                // catalogue that breaks requests is refused; DCEExport: the request schemas in the OpenAPI document.
+                "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint", "DCECompatibility", "DCEExport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -214,6 +214,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The signals that begin a drain (Gateway.runService(_:drainingFor:signals:)).
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // The SQL that creates and migrates the PostgreSQL store's tables, applied in order at start.
             resources: [.copy("Migrations")],
@@ -347,6 +349,9 @@ let package = Package(
                 "DCECrypto", "DCETestSupport", "DCEFingerprint", "DCELogging", "DCEEngine", "DCEEnvelope", "DCEGateway",
                 "DCEForms", "DCEModels", "DCEReports",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                // The gateway's routes served on a loopback port, so that what they answer is searched too.
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

@@ -15,6 +15,19 @@ extension CompiledSchema {
         var exporter = JSONSchemaExporter(schema: self, context: slots, tenderType: tenderType)
         return exporter.export()
     }
+
+    /// This schema as the `values` of a request envelope carry it (`PDRequest`), for every context and tender type:
+    /// each field marked `pciEncryptionRequired` travels sealed in the envelope's `encryptedFields`, so it must be
+    /// absent here and is never required (a gateway refuses such a value in clear). What the gateway's OpenAPI
+    /// document describes a request with.
+    ///
+    /// - Returns: The document and what it cannot express.
+    package func exportEnvelopeValues() -> JSONSchemaExport {
+        var exporter = JSONSchemaExporter(
+            schema: self, context: Array(repeating: nil, count: contexts.count), tenderType: nil)
+        exporter.sealedFieldsAbsent = true
+        return exporter.export()
+    }
 }
 
 /// Writes a compiled schema as an equivalent JSON Schema (2020-12) for one context and tender type, so that web
@@ -41,6 +54,10 @@ struct JSONSchemaExporter {
     /// 252 countries are hundreds of kilobytes, and an address object appears under each case of the overrides
     /// around it (card-create's delivery address twice: 1.8 MB written out, 0.9 MB referred to).
     private var definitions: [SchemaValue.Member] = []
+
+    /// Whether fields marked `pciEncryptionRequired` must be absent (the values of a request envelope, where they
+    /// travel sealed beside them).
+    var sealedFieldsAbsent = false
 
     /// Whether the export is for provisioning a new account (context `operation=provision`), where the fields
     /// marked `ignoreForProvisioning` under the tender type are not checked.
@@ -109,6 +126,10 @@ struct JSONSchemaExporter {
             let childPath = pathFromRoot.map { $0 + [key] }
             if provisioning && child.isIgnoredForProvisioning(under: tenderType) {
                 properties.append(.init(key: key, value: .object([])))  // neither checked nor sent: anything goes
+                continue
+            }
+            if sealedFieldsAbsent && child.sensitivity.contains(.pciEncryptionRequired) {
+                properties.append(.init(key: key, value: .boolean(false)))
                 continue
             }
             if child.overrides.isEmpty {

@@ -58,6 +58,12 @@ public struct Authentication: Sendable {
     /// Whether requests are authenticated at all.
     public var isOn: Bool { keys != nil || tokens != nil }
 
+    /// Whether callers may present an API key.
+    var acceptsAPIKeys: Bool { keys != nil }
+
+    /// Whether callers may present a JWT.
+    var acceptsTokens: Bool { tokens != nil }
+
     /// Who the `Authorization` field's credential names; `nil` when it is missing, malformed, unknown, revoked,
     /// expired or for someone else (what failed is not said: 401 is the whole answer).
     func caller(authorization: String?) async -> Caller? {

@@ -160,21 +160,25 @@ public final class Gateway: @unchecked Sendable {
     /// the encryption key, so every instance with the same keys gives a card the same fingerprint.
     private let cardFingerprinter: HMACFingerprinter
     private let backend: Backend
-    private let logger: Logger
-    private let now: @Sendable () -> Date
-    private let lock = NSLock()
-    private var validator: Validator
-    private var served: Catalogue
+    let logger: Logger
+    let now: @Sendable () -> Date
+    let lock = NSLock()
+    var validator: Validator
+    var served: Catalogue
+    /// Whether a shutdown has begun (``runService(_:drainingFor:signals:)``): readiness fails from then on.
+    var draining = false
+    /// The OpenAPI document of the catalogue with this ETag (``openAPIDocument()``).
+    var apiDocument: (etag: String, body: [UInt8])?
     /// Whether a catalogue that breaks requests the one before it accepts may be published.
     private let allowBreaking: Bool
     /// The team's severities for what breaks (the schema folder's `compat-severity.txt`).
     private let severities: CompatSeverities
     /// The accepted requests' answers, by request id and body digest, and the published catalogues.
-    private let store: any GatewayStore
+    let store: any GatewayStore
     /// Where requests are validated, off the server's network threads.
     private let pool: ValidationPool
     /// What `GET /metrics` shows.
-    private let metrics: GatewayMetrics
+    let metrics: GatewayMetrics
     /// The longest request id accepted: ids are remembered, so their size is bounded too.
     public static let maxRequestIDBytes = 128
 
@@ -683,7 +687,7 @@ public final class Gateway: @unchecked Sendable {
 
     /// The access log line and the counters of one exchange: method, path, status, duration, request id, schema
     /// and version, rule codes; never a message or a value (and the redacting handler, in `dce-gateway`, in front).
-    private func record(_ answer: Answer, method: String, path: String, since started: ContinuousClock.Instant) {
+    func record(_ answer: Answer, method: String, path: String, since started: ContinuousClock.Instant) {
         let duration = ContinuousClock.now - started
         let note = answer.note
         var metadata: Logger.Metadata = [
@@ -719,7 +723,8 @@ public final class Gateway: @unchecked Sendable {
         String(format: "%.3f", duration.seconds * 1_000)
     }
 
-    /// Adds `POST /v1/requests` and `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`).
+    /// Adds `POST /v1/requests`, `GET /v1/schemas` (with ETag, `If-None-Match` and `X-DCE-Signature`), `GET
+    /// /metrics`, and for operators and integrators `GET /openapi.json`, `GET /healthz` and `GET /readyz`.
     ///
     /// `POST /v1/requests` takes only `application/json` (415 otherwise) and bodies up to
     /// ``Limits/maxBodyBytes`` (413 beyond), and validates on the gateway's own threads (503 with `Retry-After`
@@ -759,6 +764,7 @@ public final class Gateway: @unchecked Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.metrics.exposition())))
         }
+        addOperationRoutes(to: router)
     }
 
     /// Reads a request's body within the limits and answers it on a validation thread.

@@ -14,7 +14,8 @@ import Prometheus
 /// - `dce_gateway_idempotency_total{outcome}`: `replayed`, `conflict`, `inProgress`, `full`;
 /// - `dce_gateway_refusals_total{reason}`: a refusal's rule code, or `invalid` for a request validation rejected;
 /// - `dce_gateway_catalogue_info{version}` (1 for the version served, 0 for those served before) and
-///   `dce_gateway_catalogue_expiry_timestamp_seconds`, so that an alert can fire before clients stop using it.
+///   `dce_gateway_catalogue_expiry_timestamp_seconds`, so that an alert can fire before clients stop using it;
+/// - `dce_gateway_ready`: 1 when `GET /readyz` last answered ready, 0 when it did not or a shutdown began.
 ///
 /// `@unchecked Sendable`: `callers` is read and written only under `lock`.
 final class GatewayMetrics: @unchecked Sendable {
@@ -84,6 +85,10 @@ final class GatewayMetrics: @unchecked Sendable {
             .record(1)
         Gauge(label: "dce_gateway_catalogue_expiry_timestamp_seconds", factory: factory).record(
             catalogue.expires.timeIntervalSince1970)
+    }
+
+    func ready(_ isReady: Bool) {
+        Gauge(label: "dce_gateway_ready", factory: factory).record(isReady ? 1 : 0)
     }
 
     /// The Prometheus text exposition of everything counted.

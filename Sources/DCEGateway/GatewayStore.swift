@@ -60,10 +60,18 @@ public protocol GatewayStore: Sendable {
     /// Whether other instances may change the store (publish catalogues): the gateway then looks for their
     /// catalogues. `true` by default.
     var isShared: Bool { get }
+
+    /// Whether the store answers, for `GET /readyz`: returns when it does within `timeout`. Nothing by default.
+    ///
+    /// - Parameter timeout: How long to wait for an answer.
+    /// - Throws: ``GatewayStoreError`` when it does not answer in time.
+    func checkReachable(within timeout: Duration) async throws(GatewayStoreError)
 }
 
 extension GatewayStore {
     public func prepare() async throws(GatewayStoreError) {}
+
+    public func checkReachable(within timeout: Duration) async throws(GatewayStoreError) {}
 
     public var isShared: Bool { true }
 }

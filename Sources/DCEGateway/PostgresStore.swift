@@ -297,6 +297,16 @@ public final class PostgresStore: GatewayStore, Service {
         }
     }
 
+    /// Asks the database for `SELECT 1`.
+    ///
+    /// - Parameter timeout: How long to wait for its answer.
+    /// - Throws: ``GatewayStoreError`` naming the database (never its password) when it does not answer in time.
+    public func checkReachable(within timeout: Duration) async throws(GatewayStoreError) {
+        try await bounded("run SELECT 1", timeout: timeout) { client, logger in
+            _ = try await client.query("SELECT 1", logger: logger)
+        }
+    }
+
     public func latestCatalogueETag() async throws(GatewayStoreError) -> String? {
         try await bounded("read the catalogue's ETag", timeout: timeout) { client, logger in
             for try await (etag) in try await client.query(

@@ -24,9 +24,11 @@ struct GatewayCommand: AsyncParsableCommand {
         discussion: """
             Keys are read from --keys (created there on first start): encryption.key and signing.key are private \
             (0600); encryption.pub is the X25519 key clients seal PCI fields to, signing.pub the Ed25519 key they \
-            pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas, GET /metrics (Prometheus). One \
-            access log line per request on standard output (method, path, status, duration, request id, schema, rule \
-            codes; never a value).
+            pin to check the catalogue. Routes: POST /v1/requests, GET /v1/schemas, GET /metrics (Prometheus), GET \
+            /openapi.json (the OpenAPI 3.1 document of the catalogue served), GET /healthz (liveness) and GET /readyz \
+            (readiness: the catalogue not expired, the database answering; 503 from a SIGTERM on, for --drain-seconds, \
+            before the server stops taking connections and finishes its requests). One access log line per request \
+            on standard output (method, path, status, duration, request id, schema, rule codes; never a value).
 
             Callers: with --api-keys, POST /v1/requests takes Authorization: Bearer KEY, a key made by 'dce-gateway \
             keys create' (kept as a hash in --keys/api-keys.json); with --jwks, --issuer and --audience, a JWT \
@@ -182,6 +184,12 @@ struct GatewayCommand: AsyncParsableCommand {
             "Seconds between looks for a catalogue published through another instance.", valueName: "seconds"))
     var catalogueRefresh = Int(Gateway.Limits().catalogueRefresh.components.seconds)
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds GET /readyz answers 503 after a SIGTERM or SIGINT, requests still served, before the server stops (0: none).",
+            valueName: "seconds"))
+    var drainSeconds = 5
+
     func validate() throws {
         do {
             _ = try CatalogueVersion(catalogueVersion)
@@ -214,6 +222,7 @@ struct GatewayCommand: AsyncParsableCommand {
             throw ValidationError("--clock-skew takes 0 to \(Int(BearerTokens.Policy.maximumClockSkew)) seconds.")
         }
         if jwksRefresh < 1 { throw ValidationError("--jwks-refresh takes a positive number.") }
+        if drainSeconds < 0 { throw ValidationError("--drain-seconds takes zero or more.") }
         if queuedRequests < 0 { throw ValidationError("--queued-requests takes zero or more.") }
         if maxCardsPerCallerPerMinute < 0 || maxCallersPerCardPerHour < 0 {
             throw ValidationError(
@@ -302,7 +311,7 @@ struct GatewayCommand: AsyncParsableCommand {
             app = gateway.application(router: Router(), address: .hostname(host, port: port), onServerRunning: announce)
         }
         do {
-            try await app.runService()
+            try await gateway.runService(app, drainingFor: .seconds(drainSeconds))
         } catch let error as GatewayStoreError {
             Diagnostics.error(error.message)
             throw ExitStatus.unavailable

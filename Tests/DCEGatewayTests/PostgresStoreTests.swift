@@ -150,6 +150,36 @@ struct PostgresStoreTests {
         }
     }
 
+    /// Readiness follows the database: ready with it, 503 naming it while it is stopped (liveness still 200, so that
+    /// an orchestrator takes the instance out of service rather than restarting it), ready again once it is back.
+    @Test func readinessFailsWhileTheDatabaseIsStoppedAndComesBackWithIt() async throws {
+        try await withGateways(1) { _, _, gateways in
+            let a = gateways[0]
+            func get(_ path: String) async throws -> (status: Int, body: String) {
+                let (body, response) = try await URLSession.shared.data(from: a.url.appendingPathComponent(path))
+                return ((response as? HTTPURLResponse)?.statusCode ?? -1, String(decoding: body, as: UTF8.self))
+            }
+            let ready = try await get("readyz")
+            #expect(ready.status == 200)
+            #expect(ready.body.contains(#""status":"ready""#) && ready.body.contains(#""database":"ok""#))
+            try PostgresServer.control("stop")
+            let down = try await get("readyz")
+            #expect(down.status == 503)
+            #expect(down.body.contains(#""status":"notReady""#) && down.body.contains(#""database":"unreachable""#))
+            #expect(try await get("healthz").status == 200)
+            try PostgresServer.control("start")
+            var back = try await get("readyz")
+            let deadline = Date().addingTimeInterval(30)
+            while back.status != 200, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                back = try await get("readyz")
+            }
+            #expect(back.status == 200)
+            #expect(a.output.contains("database unreachable"))
+            a.stop()
+        }
+    }
+
     /// The card-testing limits hold across instances: cards presented at A count at B, and eight requests at once
     /// over both never take more slots than the limit.
     @Test func theCardTestingLimitsAreSharedByEveryInstance() async throws {

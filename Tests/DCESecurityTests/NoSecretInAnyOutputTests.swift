@@ -10,8 +10,15 @@ import DCEModels
 import DCEReports
 import DCETestSupport
 import Foundation
+import Hummingbird
 import Logging
+import NIOCore
+import ServiceLifecycle
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One test over every output the package produces, for payloads carrying a known PAN, PIN and CVV: reports in
 /// every format (with masked copies attached), masked copies, violations (with fingerprints), descriptions and dumps of every public type involved, log lines,
@@ -269,6 +276,17 @@ struct NoSecretInAnyOutputTests {
         }
         #expect(limitedLog.lines.contains { $0.contains("callersPerCard") })
         outputs.append(("limited gateway metrics", limited.metricsText))
+        // What the same gateway serves over HTTP after those requests: health, readiness and metrics, searched as
+        // every output is; its OpenAPI document and catalogue, hundreds of kilobytes of address patterns in which a
+        // three- or four-digit secret is bound to appear by chance, are instead what a gateway that never saw a
+        // request serves, byte for byte, and hold no card number.
+        let served = try await Self.served(
+            by: limited, paths: ["healthz", "readyz", "metrics", "openapi.json", "v1/schemas"])
+        for (path, body) in served.prefix(3) { outputs.append(("limited gateway GET /\(path)", body)) }
+        let pristine = try Gateway(keys: gatewayKeys, version: "1", limits: limits, authentication: .none)
+        #expect(served[3].1 == String(decoding: pristine.openAPIDocument(), as: UTF8.self))
+        #expect(served[4].1 == String(decoding: limited.catalogue.body, as: UTF8.self))
+        for (path, body) in served.suffix(2) { #expect(!body.contains(Self.pan), "GET /\(path)") }
 
         for format in ReportFormat.allCases {
             var text = ""
@@ -310,6 +328,32 @@ struct NoSecretInAnyOutputTests {
             for secret in [Self.pan, Self.pin, Self.cvv] {
                 #expect(!text.contains(secret), "\(what) contains \(secret.count)-digit secret: \(text.prefix(300))")
             }
+        }
+    }
+
+    /// The bodies `gateway` serves at `paths`, over HTTP on a loopback port.
+    static func served(by gateway: Gateway, paths: [String]) async throws -> [(String, String)] {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let router = Router()
+        gateway.addRoutes(to: router)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) })
+        let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "loopback")))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            var bodies: [(String, String)] = []
+            for path in paths {
+                let url = try #require(URL(string: "http://127.0.0.1:\(port)/\(path)"))
+                let (data, response) = try await URLSession.shared.data(from: url)
+                #expect((response as? HTTPURLResponse)?.statusCode == 200, "GET /\(path)")
+                bodies.append((path, String(decoding: data, as: UTF8.self)))
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.next()
+            return bodies
         }
     }
 }

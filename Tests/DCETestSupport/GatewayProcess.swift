@@ -33,7 +33,9 @@ public final class GatewayProcess: @unchecked Sendable {
         process.executableURL = Self.executable("dce-gateway")
         // Without authentication unless the test turns API keys or JWTs on.
         let callers = arguments.contains("--api-keys") || arguments.contains("--jwks") ? [] : ["--no-auth"]
-        process.arguments = ["--port", "0", "--keys", keys.path] + callers + arguments
+        // No drain before stopping unless the test asks for one: a stop is then as quick as before there was one.
+        let drain = arguments.contains("--drain-seconds") ? [] : ["--drain-seconds", "0"]
+        process.arguments = ["--port", "0", "--keys", keys.path] + callers + drain + arguments
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
