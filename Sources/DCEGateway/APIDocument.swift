@@ -6,8 +6,8 @@ import DCEExport
 /// Schema export, so the document always matches the catalogue), and the credentials the gateway takes.
 ///
 /// Made once per catalogue served (``Gateway`` keeps it beside the catalogue): a schema's export holds the address
-/// rules of every country, so the document runs to megabytes. The definitions the exports share word for word (those
-/// address rules) are written once, under `components/schemas`.
+/// rules of every country, and the request schemas' exports written out run to 3.9 MB. The definitions they share word
+/// for word (those address rules) are written once, under `components/schemas`: the document is about 600 KB.
 struct APIDocument {
     /// The credentials the gateway takes, which decide the security schemes and whether 401 and 403 are answered.
     var acceptsAPIKeys: Bool
