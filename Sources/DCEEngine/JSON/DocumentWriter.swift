@@ -102,8 +102,8 @@ public struct DocumentWriter: ~Copyable {
     ///
     /// - Parameter storage: The memory, as ``storage(recycling:)`` gave it back; what it held is forgotten.
     package init(reusing storage: consuming Storage) {
-        // Emptied when they were kept (``storage(recycling:)``): emptied here, each array would have a second
-        // reference, the storage's own, and be copied.
+        // Emptied when they were kept (``storage(recycling:)``; the text when it is next copied into): emptied here,
+        // each array would have a second reference, the storage's own, and be copied.
         bytes = storage.bytes
         nodes = storage.nodes
         text = storage.text
@@ -119,10 +119,11 @@ public struct DocumentWriter: ~Copyable {
         if let document = consume document {
             (text, nodes) = document.storage()
         }
+        // Each emptying is a uniqueness check and a generic replacement, a few hundred instructions a typed request:
+        // the text is emptied when it is next copied into, the containers are left empty by every finished document.
         bytes.removeAll()
         nodes.removeAll(keepingCapacity: true)
-        text.removeAll(keepingCapacity: true)
-        outer.removeAll(keepingCapacity: true)
+        if !outer.isEmpty { outer.removeAll(keepingCapacity: true) }
         return Storage(bytes: bytes, nodes: nodes, text: text, outer: outer)
     }
 
