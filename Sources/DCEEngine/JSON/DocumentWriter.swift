@@ -44,16 +44,30 @@ public struct DocumentWriter: ~Copyable {
         var beyondASCII = false
     }
 
+    /// The memory written into, one field so that it is taken and given back in one move.
+    private var memory: Storage
     /// The document's text.
-    private var bytes: ByteStore
+    private var bytes: ByteStore {
+        _read { yield memory.bytes }
+        _modify { yield &memory.bytes }
+    }
     /// The document's nodes, in the reader's layout (``JSONDocument/Node``).
-    private var nodes: ContiguousArray<JSONDocument.Node>
+    private var nodes: ContiguousArray<JSONDocument.Node> {
+        get { memory.nodes }
+        _modify { yield &memory.nodes }
+    }
     /// The document's text as the document holds it, copied from ``bytes`` when the document is taken.
-    private var text: ContiguousArray<UInt8>
+    private var text: ContiguousArray<UInt8> {
+        get { memory.text }
+        _modify { yield &memory.text }
+    }
     /// The innermost open container, kept apart from the ones around it so that writing into it changes no array.
     private var current: Container?
     /// The containers around ``current``, outermost first.
-    private var outer: [Container]
+    private var outer: [Container] {
+        get { memory.outer }
+        _modify { yield &memory.outer }
+    }
     /// Whether a value is due: at the start, and after a key.
     private var expectingValue = true
     /// Whether the text must be read rather than its nodes taken: a scalar whose text is not JSON.
@@ -84,16 +98,6 @@ public struct DocumentWriter: ~Copyable {
             nodes.reserveCapacity(48)
         }
 
-        fileprivate init(
-            bytes: consuming ByteStore, nodes: ContiguousArray<JSONDocument.Node>, text: ContiguousArray<UInt8>,
-            outer: [Container]
-        ) {
-            self.bytes = bytes
-            self.nodes = nodes
-            self.text = text
-            self.outer = outer
-        }
-
         /// Whether it is small enough to keep: memory a large document made grow is given back.
         package var isWorthKeeping: Bool { text.capacity <= 1 << 16 && nodes.capacity <= 1 << 12 }
     }
@@ -102,12 +106,7 @@ public struct DocumentWriter: ~Copyable {
     ///
     /// - Parameter storage: The memory, as ``storage(recycling:)`` gave it back; what it held is forgotten.
     package init(reusing storage: consuming Storage) {
-        // Emptied when they were kept (``storage(recycling:)``; the text when it is next copied into): emptied here,
-        // each array would have a second reference, the storage's own, and be copied.
-        bytes = storage.bytes
-        nodes = storage.nodes
-        text = storage.text
-        outer = storage.outer
+        memory = storage
     }
 
     /// The writer's memory, with the memory of the document it wrote given back, for the next writer.
@@ -117,14 +116,14 @@ public struct DocumentWriter: ~Copyable {
     package consuming func storage(recycling document: consuming JSONDocument?) -> Storage {
         // Moved, not bound: a binding would be a second reference, and the arrays then not the writer's alone.
         if let document = consume document {
-            (text, nodes) = document.storage()
+            (memory.text, memory.nodes) = document.storage()
         }
         // Each emptying is a uniqueness check and a generic replacement, a few hundred instructions a typed request:
         // the text is emptied when it is next copied into, the containers are left empty by every finished document.
         bytes.removeAll()
         nodes.removeAll(keepingCapacity: true)
         if !outer.isEmpty { outer.removeAll(keepingCapacity: true) }
-        return Storage(bytes: bytes, nodes: nodes, text: text, outer: outer)
+        return memory
     }
 
     /// Why a document could not be written: a misuse of the writer, named without any value.
@@ -513,12 +512,12 @@ public struct DocumentWriter: ~Copyable {
         {
             return try JSONDocument(bytes: bytes.array(), limits: limits)
         }
-        bytes.copy(into: &text)
+        memory.bytes.copy(into: &memory.text)
         defer {
-            text = []
-            nodes = []
+            memory.text = []
+            memory.nodes = []
         }
-        return JSONDocument(text: text, nodes: nodes)
+        return JSONDocument(text: memory.text, nodes: memory.nodes)
     }
 
     private static let trueText = Array("true".utf8)
