@@ -202,7 +202,7 @@ struct APIDocument {
                     ("required", .boolean(true)),
                     (
                         "content",
-                        object(("application/json", object(("schema", Self.reference("Envelope")))))
+                        Self.json(Self.reference("Envelope"))
                     ))),
             member("responses", .object(responses)),
         ]
@@ -339,7 +339,7 @@ struct APIDocument {
                                 )
                             )
                         ),
-                        ("content", object(("application/json", object(("schema", reference("Catalogue")))))),
+                        ("content", Self.json(Self.reference("Catalogue"))),
                         (
                             "links",
                             object(
@@ -386,7 +386,7 @@ struct APIDocument {
                         ("description", .string("The OpenAPI 3.1 document.")),
                         (
                             "content",
-                            object(("application/json", object(("schema", object(("type", .string("object")))))))
+                            Self.json(object(("type", .string("object"))))
                         )
                     )
                 )
@@ -404,7 +404,7 @@ struct APIDocument {
                     "200",
                     object(
                         ("description", .string("The process serves requests.")),
-                        ("content", object(("application/json", object(("schema", reference("Health"))))))
+                        ("content", Self.json(Self.reference("Health")))
                     )
                 )
             )
@@ -427,7 +427,7 @@ struct APIDocument {
                     "200",
                     object(
                         ("description", .string("Ready.")),
-                        ("content", object(("application/json", object(("schema", reference("Readiness"))))))
+                        ("content", Self.json(Self.reference("Readiness")))
                     )
                 ),
                 (
@@ -435,7 +435,7 @@ struct APIDocument {
                     object(
                         ("description", .string("Not ready: a check fails, or the gateway is draining.")),
                         ("headers", object(("Retry-After", retryAfter))),
-                        ("content", object(("application/json", object(("schema", reference("Readiness"))))))
+                        ("content", Self.json(Self.reference("Readiness")))
                     )
                 )
             )
@@ -612,11 +612,16 @@ struct APIDocument {
     ) -> SchemaValue {
         var members = [
             member("description", .string(description)),
-            member("content", object(("application/json", object(("schema", reference("PDResponse")))))),
+            member("content", Self.json(Self.reference("PDResponse"))),
         ]
         if !headers.isEmpty { members.insert(member("headers", .object(headers)), at: 1) }
         if !links.isEmpty { members.append(member("links", .object(links))) }
         return .object(members)
+    }
+
+    /// A body of `application/json` following `schema`.
+    private static func json(_ schema: SchemaValue) -> SchemaValue {
+        object(("application/json", object(("schema", schema))))
     }
 
     private static func reference(_ name: String) -> SchemaValue {
