@@ -43,7 +43,7 @@ extension Gateway {
     ///
     /// - Returns: The readiness, each check named.
     public func readiness() async -> Readiness {
-        let (catalogue, isDraining) = lock.withLock { (served, draining) }
+        let (catalogue, isDraining) = (publisher.catalogue, lock.withLock { draining })
         var checks = ["catalogue": catalogue.expires > now() ? "ok" : "expired"]
         if store.isShared {
             do {
@@ -64,45 +64,15 @@ extension Gateway {
     ///
     /// - Returns: The document as JSON.
     public func openAPIDocument() -> [UInt8] {
-        let (catalogue, validator, kept) = lock.withLock { (served, self.validator, apiDocument) }
+        let (catalogue, validator) = publisher.current
+        let kept = lock.withLock { apiDocument }
         if let kept, kept.etag == catalogue.etag { return kept.body }
         let document = APIDocument(
             acceptsAPIKeys: authentication.acceptsAPIKeys, acceptsTokens: authentication.acceptsTokens, limits: limits)
         let body = document.json(for: validator, version: catalogue.version)
-        lock.withLock {
-            if served.etag == catalogue.etag { apiDocument = (catalogue.etag, body) }
-        }
+        // Kept unless a newer catalogue came meanwhile, whose document the next request makes.
+        if publisher.catalogue.etag == catalogue.etag { lock.withLock { apiDocument = (catalogue.etag, body) } }
         return body
-    }
-
-    /// Adds `GET /openapi.json`, `GET /healthz` and `GET /readyz`.
-    func addOperationRoutes<Context: RequestContext>(to router: Router<Context>) {
-        router.get("openapi.json") { _, _ -> Response in
-            let started = ContinuousClock.now
-            let body = self.openAPIDocument()
-            self.record(Answer(status: 200, body: []), method: "GET", path: "/openapi.json", since: started)
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-        }
-        router.get("healthz") { _, _ -> Response in
-            let started = ContinuousClock.now
-            self.record(Answer(status: 200, body: []), method: "GET", path: "/healthz", since: started)
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
-        }
-        router.get("readyz") { _, _ -> Response in
-            let started = ContinuousClock.now
-            let readiness = await self.readiness()
-            let status = readiness.isReady ? 200 : 503
-            self.record(Answer(status: status, body: []), method: "GET", path: "/readyz", since: started)
-            var headers: HTTPFields = [.contentType: "application/json"]
-            if !readiness.isReady { headers[.retryAfter] = "1" }
-            return Response(
-                status: HTTPResponse.Status(code: status), headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: readiness.json)))
-        }
     }
 
     /// Runs an application of this gateway until SIGTERM or SIGINT, then drains before it stops: `GET /readyz`

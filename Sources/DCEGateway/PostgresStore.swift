@@ -28,9 +28,9 @@ public final class PostgresStore: GatewayStore, Service {
     /// The card-testing limits' own pool: a request holds a connection of `client` for its transaction while it
     /// asks them, and must never wait for a second connection of the same pool (all held, none would come back).
     private let limiter: PostgresClient
-    private let address: DatabaseAddress
+    let address: DatabaseAddress
     /// The settings every connection starts with: the statement, lock and idle-transaction timeouts.
-    private let parameters: [(String, String)]
+    let parameters: [(String, String)]
     private let logger: Logger
     private let instance: String
     let timeout: Duration
@@ -86,54 +86,6 @@ public final class PostgresStore: GatewayStore, Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
             group.addTask { await self.limiter.run() }
-        }
-    }
-
-    /// Creates or migrates the gateway's tables, on a connection of its own (so that what prevents it — a refused
-    /// connection, a password, a missing database — is reported as PostgreSQL or the network says it).
-    ///
-    /// - Throws: ``GatewayStoreError`` when the database cannot be reached or a migration fails.
-    public func prepare() async throws(GatewayStoreError) {
-        let migrations = try Self.migrations()
-        var configuration = try address.connection()
-        configuration.options.additionalStartupParameters = parameters
-        configuration.options.connectTimeout = TimeAmount(timeout)
-        let settings = configuration
-        try await bounded("migrate the gateway's tables", timeout: timeout * 2) { _, logger in
-            let connection = try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
-            do {
-                try await Self.migrate(migrations, on: connection, logger: logger)
-            } catch {
-                try? await connection.close()
-                throw error
-            }
-            try await connection.close()
-        }
-    }
-
-    /// Applies the migrations not applied yet, one instance at a time (the others find the work done).
-    private static func migrate(_ migrations: [(Int, [String])], on connection: PostgresConnection, logger: Logger)
-        async throws
-    {
-        try await transaction(on: connection, logger: logger) {
-            try await connection.query("SELECT pg_advisory_xact_lock(7103431046913)", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS dce_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                logger: logger)
-            var applied = 0
-            for try await (version) in try await connection.query(
-                "SELECT coalesce(max(version), 0) FROM dce_migrations", logger: logger
-            )
-            .decode(Int.self) {
-                applied = version
-            }
-            for (version, statements) in migrations where version > applied {
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO dce_migrations (version) VALUES (\(version))", logger: logger)
-            }
-            return ((), commit: true)
         }
     }
 
@@ -335,7 +287,7 @@ public final class PostgresStore: GatewayStore, Service {
     }
 
     /// Runs `body` in a transaction on `connection`: committed when it says so, rolled back when it says not or throws.
-    private static func transaction<Value>(
+    static func transaction<Value>(
         on connection: PostgresConnection, logger: Logger, _ body: () async throws -> (Value, commit: Bool)
     ) async throws -> Value {
         try await connection.query("BEGIN", logger: logger)
@@ -396,27 +348,6 @@ public final class PostgresStore: GatewayStore, Service {
         default: return "\(error.code)"
         }
     }
-
-    /// The migrations shipped with the gateway, by number, each split into its statements.
-    static func migrations() throws(GatewayStoreError) -> [(Int, [String])] {
-        guard let folder = Bundle.module.url(forResource: "Migrations", withExtension: nil),
-            let urls = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-        else {
-            throw GatewayStoreError("the gateway's database migrations are missing from its bundle")
-        }
-        var migrations: [(Int, [String])] = []
-        for url in urls where url.pathExtension == "sql" {
-            guard let number = Int(url.lastPathComponent.prefix { $0.isNumber }),
-                let text = try? String(contentsOf: url, encoding: .utf8)
-            else {
-                throw GatewayStoreError("the migration \(url.lastPathComponent) cannot be read")
-            }
-            let sql = text.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n")
-            let statements = sql.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            migrations.append((number, statements.filter { !$0.isEmpty }))
-        }
-        return migrations.sorted { $0.0 < $1.0 }
-    }
 }
 
 /// The first of an operation's result and its deadline.
@@ -461,83 +392,5 @@ private final class ClaimCounter: @unchecked Sendable {
             count += 1
             return count
         }
-    }
-}
-
-/// Where the database is and who connects, from a `postgres://` URL.
-struct DatabaseAddress: Sendable {
-    var host: String
-    var port: Int
-    /// The directory of a Unix socket, from `?host=/path`.
-    var socketDirectory: String?
-    var username: String
-    var password: String?
-    var database: String?
-    /// `disable`, `prefer` or `require`.
-    var tls: String
-
-    init(_ url: String) throws(GatewayStoreError) {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "")
-        else {
-            throw GatewayStoreError("the database URL must be postgres://user:password@host:port/database")
-        }
-        let query = Dictionary(
-            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        username = components.user ?? "postgres"
-        password = components.password
-        database = components.path.count > 1 ? String(components.path.dropFirst()) : nil
-        port = components.port ?? 5432
-        socketDirectory = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        host = components.host ?? ""
-        guard !host.isEmpty || socketDirectory != nil else {
-            throw GatewayStoreError("the database URL names no host: postgres://user:password@host:port/database")
-        }
-        switch query["sslmode"] ?? "prefer" {
-        case "disable": tls = "disable"
-        case "prefer", "allow": tls = "prefer"
-        case "require", "verify-ca", "verify-full": tls = "require"
-        case let mode: throw GatewayStoreError("the database URL's sslmode '\(mode)' is not disable, prefer or require")
-        }
-    }
-
-    /// Host and port (or socket) and database, for messages: never the password.
-    var location: String {
-        "\(socketDirectory.map { "\($0)/.s.PGSQL." } ?? "\(host):")\(port)/\(database ?? username)"
-    }
-
-    /// The pool's configuration.
-    var client: PostgresClient.Configuration {
-        if let socketDirectory {
-            return .init(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password,
-                database: database)
-        }
-        let mode: PostgresClient.Configuration.TLS =
-            switch tls {
-            case "disable": .disable
-            case "require": .require(.makeClientConfiguration())
-            default: .prefer(.makeClientConfiguration())
-            }
-        return .init(host: host, port: port, username: username, password: password, database: database, tls: mode)
-    }
-
-    /// A single connection's configuration.
-    func connection() throws(GatewayStoreError) -> PostgresConnection.Configuration {
-        if let socketDirectory {
-            return .init(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password,
-                database: database)
-        }
-        let mode: PostgresConnection.Configuration.TLS
-        do {
-            switch tls {
-            case "disable": mode = .disable
-            case "require": mode = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            default: mode = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
-        } catch {
-            throw GatewayStoreError("TLS for the database cannot be set up: \(error)")
-        }
-        return .init(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
 }

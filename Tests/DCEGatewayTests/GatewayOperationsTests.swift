@@ -188,6 +188,42 @@ struct GatewayOperationsTests {
         }
     }
 
+    /// A method the gateway does not take on one of its paths is 405 with the methods it does take (schemathesis's
+    /// `unsupported_method`); a path it does not have stays 404, and an app's own route on the same router, added
+    /// after the gateway's, is the app's.
+    @Test func anotherMethodOnAKnownPathIsAnswered405WithAllow() async throws {
+        let gateway = try Gateway(keys: keys, version: "1", authentication: .none)
+        let router = Router()
+        gateway.addRoutes(to: router)
+        router.delete("v1/schemas") { _, _ in "the app's own" }
+        router.get("app/status") { _, _ in "up" }
+        try await withRunningServer({ onServerRunning in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning)
+        }) { port in
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            func send(_ method: String, _ path: String) async throws -> (Int, String?, String) {
+                var request = URLRequest(url: url.appendingPathComponent(path))
+                request.httpMethod = method
+                let (data, response) = try await URLSession.shared.data(for: request)
+                let http = try #require(response as? HTTPURLResponse)
+                return (http.statusCode, http.value(forHTTPHeaderField: "Allow"), String(decoding: data, as: UTF8.self))
+            }
+            #expect(try await send("PUT", "v1/requests").0 == 405)
+            #expect(try await send("PUT", "v1/requests").1 == "POST")
+            #expect(try await send("GET", "v1/requests").1 == "POST")
+            #expect(try await send("TRACE", "healthz").0 == 405)
+            #expect(try await send("POST", "healthz").1 == "GET")
+            #expect(try await send("PATCH", "openapi.json").1 == "GET")
+            #expect(try await send("DELETE", "metrics").1 == "GET")
+            #expect(try await send("GET", "nowhere").0 == 404)
+            #expect(try await send("DELETE", "v1/schemas").2 == "the app's own")
+            #expect(try await send("GET", "app/status").2 == "up")
+            #expect(try await send("GET", "healthz").0 == 200)
+        }
+    }
+
     /// Ready while the catalogue is in date; 503 once it has expired, with the check that failed named.
     @Test func readinessFailsWhenTheCatalogueHasExpired() async throws {
         let later = Date().addingTimeInterval(Gateway.Catalogue.defaultLifetime + 60)
