@@ -199,6 +199,7 @@ let package = Package(
                 // DCEFingerprint: the cards' fingerprints for the card-testing limits; DCECompatibility: a reloaded
                 // catalogue that breaks requests is refused; DCEExport: the request schemas in the OpenAPI document.
                 "DCEEngine", "DCEEnvelope", "DCECrypto", "DCEFingerprint", "DCECompatibility", "DCEExport",
+                "DCEWorkers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -230,6 +231,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            // The threads that validate off the threads that read and write: the gateway's and dce-validate's
+            // batches (Foundation only).
+            name: "DCEWorkers",
             swiftSettings: strictSettings
         ),
         .target(
@@ -267,6 +274,7 @@ let package = Package(
                 "DCEForms",
                 "DCEReports",
                 "DCESwiftGeneration",
+                "DCEWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The fingerprints of the schemas code was generated from (dce-generated.lock).
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -2,6 +2,7 @@ import Crypto
 import DCEEngine
 import DCEEnvelope
 import DCEFingerprint
+import DCEWorkers
 import Foundation
 import Logging
 

@@ -3,6 +3,7 @@ import DCECrypto
 public import DCEEngine
 import DCEEnvelope
 import DCEFingerprint
+import DCEWorkers
 public import Foundation
 public import Logging
 
@@ -97,7 +98,7 @@ public final class Gateway: @unchecked Sendable {
     /// The accepted requests' answers, by request id and body digest, and the published catalogues.
     let store: any GatewayStore
     /// Where requests are validated, off the server's network threads.
-    let pool: ValidationPool
+    let pool: WorkerPool
     /// What `GET /metrics` shows.
     let metrics: GatewayMetrics
     /// The card-testing limits, between validation and the backend.
@@ -155,8 +156,9 @@ public final class Gateway: @unchecked Sendable {
         try memory?.publish(publisher.catalogue)
         self.cardTesting = CardTestingMiddleware(
             store: self.store, limits: limits.cardVelocity, now: now, logger: logger)
-        self.pool = ValidationPool(
-            threads: limits.validationThreads, largeThreads: limits.largeBodyThreads, queueLimit: limits.queuedRequests)
+        self.pool = WorkerPool(
+            name: "dce-gateway validation", threads: limits.validationThreads, largeThreads: limits.largeBodyThreads,
+            queueLimit: limits.queuedRequests)
     }
 
     /// Publishes a new catalogue; it is compiled first, and a set that does not compile changes nothing.

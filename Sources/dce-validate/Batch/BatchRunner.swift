@@ -2,6 +2,7 @@ import DCEBatchInput
 import DCECommandLine
 import DCEEngine
 import DCEReports
+import DCEWorkers
 import Foundation
 
 /// Validates payloads on every core and hands the verdicts, in input order, to each report writer: memory holds a
@@ -132,7 +133,6 @@ struct BatchRunner {
                 while let ready = pipeline.submit(item) { emit(ready) }
                 while let ready = pipeline.nextOutcome(waiting: false) { emit(ready) }
             }
-            pipeline.finish()
             while let ready = pipeline.nextOutcome(waiting: true) { emit(ready) }
         }
         progress.finish()
@@ -190,11 +190,11 @@ extension BatchRunner.Piece {
     }
 }
 
-/// Work items handed to worker threads, with their outcomes given back in the order the items came in.
+/// Work items handed to a ``WorkerPool``, with their outcomes given back in the order the items came in.
 ///
 /// At most `window` items are in flight (queued, being validated, or done and not yet taken), so memory holds a
-/// few blocks of payloads however long the run. One condition guards everything: the workers wait for items,
-/// the submitting thread for room or for the next outcome in order.
+/// few blocks of payloads however long the run. The pool's threads validate; the submitting thread waits here, on
+/// `condition`, for room or for the next outcome in order.
 ///
 /// `@unchecked Sendable`: every stored property but the constants is read and written only while `condition` is
 /// locked.
@@ -202,36 +202,32 @@ private final class Pipeline: @unchecked Sendable {
     private let condition = NSCondition()
     private let window: Int
     private let work: @Sendable (WorkItem) -> BatchRunner.Piece
-    /// Item `n` and its outcome live in slot `n % window`.
-    private var items: [WorkItem?]
+    private let pool: WorkerPool
+    /// Item `n`'s outcome lives in slot `n % window`.
     private var outcomes: [BatchRunner.Piece?]
     private var submitted = 0
-    private var claimed = 0
     private var taken = 0
-    private var finished = false
 
     init(workers: Int, window: Int, work: @escaping @Sendable (WorkItem) -> BatchRunner.Piece) {
         self.window = window
         self.work = work
-        items = Array(repeating: nil, count: window)
         outcomes = Array(repeating: nil, count: window)
-        for _ in 0..<workers {
-            Thread { [self] in
-                TemporaryFiles.blockSignalsInThisThread()
-                runWorker()
-            }.start()
+        pool = WorkerPool(name: "dce-validate batch", threads: workers) {
+            TemporaryFiles.blockSignalsInThisThread()
         }
     }
 
     /// Queues an item. When the window is full, first waits for the oldest outcome and returns it (the item is
     /// queued then); call again with the same item until it returns `nil`.
     func submit(_ item: WorkItem) -> BatchRunner.Piece? {
-        condition.lock()
-        defer { condition.unlock() }
-        if submitted - taken == window { return takeLocked(waiting: true) }
-        items[submitted % window] = item
-        submitted += 1
-        condition.broadcast()
+        let sequence: Int? = condition.withLock {
+            guard submitted - taken < window else { return nil }
+            submitted += 1
+            return submitted - 1
+        }
+        guard let sequence else { return nextOutcome(waiting: true) }
+        // The pool's queue has no bound: the window bounds what is in it.
+        _ = pool.submit { [self] in finish(sequence, work(item)) }
         return nil
     }
 
@@ -240,18 +236,6 @@ private final class Pipeline: @unchecked Sendable {
     func nextOutcome(waiting: Bool) -> BatchRunner.Piece? {
         condition.lock()
         defer { condition.unlock() }
-        return takeLocked(waiting: waiting)
-    }
-
-    /// No more items: each worker ends once it finds the queue empty.
-    func finish() {
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func takeLocked(waiting: Bool) -> BatchRunner.Piece? {
         while taken < submitted {
             if let outcome = outcomes[taken % window] {
                 outcomes[taken % window] = nil
@@ -264,21 +248,8 @@ private final class Pipeline: @unchecked Sendable {
         return nil
     }
 
-    private func runWorker() {
-        condition.lock()
-        while true {
-            while claimed == submitted && !finished { condition.wait() }
-            if claimed == submitted {
-                condition.unlock()
-                return
-            }
-            let sequence = claimed
-            claimed += 1
-            let item = items[sequence % window]!
-            items[sequence % window] = nil
-            condition.unlock()
-            let outcome = work(item)
-            condition.lock()
+    private func finish(_ sequence: Int, _ outcome: BatchRunner.Piece) {
+        condition.withLock {
             outcomes[sequence % window] = outcome
             condition.broadcast()
         }

@@ -1,38 +1,66 @@
 import Foundation
 
-/// Threads of its own that validate requests, so that the server's network threads only read and write: a slow
-/// validation never holds up other connections.
+/// Threads of its own for CPU-bound work, so that the threads that hand it over only read and write: the gateway's
+/// validations (its network threads never validate) and `dce-validate`'s batches (the main thread reads inputs and
+/// writes reports in order while the workers validate).
 ///
-/// Concurrency is bounded: `threads` run at once, of which at most `largeThreads` on large bodies, so that
-/// small requests always find a thread while large ones wait their turn; at most `queueLimit` jobs wait, and
-/// beyond that a job is refused at once (the caller answers 503 with `Retry-After`).
+/// Concurrency is bounded: `threads` run at once, of which at most `largeThreads` on large jobs, so that small jobs
+/// always find a thread while large ones wait their turn; small jobs go first. At most `queueLimit` jobs wait, and
+/// beyond that a job is refused at once (the gateway answers 503 with `Retry-After`).
 ///
 /// The threads end when the pool is released, once the jobs queued by then are done.
-final class ValidationPool: Sendable {
+package final class WorkerPool: Sendable {
     /// The pool is saturated: the job was not queued.
-    struct Saturated: Error {}
+    package struct Saturated: Error {}
 
     private let queue: Queue
 
-    init(threads: Int, largeThreads: Int, queueLimit: Int) {
-        queue = Queue(largeThreads: max(1, min(largeThreads, threads)), queueLimit: max(0, queueLimit))
-        for index in 0..<max(1, threads) {
-            let thread = Thread { [queue] in queue.work() }
-            thread.name = "dce-gateway validation \(index)"
+    /// Starts the threads.
+    ///
+    /// - Parameters:
+    ///   - name: The threads' name, numbered (`dce-gateway validation 0`, …), as debuggers and `top -H` show it.
+    ///   - threads: How many jobs run at once (at least one).
+    ///   - largeThreads: How many of them may be large jobs (all of them by default).
+    ///   - queueLimit: How many jobs may wait (no bound by default).
+    ///   - onThreadStart: Run first on each thread (`dce-validate` blocks signals there).
+    package init(
+        name: String, threads: Int, largeThreads: Int? = nil, queueLimit: Int = .max,
+        onThreadStart: @escaping @Sendable () -> Void = {}
+    ) {
+        let threads = max(1, threads)
+        queue = Queue(largeThreads: max(1, min(largeThreads ?? threads, threads)), queueLimit: max(0, queueLimit))
+        for index in 0..<threads {
+            let thread = Thread { [queue] in
+                onThreadStart()
+                queue.work()
+            }
+            thread.name = "\(name) \(index)"
             thread.start()
         }
     }
 
     deinit { queue.stop() }
 
+    /// Queues `job` to run on a pool thread.
+    ///
+    /// - Parameters:
+    ///   - isLarge: Whether the job works on a large input.
+    ///   - job: The work; it must not block.
+    /// - Returns: `false` when `queueLimit` jobs are already waiting: the job was not queued.
+    package func submit(isLarge: Bool = false, _ job: @escaping @Sendable () -> Void) -> Bool {
+        queue.add(isLarge: isLarge, job)
+    }
+
     /// Runs `job` on a pool thread and returns its result.
     ///
     /// - Parameters:
-    ///   - isLarge: Whether the job works on a large body.
+    ///   - isLarge: Whether the job works on a large input.
     ///   - job: The work; it must not block.
     /// - Returns: What `job` returned.
     /// - Throws: ``Saturated`` when `queueLimit` jobs are already waiting.
-    func run<Result: Sendable>(isLarge: Bool, _ job: @escaping @Sendable () -> Result) async throws -> Result {
+    package func run<Result: Sendable>(isLarge: Bool = false, _ job: @escaping @Sendable () -> Result) async throws
+        -> Result
+    {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             if !queue.add(isLarge: isLarge, { continuation.resume(returning: job()) }) {
                 continuation.resume(throwing: Saturated())
@@ -41,7 +69,7 @@ final class ValidationPool: Sendable {
     }
 }
 
-/// The jobs of a ``ValidationPool``, shared with its threads.
+/// The jobs of a ``WorkerPool``, shared with its threads.
 ///
 /// `@unchecked Sendable`: every stored property but the constants is read and written only while `condition` is
 /// locked.
