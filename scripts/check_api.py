@@ -4,7 +4,8 @@
 Starts the debug build's dce-gateway on loopback (memory store, card-testing limits on), fetches GET /openapi.json
 and validates it with openapi-spec-validator, then attacks the gateway with schemathesis from that document: the
 examples, coverage, fuzzing and stateful phases, positive and negative data, with the checks not_a_server_error,
-status_code_conformance, content_type_conformance, response_headers_conformance and response_schema_conformance.
+status_code_conformance, content_type_conformance, response_headers_conformance, response_schema_conformance and
+unsupported_method.
 Three runs: with an API key (--max-examples, 200 by default, per operation), with a bearer JWT from a JWKS the
 gateway trusts, and with no credential at all (--other-examples each). Prints each run's test cases per phase and
 exits 1 when the document is invalid or schemathesis finds a failure (its report names it), 2 when the gateway or
@@ -33,6 +34,8 @@ CHECKS = ",".join(
         "content_type_conformance",
         "response_headers_conformance",
         "response_schema_conformance",
+        # Another method on a documented path: 405 with Allow (the gateway's router answers it).
+        "unsupported_method",
     ]
 )
 PHASES = ["examples", "coverage", "fuzzing", "stateful"]
