@@ -437,7 +437,8 @@ if let scope = Context.environment["DCE_SCOPE"] {
     ]
     let engineSuites: Set = ["DCEPatternTests", "DCEEngineTests", "DCEBatchInputTests", "DCEConcurrencyTests"]
     let gatewayLibraries: Set = [
-        "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCECommandLine", "dce-gateway",
+        "DCEFingerprint", "DCECrypto", "DCELogging", "DCEClient", "DCEGateway", "DCEWorkers", "DCECommandLine",
+        "dce-gateway",
         "DCETestSupport",
     ]
     let threadSuites: Set = ["DCEConcurrencyTests", "DCESecurityTests", "DCEGatewayTests"]
