@@ -366,7 +366,7 @@ let package = Package(
         .testTarget(
             name: "DCEGatewayTests",
             dependencies: [
-                "DCEGateway", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope", "DCEForms",
+                "DCEGateway", "DCEWorkers", "DCEClient", "DCECrypto", "DCEEngine", "DCEEnvelope", "DCEForms",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

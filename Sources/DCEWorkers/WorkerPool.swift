@@ -116,22 +116,12 @@ private final class Queue: @unchecked Sendable {
                 return
             }
             if smallHead < small.count {
-                let job = small[smallHead]
-                smallHead += 1
-                if smallHead == small.count {
-                    small.removeAll(keepingCapacity: true)
-                    smallHead = 0
-                }
+                let job = Self.take(from: &small, at: &smallHead)
                 condition.unlock()
                 job()
                 condition.lock()
             } else if largeHead < large.count && largeRunning < largeThreads {
-                let job = large[largeHead]
-                largeHead += 1
-                if largeHead == large.count {
-                    large.removeAll(keepingCapacity: true)
-                    largeHead = 0
-                }
+                let job = Self.take(from: &large, at: &largeHead)
                 largeRunning += 1
                 condition.unlock()
                 job()
@@ -142,5 +132,22 @@ private final class Queue: @unchecked Sendable {
                 condition.wait()
             }
         }
+    }
+
+    /// Takes the job at `head`, letting go of it in the queue at once: a job holds what it works on (a batch's block
+    /// of payloads, a request's body), and a queue that never runs empty (a batch reading faster than it validates)
+    /// would otherwise hold every job it ever ran. The jobs run are dropped once they are half the array.
+    private static func take(from jobs: inout [() -> Void], at head: inout Int) -> () -> Void {
+        let job = jobs[head]
+        jobs[head] = {}
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= jobs.count {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
     }
 }
